@@ -1,0 +1,234 @@
+use std::fmt;
+
+use smallvec::SmallVec;
+
+use crate::{Domain, Store, VarId};
+
+/// A constraint could not be satisfied under the current assignment: a domain was wiped out, or the
+/// assigned variables already violate it. Search answers it by backtracking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Wipeout;
+
+/// A relation over some variables, with the incremental algorithms search needs.
+///
+/// Only [`scope`](Constraint::scope) and [`is_satisfied`](Constraint::is_satisfied) are required: the
+/// other methods have correct (if slow) defaults built on the checker, so a new constraint is right
+/// before it is fast. A constraint overrides them to be fast, and tests compare the fast path against the
+/// checker.
+///
+/// A constraint is immutable during search. Incremental state (counters, supports) lives in
+/// [`state_size`](Constraint::state_size) cells of the [`Store`], reached through the contexts below:
+/// every write is trailed, so undoing an assignment restores the state with no code in the constraint.
+/// This is why a [`crate::Model`] can be searched many times, or by several threads at once.
+pub trait Constraint: fmt::Debug + Send + Sync {
+    /// The variables the constraint relates, in the order [`is_satisfied`](Constraint::is_satisfied)
+    /// reads their values.
+    fn scope(&self) -> &[VarId];
+
+    /// The checker: whether `values` (one per scope variable, in scope order) satisfy the constraint.
+    /// Keep it obviously correct; it is the reference for everything else.
+    fn is_satisfied(&self, values: &[i32]) -> bool;
+
+    /// How many `i64` state cells the constraint keeps in a [`Store`] (all zero at the start).
+    fn state_size(&self) -> usize {
+        0
+    }
+
+    /// `var` (in scope) was just assigned `value`: bring the constraint's state cells up to date.
+    /// Called under every propagation level, before [`check`](Constraint::check) or
+    /// [`propagate`](Constraint::propagate) see the new assignment.
+    fn on_assign(&self, _var: VarId, _value: i32, _ctx: &mut PropagationCtx<'_>) {}
+
+    /// Dijkstra's test: could `var = value` stand beside the variables assigned so far? `var` itself is
+    /// unassigned. The default completes the scope only when every other variable is assigned.
+    fn check(&self, var: VarId, value: i32, ctx: &CheckCtx<'_>) -> bool {
+        let mut values: SmallVec<[i32; 8]> = SmallVec::with_capacity(self.scope().len());
+        for &v in self.scope() {
+            if v == var {
+                values.push(value);
+            } else if let Some(x) = ctx.value(v) {
+                values.push(x);
+            } else {
+                return true;
+            }
+        }
+        self.is_satisfied(&values)
+    }
+
+    /// Forward checking: `var` was just assigned. Remove from the unassigned variables of the scope the
+    /// values that cannot stand beside the assigned ones, and fail if the assigned variables already
+    /// violate the constraint or a domain empties.
+    ///
+    /// The default waits until at most one scope variable is unassigned, then filters that variable's
+    /// domain with the checker (or checks the complete scope).
+    fn propagate(&self, var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        let _ = var;
+        let mut free = None;
+        let mut values: SmallVec<[i32; 8]> = SmallVec::with_capacity(self.scope().len());
+        for (i, &v) in self.scope().iter().enumerate() {
+            match ctx.value(v) {
+                Some(x) => values.push(x),
+                None if free.is_none() || free.map(|(_, w)| w) == Some(v) => {
+                    free = Some((i, v));
+                    values.push(0);
+                }
+                None => return Ok(()),
+            }
+        }
+        let Some((_, free_var)) = free else {
+            return if self.is_satisfied(&values) {
+                Ok(())
+            } else {
+                Err(Wipeout)
+            };
+        };
+        let candidates: SmallVec<[i32; 16]> = ctx.domain(free_var).values().collect();
+        for value in candidates {
+            for (slot, &v) in values.iter_mut().zip(self.scope()) {
+                if v == free_var {
+                    *slot = value;
+                }
+            }
+            if !self.is_satisfied(&values) {
+                ctx.remove(free_var, value)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Local search: how many violations this constraint would count if `var` took `value`, every
+    /// other variable keeping its value in `ctx`. The default counts 1 for a violated constraint.
+    fn conflicts(&self, var: VarId, value: i32, ctx: &LocalCtx<'_>) -> u32 {
+        let values: SmallVec<[i32; 8]> = self
+            .scope()
+            .iter()
+            .map(|&v| {
+                if v == var {
+                    value
+                } else {
+                    ctx.values[v.index()]
+                }
+            })
+            .collect();
+        u32::from(!self.is_satisfied(&values))
+    }
+
+    /// Local search: rebuild the state cells from the complete assignment `values` (default: nothing).
+    fn reset_local(&self, _values: &[i32], _cells: &mut [i64]) {}
+
+    /// Local search: `var` moved from `old` to `new`; keep the state cells current (default: nothing).
+    fn moved(&self, _var: VarId, _old: i32, _new: i32, _cells: &mut [i64]) {}
+}
+
+/// What [`Constraint::check`] may read: the current domains and assignment, and the constraint's own
+/// state cells.
+pub struct CheckCtx<'a> {
+    pub(crate) store: &'a Store,
+    pub(crate) base: usize,
+}
+
+impl CheckCtx<'_> {
+    /// The variable's value, if it is assigned.
+    #[inline]
+    pub fn value(&self, var: VarId) -> Option<i32> {
+        self.store.value(var)
+    }
+
+    /// The variable's current domain.
+    #[inline]
+    pub fn domain(&self, var: VarId) -> &Domain {
+        self.store.domain(var)
+    }
+
+    /// The constraint's state cell `index`.
+    #[inline]
+    pub fn cell(&self, index: usize) -> i64 {
+        self.store.cells[self.base + index]
+    }
+}
+
+/// What [`Constraint::on_assign`] and [`Constraint::propagate`] may read and change. Every change is
+/// recorded on the store's trail.
+pub struct PropagationCtx<'a> {
+    pub(crate) store: &'a mut Store,
+    pub(crate) base: usize,
+}
+
+impl PropagationCtx<'_> {
+    /// The variable's value, if it is assigned.
+    #[inline]
+    pub fn value(&self, var: VarId) -> Option<i32> {
+        self.store.value(var)
+    }
+
+    /// The variable's current domain.
+    #[inline]
+    pub fn domain(&self, var: VarId) -> &Domain {
+        self.store.domain(var)
+    }
+
+    /// Removes `value` from `var`'s domain; returns whether it was there. An assigned variable keeps its
+    /// domain: removing its own value is a [`Wipeout`], any other value is ignored. Emptying a domain is a
+    /// [`Wipeout`].
+    #[inline]
+    pub fn remove(&mut self, var: VarId, value: i32) -> Result<bool, Wipeout> {
+        self.store.remove_value(var, value)
+    }
+
+    /// Keeps only values in `lo..=hi` of `var`'s domain.
+    pub fn restrict_bounds(&mut self, var: VarId, lo: i64, hi: i64) -> Result<(), Wipeout> {
+        let domain = self.store.domain(var);
+        let (Some(min), Some(max)) = (domain.min(), domain.max()) else {
+            return Err(Wipeout);
+        };
+        if i64::from(min) >= lo && i64::from(max) <= hi {
+            return Ok(());
+        }
+        if let Some(value) = self.value(var) {
+            return if (lo..=hi).contains(&i64::from(value)) {
+                Ok(())
+            } else {
+                Err(Wipeout)
+            };
+        }
+        let doomed: SmallVec<[i32; 16]> = self
+            .domain(var)
+            .values()
+            .filter(|&v| !(lo..=hi).contains(&i64::from(v)))
+            .collect();
+        for v in doomed {
+            self.remove(var, v)?;
+        }
+        Ok(())
+    }
+
+    /// The constraint's state cell `index`.
+    #[inline]
+    pub fn cell(&self, index: usize) -> i64 {
+        self.store.cells[self.base + index]
+    }
+
+    /// Sets state cell `index` (trailed).
+    #[inline]
+    pub fn set_cell(&mut self, index: usize, value: i64) {
+        self.store.set_cell(self.base + index, value);
+    }
+
+    /// Adds `delta` to state cell `index` (trailed).
+    #[inline]
+    pub fn add_cell(&mut self, index: usize, delta: i64) {
+        let cell = self.base + index;
+        let old = self.store.cells[cell];
+        self.store.set_cell(cell, old + delta);
+    }
+}
+
+/// What [`Constraint::conflicts`] may read in local search: the complete assignment, indexed by
+/// [`VarId::index`], and the constraint's own state cells.
+#[derive(Debug, Clone, Copy)]
+pub struct LocalCtx<'a> {
+    /// The current value of every variable of the model.
+    pub values: &'a [i32],
+    /// The constraint's state cells, as [`Constraint::reset_local`] and [`Constraint::moved`] left them.
+    pub cells: &'a [i64],
+}

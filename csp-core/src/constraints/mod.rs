@@ -1,0 +1,14 @@
+//! The built-in constraints. Each keeps an obviously-correct checker beside its fast propagation; the
+//! tests of this crate and the property tests of `csp-search` hold the two together.
+
+mod all_different;
+mod linear;
+mod not_equal;
+mod predicate;
+mod table;
+
+pub use all_different::AllDifferent;
+pub use linear::{Linear, Relation};
+pub use not_equal::NotEqual;
+pub use predicate::Predicate;
+pub use table::Table;

@@ -1,0 +1,61 @@
+use crate::{CheckCtx, Constraint, PropagationCtx, VarId, Wipeout};
+
+/// `x + a != y + b`: plain disequality with offsets, enough to state the N-queens diagonals
+/// pairwise (`q[i] + i != q[j] + j`).
+#[derive(Debug, Clone)]
+pub struct NotEqual {
+    scope: [VarId; 2],
+    /// `b - a`, so that the constraint reads `x != y + delta`.
+    delta: i64,
+}
+
+impl NotEqual {
+    /// `x != y`.
+    pub fn new(x: VarId, y: VarId) -> Self {
+        Self::with_offsets(x, 0, y, 0)
+    }
+
+    /// `x + a != y + b`.
+    pub fn with_offsets(x: VarId, a: i32, y: VarId, b: i32) -> Self {
+        NotEqual {
+            scope: [x, y],
+            delta: i64::from(b) - i64::from(a),
+        }
+    }
+
+    /// The value of the other variable that `var = value` rules out.
+    #[inline]
+    fn forbidden_partner(&self, var: VarId, value: i32) -> (VarId, i64) {
+        if var == self.scope[0] {
+            (self.scope[1], i64::from(value) - self.delta)
+        } else {
+            (self.scope[0], i64::from(value) + self.delta)
+        }
+    }
+}
+
+impl Constraint for NotEqual {
+    fn scope(&self) -> &[VarId] {
+        &self.scope
+    }
+
+    fn is_satisfied(&self, values: &[i32]) -> bool {
+        i64::from(values[0]) != i64::from(values[1]) + self.delta
+    }
+
+    #[inline]
+    fn check(&self, var: VarId, value: i32, ctx: &CheckCtx<'_>) -> bool {
+        let (other, forbidden) = self.forbidden_partner(var, value);
+        ctx.value(other).is_none_or(|v| i64::from(v) != forbidden)
+    }
+
+    #[inline]
+    fn propagate(&self, var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        let value = ctx.value(var).ok_or(Wipeout)?;
+        let (other, forbidden) = self.forbidden_partner(var, value);
+        if let Ok(forbidden) = i32::try_from(forbidden) {
+            ctx.remove(other, forbidden)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,90 @@
+use std::fmt;
+
+use crate::{CheckCtx, Constraint, PropagationCtx, VarId, Wipeout};
+
+/// A binary relation given by a closure: `relation(x, y)` must hold.
+pub struct Predicate {
+    scope: [VarId; 2],
+    name: String,
+    relation: Box<dyn Fn(i32, i32) -> bool + Send + Sync>,
+}
+
+impl Predicate {
+    /// `relation(value of x, value of y)` must be true; `name` is shown in messages and traces.
+    pub fn new(
+        name: impl Into<String>,
+        x: VarId,
+        y: VarId,
+        relation: impl Fn(i32, i32) -> bool + Send + Sync + 'static,
+    ) -> Self {
+        Predicate {
+            scope: [x, y],
+            name: name.into(),
+            relation: Box::new(relation),
+        }
+    }
+
+    #[inline]
+    fn holds(&self, var: VarId, value: i32, other_value: i32) -> bool {
+        if var == self.scope[0] {
+            (self.relation)(value, other_value)
+        } else {
+            (self.relation)(other_value, value)
+        }
+    }
+
+    #[inline]
+    fn other(&self, var: VarId) -> VarId {
+        if var == self.scope[0] {
+            self.scope[1]
+        } else {
+            self.scope[0]
+        }
+    }
+}
+
+impl fmt::Debug for Predicate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Predicate({}, {:?}, {:?})",
+            self.name, self.scope[0], self.scope[1]
+        )
+    }
+}
+
+impl Constraint for Predicate {
+    fn scope(&self) -> &[VarId] {
+        &self.scope
+    }
+
+    fn is_satisfied(&self, values: &[i32]) -> bool {
+        (self.relation)(values[0], values[1])
+    }
+
+    fn check(&self, var: VarId, value: i32, ctx: &CheckCtx<'_>) -> bool {
+        ctx.value(self.other(var))
+            .is_none_or(|other_value| self.holds(var, value, other_value))
+    }
+
+    fn propagate(&self, var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        let value = ctx.value(var).ok_or(Wipeout)?;
+        let other = self.other(var);
+        if let Some(other_value) = ctx.value(other) {
+            return if self.holds(var, value, other_value) {
+                Ok(())
+            } else {
+                Err(Wipeout)
+            };
+        }
+        let doomed: smallvec::SmallVec<[i32; 16]> = ctx
+            .domain(other)
+            .values()
+            .filter(|&w| !self.holds(other, w, value))
+            .collect();
+        for w in doomed {
+            ctx.remove(other, w)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,158 @@
+use fixedbitset::FixedBitSet;
+
+/// The widest domain (`hi - lo + 1`) a variable may have. A domain is a bit set over its span, so this
+/// bounds one variable's memory at 32 MiB and keeps every offset within `u32`.
+pub const MAX_DOMAIN_WIDTH: u64 = 1 << 28;
+
+/// A finite set of integers: a bit set over `lo..=hi` plus its size, so that `size` is O(1).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Domain {
+    lo: i32,
+    bits: FixedBitSet,
+    size: u32,
+}
+
+impl Domain {
+    /// The domain `lo..=hi`. The caller has checked that the range is non-empty and not too wide.
+    pub(crate) fn range(lo: i32, hi: i32) -> Self {
+        let width = (i64::from(hi) - i64::from(lo) + 1) as usize;
+        let mut bits = FixedBitSet::with_capacity(width);
+        bits.insert_range(..);
+        Domain {
+            lo,
+            bits,
+            size: width as u32,
+        }
+    }
+
+    /// The domain holding exactly `values` (sorted, deduplicated, non-empty, checked by the caller).
+    pub(crate) fn from_sorted(values: &[i32]) -> Self {
+        let lo = values[0];
+        let hi = values[values.len() - 1];
+        let width = (i64::from(hi) - i64::from(lo) + 1) as usize;
+        let mut bits = FixedBitSet::with_capacity(width);
+        for &v in values {
+            bits.insert((i64::from(v) - i64::from(lo)) as usize);
+        }
+        Domain {
+            lo,
+            bits,
+            size: values.len() as u32,
+        }
+    }
+
+    /// The number of values left.
+    #[inline]
+    pub fn size(&self) -> u32 {
+        self.size
+    }
+
+    /// True when no value is left.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.size == 0
+    }
+
+    /// Whether `value` is in the domain.
+    #[inline]
+    pub fn contains(&self, value: i32) -> bool {
+        match self.offset(value) {
+            Some(index) => self.bits.contains(index),
+            None => false,
+        }
+    }
+
+    /// The smallest value the domain was created with (its span's lower end).
+    #[inline]
+    pub fn span_lo(&self) -> i32 {
+        self.lo
+    }
+
+    /// The largest value the domain's span covers.
+    #[inline]
+    pub fn span_hi(&self) -> i32 {
+        (i64::from(self.lo) + self.bits.len() as i64 - 1) as i32
+    }
+
+    /// The smallest value left, if any.
+    pub fn min(&self) -> Option<i32> {
+        self.bits.minimum().map(|i| self.value_at(i))
+    }
+
+    /// The largest value left, if any.
+    pub fn max(&self) -> Option<i32> {
+        self.bits.maximum().map(|i| self.value_at(i))
+    }
+
+    /// The values left, ascending.
+    pub fn values(&self) -> impl DoubleEndedIterator<Item = i32> + '_ {
+        self.bits.ones().map(move |i| self.value_at(i))
+    }
+
+    #[inline]
+    fn value_at(&self, index: usize) -> i32 {
+        (i64::from(self.lo) + index as i64) as i32
+    }
+
+    #[inline]
+    pub(crate) fn offset(&self, value: i32) -> Option<usize> {
+        let index = i64::from(value) - i64::from(self.lo);
+        if index >= 0 && (index as usize) < self.bits.len() {
+            Some(index as usize)
+        } else {
+            None
+        }
+    }
+
+    /// Removes `value`; returns whether it was present.
+    #[inline]
+    pub(crate) fn remove(&mut self, value: i32) -> Option<u32> {
+        let index = self.offset(value)?;
+        if self.bits.contains(index) {
+            self.bits.set(index, false);
+            self.size -= 1;
+            Some(index as u32)
+        } else {
+            None
+        }
+    }
+
+    /// Puts back the value at `index` (undo of [`Domain::remove`]).
+    #[inline]
+    pub(crate) fn restore(&mut self, index: u32) {
+        debug_assert!(!self.bits.contains(index as usize));
+        self.bits.insert(index as usize);
+        self.size += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn range_domain_holds_every_value_and_reports_bounds() {
+        let d = Domain::range(-2, 3);
+        assert_eq!(d.size(), 6);
+        assert_eq!(d.values().collect::<Vec<_>>(), vec![-2, -1, 0, 1, 2, 3]);
+        assert_eq!((d.min(), d.max()), (Some(-2), Some(3)));
+        assert!(!d.contains(4) && !d.contains(-3));
+    }
+
+    #[test]
+    fn remove_and_restore_keep_size_in_step() {
+        let mut d = Domain::from_sorted(&[1, 4, 9]);
+        assert_eq!(d.size(), 3);
+        let index = d.remove(4).expect("4 is present");
+        assert_eq!(d.remove(4), None);
+        assert_eq!(
+            d.remove(5),
+            None,
+            "5 lies in the span but was never a value"
+        );
+        assert_eq!(d.values().collect::<Vec<_>>(), vec![1, 9]);
+        d.restore(index);
+        assert_eq!(d.values().collect::<Vec<_>>(), vec![1, 4, 9]);
+        assert_eq!(d.size(), 3);
+    }
+}

@@ -1,0 +1,36 @@
+//! # csp-core
+//!
+//! The model half of the `csp` framework: integer variables with finite domains, constraints, and a
+//! [`Store`] that holds the state of a model being solved (domains, the partial assignment and each
+//! constraint's incremental counters) with a trail for undo.
+//!
+//! This crate knows nothing of search strategies or of N-queens: `csp-search` drives a [`Store`] through
+//! the [`Constraint`] trait, and `csp-local` uses the same constraints' conflict counts.
+//!
+//! ```
+//! use csp_core::{ModelBuilder, constraints::{AllDifferent, Linear, Relation}};
+//!
+//! # fn main() -> Result<(), csp_core::ModelError> {
+//! let mut builder = ModelBuilder::new();
+//! let x = builder.int_var("x", 1..=3)?;
+//! let y = builder.int_var("y", 1..=3)?;
+//! builder.post(AllDifferent::new(vec![x, y]))?;
+//! builder.post(Linear::new(vec![(1, x), (1, y)], Relation::Equal, 4))?;
+//! let model = builder.build();
+//! assert_eq!(model.num_vars(), 2);
+//! # Ok(())
+//! # }
+//! ```
+
+mod constraint;
+pub mod constraints;
+mod domain;
+mod error;
+mod model;
+mod store;
+
+pub use constraint::{CheckCtx, Constraint, LocalCtx, PropagationCtx, Wipeout};
+pub use domain::{Domain, MAX_DOMAIN_WIDTH};
+pub use error::ModelError;
+pub use model::{ConstraintId, Model, ModelBuilder, VarId};
+pub use store::{Checkpoint, Store};

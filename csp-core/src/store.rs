@@ -1,0 +1,221 @@
+use fixedbitset::FixedBitSet;
+
+use crate::{CheckCtx, ConstraintId, Domain, Model, PropagationCtx, VarId, Wipeout};
+
+/// One undoable change.
+#[derive(Debug, Clone, Copy)]
+enum TrailEntry {
+    /// The value at `index` of `var`'s domain was removed.
+    Removal { var: u32, index: u32 },
+    /// State cell `cell` held `old`.
+    Cell { cell: u32, old: i64 },
+    /// `var` was assigned.
+    Assignment { var: u32 },
+}
+
+/// A point on the trail to undo back to, from [`Store::checkpoint`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Checkpoint(usize);
+
+/// The state of one model being solved: current domains, the partial assignment, the constraints' state
+/// cells, and the trail that undoes changes to all three.
+///
+/// A store belongs to one [`Model`] (the one given to [`Store::new`]); the methods that run constraints
+/// take that model again, because the store keeps no reference to it.
+#[derive(Debug, Clone)]
+pub struct Store {
+    domains: Vec<Domain>,
+    values: Vec<i32>,
+    assigned: FixedBitSet,
+    num_assigned: usize,
+    pub(crate) cells: Vec<i64>,
+    /// For each constraint, how many of its scope's variables are unassigned . Dynamic-degree heuristics read it.
+    unassigned_in_scope: Vec<u32>,
+    trail: Vec<TrailEntry>,
+}
+
+impl Store {
+    /// A fresh store for `model`: initial domains, nothing assigned, all state cells zero.
+    pub fn new(model: &Model) -> Self {
+        Store {
+            domains: model.initial_domains().to_vec(),
+            values: vec![0; model.num_vars()],
+            assigned: FixedBitSet::with_capacity(model.num_vars()),
+            num_assigned: 0,
+            cells: vec![0; model.num_cells()],
+            unassigned_in_scope: model
+                .constraint_ids()
+                .map(|c| model.constraint(c).scope().len() as u32)
+                .collect(),
+            trail: Vec::new(),
+        }
+    }
+
+    /// How many variables the store holds.
+    #[inline]
+    pub fn num_vars(&self) -> usize {
+        self.values.len()
+    }
+
+    /// The variable's current domain.
+    #[inline]
+    pub fn domain(&self, var: VarId) -> &Domain {
+        &self.domains[var.index()]
+    }
+
+    /// The variable's value, if it is assigned.
+    #[inline]
+    pub fn value(&self, var: VarId) -> Option<i32> {
+        if self.assigned.contains(var.index()) {
+            Some(self.values[var.index()])
+        } else {
+            None
+        }
+    }
+
+    /// Whether the variable is assigned.
+    #[inline]
+    pub fn is_assigned(&self, var: VarId) -> bool {
+        self.assigned.contains(var.index())
+    }
+
+    /// How many variables are assigned.
+    #[inline]
+    pub fn num_assigned(&self) -> usize {
+        self.num_assigned
+    }
+
+    /// The set of assigned variables, by index.
+    #[inline]
+    pub fn assigned_set(&self) -> &FixedBitSet {
+        &self.assigned
+    }
+
+    /// Every variable's value, by index; meaningful only where assigned. Once every variable is
+    /// assigned this is the solution.
+    #[inline]
+    pub fn values(&self) -> &[i32] {
+        &self.values
+    }
+
+    /// How many variables of the constraint's scope are unassigned.
+    #[inline]
+    pub fn unassigned_in_scope(&self, constraint: ConstraintId) -> u32 {
+        self.unassigned_in_scope[constraint.index()]
+    }
+
+    /// The current trail position; [`Store::undo_to`] returns here.
+    #[inline]
+    pub fn checkpoint(&self) -> Checkpoint {
+        Checkpoint(self.trail.len())
+    }
+
+    /// Undoes every change made since `checkpoint`: assignments, removals and state-cell writes.
+    pub fn undo_to(&mut self, model: &Model, checkpoint: Checkpoint) {
+        while self.trail.len() > checkpoint.0 {
+            match self
+                .trail
+                .pop()
+                .expect("trail is longer than the checkpoint")
+            {
+                TrailEntry::Removal { var, index } => self.domains[var as usize].restore(index),
+                TrailEntry::Cell { cell, old } => self.cells[cell as usize] = old,
+                TrailEntry::Assignment { var } => {
+                    let var = VarId::from_index(var as usize);
+                    self.assigned.set(var.index(), false);
+                    self.num_assigned -= 1;
+                    for &c in model.constraints_of(var) {
+                        self.unassigned_in_scope[c.index()] += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Assigns `var = value` (trailed) and lets every constraint on `var` update its state
+    /// ([`crate::Constraint::on_assign`]). The value must be in the variable's domain.
+    pub fn assign(&mut self, model: &Model, var: VarId, value: i32) {
+        debug_assert!(!self.is_assigned(var), "{var:?} is already assigned");
+        debug_assert!(
+            self.domain(var).contains(value),
+            "{value} is not in {var:?}'s domain"
+        );
+        self.trail.push(TrailEntry::Assignment {
+            var: var.index() as u32,
+        });
+        self.assigned.insert(var.index());
+        self.values[var.index()] = value;
+        self.num_assigned += 1;
+        for &c in model.constraints_of(var) {
+            self.unassigned_in_scope[c.index()] -= 1;
+            let base = model.cell_base(c);
+            let mut ctx = PropagationCtx { store: self, base };
+            model.constraint(c).on_assign(var, value, &mut ctx);
+        }
+    }
+
+    /// Forward checking after `var`'s assignment: runs [`crate::Constraint::propagate`] of every
+    /// constraint on `var`, in posting order, and names the first that failed.
+    pub fn forward_check(&mut self, model: &Model, var: VarId) -> Result<(), ConstraintId> {
+        for &c in model.constraints_of(var) {
+            let base = model.cell_base(c);
+            let mut ctx = PropagationCtx { store: self, base };
+            model
+                .constraint(c)
+                .propagate(var, &mut ctx)
+                .map_err(|Wipeout| c)?;
+        }
+        Ok(())
+    }
+
+    /// Dijkstra's test for an unassigned `var`: does `var = value` pass every constraint's
+    /// [`crate::Constraint::check`] against the variables assigned so far?
+    #[inline]
+    pub fn is_consistent(&self, model: &Model, var: VarId, value: i32) -> bool {
+        model.constraints_of(var).iter().all(|&c| {
+            let ctx = CheckCtx {
+                store: self,
+                base: model.cell_base(c),
+            };
+            model.constraint(c).check(var, value, &ctx)
+        })
+    }
+
+    /// Removes a value (see [`PropagationCtx::remove`]).
+    #[inline]
+    pub(crate) fn remove_value(&mut self, var: VarId, value: i32) -> Result<bool, Wipeout> {
+        if self.is_assigned(var) {
+            return if self.values[var.index()] == value {
+                Err(Wipeout)
+            } else {
+                Ok(false)
+            };
+        }
+        let domain = &mut self.domains[var.index()];
+        match domain.remove(value) {
+            Some(index) => {
+                self.trail.push(TrailEntry::Removal {
+                    var: var.index() as u32,
+                    index,
+                });
+                if domain.is_empty() {
+                    Err(Wipeout)
+                } else {
+                    Ok(true)
+                }
+            }
+            None => Ok(false),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn set_cell(&mut self, cell: usize, value: i64) {
+        let old = std::mem::replace(&mut self.cells[cell], value);
+        if old != value {
+            self.trail.push(TrailEntry::Cell {
+                cell: cell as u32,
+                old,
+            });
+        }
+    }
+}
