@@ -1,1 +1,44 @@
-//! placeholder
+//! # csp-search
+//!
+//! Systematic backtracking search over [`csp_core`] models, with pluggable variable ordering
+//! ([`VariableOrder`]), value ordering ([`ValueOrder`]) and propagation level ([`Propagation`]), limits,
+//! statistics, and a stream of [`SearchEvent`]s that any [`SearchObserver`] can watch or stop.
+//!
+//! Definitions follow Stone & Stone (`../shared/seeds/003_f841a52dc4215f9c.txt`): the root, with
+//! nothing assigned, is *level 1*; a node with `k` variables assigned is level `k + 1`. A *node* is an
+//! assignment that was made; a *backtrack* is an assignment that was undone; the *choices* at a node are
+//! the values left for the variable chosen there.
+//!
+//! ```
+//! use csp_core::{ModelBuilder, constraints::AllDifferent};
+//! use csp_search::{Outcome, SearchConfig, solve};
+//!
+//! let mut builder = ModelBuilder::new();
+//! let vars: Vec<_> = (0..3)
+//!     .map(|i| builder.int_var(format!("x{i}"), 0..=2))
+//!     .collect::<Result<_, _>>()
+//!     .unwrap();
+//! builder.post(AllDifferent::new(vars)).unwrap();
+//! let model = builder.build();
+//!
+//! let config = SearchConfig::default().all_solutions();
+//! let result = solve(&model, &config, ());
+//! assert_eq!(result.outcome, Outcome::Exhausted);
+//! assert_eq!(result.stats.solutions, 6);
+//! ```
+
+mod config;
+mod engine;
+mod event;
+pub mod order;
+mod rng;
+mod stats;
+pub mod value;
+
+pub use config::{Limits, Propagation, SearchConfig, TiePolicy, ValueOrderKind, VariableOrderKind};
+pub use engine::{Limit, Outcome, Search, SearchResult, solve};
+pub use event::{FnObserver, SearchEvent, SearchObserver};
+pub use order::{SelectCtx, VariableOrder};
+pub use rng::{Rng, rng_for};
+pub use stats::{LevelStats, Statistics};
+pub use value::ValueOrder;

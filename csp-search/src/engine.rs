@@ -1,0 +1,423 @@
+//! The backtracking engine: an explicit stack of frames, so that depth is bounded by memory rather
+//! than by the thread's stack, and so that a search can stop at a solution and resume later.
+
+use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
+
+use csp_core::{Checkpoint, Model, Store, VarId};
+
+use crate::order::BuiltinVariableOrder;
+use crate::value::BuiltinValueOrder;
+use crate::{
+    Limits, Propagation, SearchConfig, SearchEvent, SearchObserver, SelectCtx, Statistics,
+    ValueOrder, VariableOrder,
+};
+
+/// How often (in nodes) the clock is read for the time limit.
+const CLOCK_INTERVAL: u64 = 1024;
+
+/// Which limit stopped a search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Limit {
+    /// [`Limits::nodes`].
+    Nodes,
+    /// [`Limits::backtracks`].
+    Backtracks,
+    /// [`Limits::time`].
+    Time,
+}
+
+/// How a search ended. "No solution" is not an error: it is [`Outcome::Exhausted`] with no solution
+/// found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Outcome {
+    /// The requested number of solutions was found; the rest of the tree was not explored.
+    Solved,
+    /// The whole tree was explored: every solution was reported (perhaps none).
+    Exhausted,
+    /// A node, backtrack or time limit stopped the search first.
+    LimitReached(Limit),
+    /// An observer returned [`ControlFlow::Break`].
+    Stopped,
+}
+
+/// The result of [`solve`] or [`Search::run`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchResult {
+    /// How the search ended.
+    pub outcome: Outcome,
+    /// What it did.
+    pub stats: Statistics,
+    /// Wall-clock time spent searching.
+    pub elapsed: Duration,
+}
+
+/// Runs a search as `config` says, streaming every event (solutions included) to `observer`.
+///
+/// Solutions are never stored: an observer that wants them copies them from
+/// [`SearchEvent::Solution`].
+pub fn solve<O: SearchObserver>(
+    model: &Model,
+    config: &SearchConfig,
+    mut observer: O,
+) -> SearchResult {
+    let mut search = Search::new(model, config);
+    let outcome = search.run(&mut observer);
+    SearchResult {
+        outcome,
+        stats: search.stats().clone(),
+        elapsed: search.elapsed(),
+    }
+}
+
+/// One node on the path from the root: the variable it branches on and where its choices are.
+#[derive(Debug, Clone, Copy)]
+struct Frame {
+    var: VarId,
+    /// The node's level (1 at the root).
+    level: u32,
+    /// Its choices are `candidates[start..start + len]`, in the order they are tried.
+    start: usize,
+    len: usize,
+    /// The index of the next choice to try.
+    next: usize,
+    /// The value assigned to `var` now, and the trail position before that assignment.
+    value: i32,
+    checkpoint: Checkpoint,
+}
+
+/// Where a paused search stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// Nothing done yet.
+    Fresh,
+    /// Paused at a solution, whose last assignment is still in place.
+    AtSolution,
+    /// Between nodes.
+    Running,
+    /// Over: every later call reports this outcome again.
+    Done(Outcome),
+}
+
+/// A backtracking search over one model, with its orderings, propagation level, limits and statistics.
+///
+/// [`Search::next_solution`] walks the tree to the next solution and pauses there;
+/// [`Search::run`] goes on to the configured number of solutions or to the end of the tree.
+pub struct Search<'m, V = BuiltinVariableOrder, W = BuiltinValueOrder> {
+    model: &'m Model,
+    store: Store,
+    propagation: Propagation,
+    variable_order: V,
+    value_order: W,
+    solution_limit: Option<u64>,
+    limits: Limits,
+    frames: Vec<Frame>,
+    /// The choices of every frame on the path, stacked.
+    candidates: Vec<i32>,
+    stats: Statistics,
+    state: State,
+    /// When the current call into the search began (for the time limit).
+    call_started: Instant,
+    /// Time spent in earlier calls.
+    elapsed: Duration,
+}
+
+impl<'m> Search<'m> {
+    /// A search with the built-in orderings `config` names.
+    pub fn new(model: &'m Model, config: &SearchConfig) -> Self {
+        let mut search = Search::with_orders(
+            model,
+            config.propagation,
+            BuiltinVariableOrder::from_config(config),
+            BuiltinValueOrder::from_config(config),
+        );
+        search.solution_limit = config.solution_limit;
+        search.limits = config.limits;
+        search
+    }
+}
+
+impl<'m, V: VariableOrder, W: ValueOrder> Search<'m, V, W> {
+    /// A search with your own orderings. It stops at the first solution unless
+    /// [`Search::set_solution_limit`] says otherwise, and has no limits.
+    pub fn with_orders(
+        model: &'m Model,
+        propagation: Propagation,
+        variable_order: V,
+        value_order: W,
+    ) -> Self {
+        Search {
+            model,
+            store: Store::new(model),
+            propagation,
+            variable_order,
+            value_order,
+            solution_limit: Some(1),
+            limits: Limits::default(),
+            frames: Vec::new(),
+            candidates: Vec::new(),
+            stats: Statistics::default(),
+            state: State::Fresh,
+            call_started: Instant::now(),
+            elapsed: Duration::ZERO,
+        }
+    }
+
+    /// Stop [`Search::run`] after this many solutions in all (`None`: explore the whole tree).
+    pub fn set_solution_limit(&mut self, limit: Option<u64>) {
+        self.solution_limit = limit;
+    }
+
+    /// Replace the node, backtrack and time limits.
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
+    /// The statistics so far.
+    pub fn stats(&self) -> &Statistics {
+        &self.stats
+    }
+
+    /// Time spent searching so far.
+    pub fn elapsed(&self) -> Duration {
+        self.elapsed
+    }
+
+    /// The outcome, once the search is over.
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self.state {
+            State::Done(outcome) => Some(outcome),
+            _ => None,
+        }
+    }
+
+    /// Runs until the solution limit, the end of the tree, a limit, or an observer's stop.
+    pub fn run<O: SearchObserver>(&mut self, observer: &mut O) -> Outcome {
+        loop {
+            if self.next_solution(observer).is_none() {
+                return self
+                    .outcome()
+                    .expect("a search that found no more solutions is over");
+            }
+            if self
+                .solution_limit
+                .is_some_and(|limit| self.stats.solutions >= limit)
+            {
+                self.finish(Outcome::Solved);
+                return Outcome::Solved;
+            }
+        }
+    }
+
+    /// Walks on to the next solution and returns it (`values[i]` for variable `i`), or `None` when the
+    /// search is over (see [`Search::outcome`]). Ignores the solution limit.
+    pub fn next_solution<O: SearchObserver>(&mut self, observer: &mut O) -> Option<&[i32]> {
+        self.call_started = Instant::now();
+        let step = match self.state {
+            State::Done(_) => return None,
+            State::Fresh => self.start(observer),
+            State::AtSolution => {
+                self.state = State::Running;
+                let frame = *self.frames.last().expect("a solution has a path");
+                match self.undo(&frame, observer) {
+                    Ok(()) => self.descend(observer),
+                    Err(outcome) => Err(outcome),
+                }
+            }
+            State::Running => self.descend(observer),
+        };
+        self.elapsed += self.call_started.elapsed();
+        match step {
+            Ok(()) => {
+                self.state = State::AtSolution;
+                Some(self.store.values())
+            }
+            Err(outcome) => {
+                self.finish(outcome);
+                None
+            }
+        }
+    }
+
+    fn finish(&mut self, outcome: Outcome) {
+        self.state = State::Done(outcome);
+    }
+
+    /// Expands the root. `Ok` means a solution was reached (a model with no variables has one: the
+    /// empty assignment).
+    fn start<O: SearchObserver>(&mut self, observer: &mut O) -> Result<(), Outcome> {
+        self.state = State::Running;
+        if self.model.num_vars() == 0 {
+            let event = SearchEvent::Solution {
+                level: 1,
+                values: self.store.values(),
+            };
+            emit(&mut self.stats, observer, &event)?;
+            return Ok(());
+        }
+        if !self.expand(observer)? {
+            // The root itself is a dead end.
+            return Err(Outcome::Exhausted);
+        }
+        self.descend(observer)
+    }
+
+    /// Chooses the next node's variable and stacks its choices. Returns whether the node has any.
+    fn expand<O: SearchObserver>(&mut self, observer: &mut O) -> Result<bool, Outcome> {
+        let ctx = SelectCtx {
+            model: self.model,
+            store: &self.store,
+            propagation: self.propagation,
+        };
+        let level = ctx.level();
+        let var = self
+            .variable_order
+            .select(&ctx)
+            .expect("an incomplete assignment has an unassigned variable");
+        debug_assert!(
+            !self.store.is_assigned(var),
+            "the ordering chose an assigned variable"
+        );
+        let start = self.candidates.len();
+        let domain = self.store.domain(var);
+        match self.propagation {
+            Propagation::ForwardChecking => self.candidates.extend(domain.values()),
+            Propagation::CheckPast => {
+                let (store, model) = (&self.store, self.model);
+                self.candidates.extend(
+                    domain
+                        .values()
+                        .filter(|&v| store.is_consistent(model, var, v)),
+                );
+            }
+        }
+        let len = self.candidates.len() - start;
+        emit(
+            &mut self.stats,
+            observer,
+            &SearchEvent::Enter {
+                level,
+                var,
+                choices: len as u32,
+            },
+        )?;
+        if len == 0 {
+            emit(&mut self.stats, observer, &SearchEvent::DeadEnd { level })?;
+            return Ok(false);
+        }
+        self.value_order
+            .order(var, &ctx, &mut self.candidates[start..]);
+        self.frames.push(Frame {
+            var,
+            level,
+            start,
+            len,
+            next: 0,
+            value: 0,
+            checkpoint: self.store.checkpoint(),
+        });
+        Ok(true)
+    }
+
+    /// The depth-first loop: tries the next choice of the deepest frame, going down on success and up
+    /// when a frame runs out. Returns `Ok` at a solution.
+    fn descend<O: SearchObserver>(&mut self, observer: &mut O) -> Result<(), Outcome> {
+        loop {
+            let Some(frame) = self.frames.last_mut() else {
+                return Err(Outcome::Exhausted);
+            };
+            if frame.next == frame.len {
+                // This node is finished: drop it and undo the assignment that created it.
+                let start = frame.start;
+                self.frames.pop();
+                self.candidates.truncate(start);
+                match self.frames.last() {
+                    Some(&parent) => self.undo(&parent, observer)?,
+                    None => return Err(Outcome::Exhausted),
+                }
+                continue;
+            }
+            if self.limits.nodes.is_some_and(|max| self.stats.nodes >= max) {
+                return Err(Outcome::LimitReached(Limit::Nodes));
+            }
+            if self.stats.nodes % CLOCK_INTERVAL == CLOCK_INTERVAL - 1 {
+                if let Some(max) = self.limits.time {
+                    if self.elapsed + self.call_started.elapsed() >= max {
+                        return Err(Outcome::LimitReached(Limit::Time));
+                    }
+                }
+            }
+            let value = self.candidates[frame.start + frame.next];
+            frame.next += 1;
+            frame.value = value;
+            frame.checkpoint = self.store.checkpoint();
+            let frame = *frame;
+            let level = frame.level + 1;
+            self.store.assign(self.model, frame.var, value);
+            emit(
+                &mut self.stats,
+                observer,
+                &SearchEvent::Assign {
+                    level,
+                    var: frame.var,
+                    value,
+                },
+            )?;
+            if self.propagation == Propagation::ForwardChecking
+                && self.store.forward_check(self.model, frame.var).is_err()
+            {
+                emit(&mut self.stats, observer, &SearchEvent::DeadEnd { level })?;
+                self.undo(&frame, observer)?;
+                continue;
+            }
+            if self.store.num_assigned() == self.model.num_vars() {
+                let event = SearchEvent::Solution {
+                    level,
+                    values: self.store.values(),
+                };
+                emit(&mut self.stats, observer, &event)?;
+                return Ok(());
+            }
+            if !self.expand(observer)? {
+                self.undo(&frame, observer)?;
+            }
+        }
+    }
+
+    /// Undoes the current assignment of `frame` (a backtrack).
+    fn undo<O: SearchObserver>(&mut self, frame: &Frame, observer: &mut O) -> Result<(), Outcome> {
+        self.store.undo_to(self.model, frame.checkpoint);
+        emit(
+            &mut self.stats,
+            observer,
+            &SearchEvent::Undo {
+                level: frame.level + 1,
+                var: frame.var,
+                value: frame.value,
+            },
+        )?;
+        if self
+            .limits
+            .backtracks
+            .is_some_and(|max| self.stats.backtracks >= max)
+        {
+            return Err(Outcome::LimitReached(Limit::Backtracks));
+        }
+        Ok(())
+    }
+}
+
+/// Feeds an event to the search's own statistics, then to the caller's observer.
+#[inline]
+fn emit<O: SearchObserver>(
+    stats: &mut Statistics,
+    observer: &mut O,
+    event: &SearchEvent<'_>,
+) -> Result<(), Outcome> {
+    let _ = stats.on_event(event);
+    match observer.on_event(event) {
+        ControlFlow::Continue(()) => Ok(()),
+        ControlFlow::Break(()) => Err(Outcome::Stopped),
+    }
+}

@@ -1,0 +1,124 @@
+use std::ops::ControlFlow;
+
+use csp_core::VarId;
+
+/// One step of a backtracking search, in the order it happens. Levels follow Stone & Stone: the root
+/// is level 1 and a node with `k` variables assigned is level `k + 1`.
+///
+/// For every search the stream reads as a depth-first walk: `Enter` a node and choose its variable,
+/// then for each value `Assign` (creating a child one level down) … `Undo` it. A node with no way
+/// forward reports `DeadEnd` before its assignment is undone; a complete assignment reports `Solution`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SearchEvent<'a> {
+    /// The node at `level` branches on `var`, which has `choices` values to try.
+    Enter {
+        /// The node's level.
+        level: u32,
+        /// The variable chosen.
+        var: VarId,
+        /// How many values will be tried (its branching factor).
+        choices: u32,
+    },
+    /// `var = value` was assigned, creating a node at `level`.
+    Assign {
+        /// The new node's level.
+        level: u32,
+        /// The variable.
+        var: VarId,
+        /// The value.
+        value: i32,
+    },
+    /// The node at `level`, made by `var = value`, was left and its assignment undone (a backtrack).
+    Undo {
+        /// The level of the node undone.
+        level: u32,
+        /// The variable.
+        var: VarId,
+        /// The value it had.
+        value: i32,
+    },
+    /// The node at `level` cannot be extended: propagation emptied a domain or its variable has no
+    /// choices.
+    DeadEnd {
+        /// The node's level.
+        level: u32,
+    },
+    /// Every variable is assigned: `values[i]` is the value of variable `i`.
+    Solution {
+        /// The level of the solution node (number of variables + 1).
+        level: u32,
+        /// The solution, indexed by [`VarId::index`].
+        values: &'a [i32],
+    },
+}
+
+/// Watches a search. Returning [`ControlFlow::Break`] stops the search at once, with
+/// [`crate::Outcome::Stopped`].
+///
+/// Observers compose: `()` ignores everything, `&mut O` and `Box<O>` forward, and a tuple `(A, B)`
+/// feeds both (in order; either may stop the search).
+pub trait SearchObserver {
+    /// Called for every event.
+    fn on_event(&mut self, event: &SearchEvent<'_>) -> ControlFlow<()>;
+}
+
+impl SearchObserver for () {
+    #[inline]
+    fn on_event(&mut self, _event: &SearchEvent<'_>) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+}
+
+impl<O: SearchObserver + ?Sized> SearchObserver for &mut O {
+    #[inline]
+    fn on_event(&mut self, event: &SearchEvent<'_>) -> ControlFlow<()> {
+        (**self).on_event(event)
+    }
+}
+
+impl<O: SearchObserver + ?Sized> SearchObserver for Box<O> {
+    #[inline]
+    fn on_event(&mut self, event: &SearchEvent<'_>) -> ControlFlow<()> {
+        (**self).on_event(event)
+    }
+}
+
+impl<A: SearchObserver, B: SearchObserver> SearchObserver for (A, B) {
+    #[inline]
+    fn on_event(&mut self, event: &SearchEvent<'_>) -> ControlFlow<()> {
+        self.0.on_event(event)?;
+        self.1.on_event(event)
+    }
+}
+
+impl<A: SearchObserver, B: SearchObserver, C: SearchObserver> SearchObserver for (A, B, C) {
+    #[inline]
+    fn on_event(&mut self, event: &SearchEvent<'_>) -> ControlFlow<()> {
+        self.0.on_event(event)?;
+        self.1.on_event(event)?;
+        self.2.on_event(event)
+    }
+}
+
+/// An observer made from a closure.
+///
+/// ```
+/// # use std::ops::ControlFlow;
+/// # use csp_search::{FnObserver, SearchEvent};
+/// let mut solutions = 0;
+/// let observer = FnObserver(|event: &SearchEvent<'_>| -> ControlFlow<()> {
+///     if let SearchEvent::Solution { .. } = event {
+///         solutions += 1;
+///     }
+///     ControlFlow::Continue(())
+/// });
+/// # drop(observer);
+/// ```
+pub struct FnObserver<F>(pub F);
+
+impl<F: FnMut(&SearchEvent<'_>) -> ControlFlow<()>> SearchObserver for FnObserver<F> {
+    #[inline]
+    fn on_event(&mut self, event: &SearchEvent<'_>) -> ControlFlow<()> {
+        (self.0)(event)
+    }
+}

@@ -1,0 +1,154 @@
+//! Variable orderings: which unassigned variable the next node branches on.
+//!
+//! A [`VariableOrder`] sees the search through a read-only [`SelectCtx`]; it takes `&mut self` so it
+//! can keep its own state (a random generator, scratch space) between calls.
+
+mod fewest_choices;
+mod lexicographic;
+
+pub use fewest_choices::FewestChoices;
+pub use lexicographic::Lexicographic;
+
+use csp_core::{Domain, Model, Store, VarId};
+
+use crate::{Propagation, SearchConfig, TiePolicy, VariableOrderKind};
+
+/// A read-only view of the search state for heuristics.
+#[derive(Clone, Copy)]
+pub struct SelectCtx<'a> {
+    pub(crate) model: &'a Model,
+    pub(crate) store: &'a Store,
+    pub(crate) propagation: Propagation,
+}
+
+impl<'a> SelectCtx<'a> {
+    /// A view of `store` (a store of `model`) under `propagation`; for testing heuristics on their own.
+    pub fn new(model: &'a Model, store: &'a Store, propagation: Propagation) -> Self {
+        SelectCtx {
+            model,
+            store,
+            propagation,
+        }
+    }
+
+    /// The model being solved.
+    pub fn model(&self) -> &'a Model {
+        self.model
+    }
+
+    /// The current domains and assignment.
+    pub fn store(&self) -> &'a Store {
+        self.store
+    }
+
+    /// The propagation level of the search.
+    pub fn propagation(&self) -> Propagation {
+        self.propagation
+    }
+
+    /// The level of the node being expanded (1 at the root).
+    pub fn level(&self) -> u32 {
+        self.store.num_assigned() as u32 + 1
+    }
+
+    /// The variable's current domain.
+    pub fn domain(&self, var: VarId) -> &'a Domain {
+        self.store.domain(var)
+    }
+
+    /// The unassigned variables, in model order.
+    pub fn unassigned(&self) -> impl Iterator<Item = VarId> + 'a {
+        self.store.assigned_set().zeroes().map(VarId::from_index)
+    }
+
+    /// Whether `var = value` is a choice at this node: under forward checking every domain value is;
+    /// under check-past the value must also pass Dijkstra's test against the assigned variables.
+    #[inline]
+    pub fn is_choice(&self, var: VarId, value: i32) -> bool {
+        match self.propagation {
+            Propagation::ForwardChecking => self.store.domain(var).contains(value),
+            Propagation::CheckPast => {
+                self.store.domain(var).contains(value)
+                    && self.store.is_consistent(self.model, var, value)
+            }
+        }
+    }
+
+    /// How many choices the variable has at this node (its branching factor if chosen).
+    #[inline]
+    pub fn choices(&self, var: VarId) -> u32 {
+        let domain = self.store.domain(var);
+        match self.propagation {
+            Propagation::ForwardChecking => domain.size(),
+            Propagation::CheckPast => domain
+                .values()
+                .filter(|&v| self.store.is_consistent(self.model, var, v))
+                .count() as u32,
+        }
+    }
+
+    /// The dynamic degree: over the constraints on `var`, how many other unassigned variables each
+    /// relates it to, summed.
+    pub fn degree(&self, var: VarId) -> u64 {
+        self.model
+            .constraints_of(var)
+            .iter()
+            .map(|&c| u64::from(self.store.unassigned_in_scope(c).saturating_sub(1)))
+            .sum()
+    }
+}
+
+/// Chooses the variable to branch on.
+pub trait VariableOrder {
+    /// An unassigned variable, or `None` if every variable is assigned.
+    fn select(&mut self, ctx: &SelectCtx<'_>) -> Option<VarId>;
+}
+
+impl<T: VariableOrder + ?Sized> VariableOrder for &mut T {
+    fn select(&mut self, ctx: &SelectCtx<'_>) -> Option<VarId> {
+        (**self).select(ctx)
+    }
+}
+
+impl<T: VariableOrder + ?Sized> VariableOrder for Box<T> {
+    fn select(&mut self, ctx: &SelectCtx<'_>) -> Option<VarId> {
+        (**self).select(ctx)
+    }
+}
+
+/// The built-in orderings behind one type, as a [`SearchConfig`] names them.
+#[derive(Debug, Clone)]
+pub enum BuiltinVariableOrder {
+    /// See [`Lexicographic`].
+    Lexicographic(Lexicographic),
+    /// See [`FewestChoices`].
+    FewestChoices(FewestChoices),
+}
+
+impl BuiltinVariableOrder {
+    /// The ordering `config` asks for, seeded from `config.seed`.
+    pub fn from_config(config: &SearchConfig) -> Self {
+        match config.variable_order {
+            VariableOrderKind::Lexicographic => Self::Lexicographic(Lexicographic),
+            VariableOrderKind::FewestChoices => {
+                Self::FewestChoices(FewestChoices::new(config.ties, config.seed))
+            }
+        }
+    }
+}
+
+impl VariableOrder for BuiltinVariableOrder {
+    #[inline]
+    fn select(&mut self, ctx: &SelectCtx<'_>) -> Option<VarId> {
+        match self {
+            Self::Lexicographic(order) => order.select(ctx),
+            Self::FewestChoices(order) => order.select(ctx),
+        }
+    }
+}
+
+impl Default for BuiltinVariableOrder {
+    fn default() -> Self {
+        Self::FewestChoices(FewestChoices::new(TiePolicy::LowestIndex, 0))
+    }
+}

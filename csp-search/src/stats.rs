@@ -1,0 +1,96 @@
+use std::ops::ControlFlow;
+
+use crate::{SearchEvent, SearchObserver};
+
+/// What happened at one level of the tree.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct LevelStats {
+    /// Nodes created at this level (the root level has one).
+    pub nodes: u64,
+    /// Nodes of this level whose assignment was undone.
+    pub backtracks: u64,
+    /// Nodes of this level that chose a variable (were entered).
+    pub expanded: u64,
+    /// The sum of the choices over the entered nodes.
+    pub choices: u64,
+}
+
+impl LevelStats {
+    /// The average branching factor of the entered nodes (0 when none was entered).
+    pub fn avg_choices(&self) -> f64 {
+        if self.expanded == 0 {
+            0.0
+        } else {
+            self.choices as f64 / self.expanded as f64
+        }
+    }
+}
+
+/// Search statistics, as Stone & Stone count them. Itself an ordinary [`SearchObserver`]: every
+/// search keeps one, and a caller can run another beside it.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Statistics {
+    /// Assignments made (the root is not one of them: the tree has `nodes + 1` nodes).
+    pub nodes: u64,
+    /// Assignments undone.
+    pub backtracks: u64,
+    /// Complete assignments found.
+    pub solutions: u64,
+    /// Nodes that could not be extended.
+    pub dead_ends: u64,
+    /// The most variables assigned at once.
+    pub max_depth: u32,
+    /// Per level, from the root (`per_level[0]` is level 1).
+    pub per_level: Vec<LevelStats>,
+}
+
+impl Statistics {
+    /// The statistics of `level` (1 = root), creating empty levels as needed.
+    fn level(&mut self, level: u32) -> &mut LevelStats {
+        if self.per_level.is_empty() {
+            // The root exists before any event mentions it.
+            self.per_level.push(LevelStats {
+                nodes: 1,
+                ..LevelStats::default()
+            });
+        }
+        let index = level as usize - 1;
+        if self.per_level.len() <= index {
+            self.per_level.resize(index + 1, LevelStats::default());
+        }
+        &mut self.per_level[index]
+    }
+
+    /// Nodes in the tree explored so far, root included.
+    pub fn tree_nodes(&self) -> u64 {
+        self.nodes + 1
+    }
+}
+
+impl SearchObserver for Statistics {
+    #[inline]
+    fn on_event(&mut self, event: &SearchEvent<'_>) -> ControlFlow<()> {
+        match *event {
+            SearchEvent::Enter { level, choices, .. } => {
+                let stats = self.level(level);
+                stats.expanded += 1;
+                stats.choices += u64::from(choices);
+            }
+            SearchEvent::Assign { level, .. } => {
+                self.nodes += 1;
+                self.max_depth = self.max_depth.max(level - 1);
+                self.level(level).nodes += 1;
+            }
+            SearchEvent::Undo { level, .. } => {
+                self.backtracks += 1;
+                self.level(level).backtracks += 1;
+            }
+            SearchEvent::DeadEnd { .. } => self.dead_ends += 1,
+            SearchEvent::Solution { level, .. } => {
+                self.solutions += 1;
+                self.level(level);
+            }
+        }
+        ControlFlow::Continue(())
+    }
+}

@@ -1,0 +1,15 @@
+use csp_core::VarId;
+
+use super::ValueOrder;
+use crate::SelectCtx;
+
+/// Largest value first.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Descending;
+
+impl ValueOrder for Descending {
+    #[inline]
+    fn order(&mut self, _var: VarId, _ctx: &SelectCtx<'_>, values: &mut [i32]) {
+        values.reverse();
+    }
+}
