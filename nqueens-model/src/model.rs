@@ -1,0 +1,336 @@
+//! Building the N-queens model, and the size limits that keep it within memory.
+
+use csp_core::{MAX_DOMAIN_WIDTH, Model, ModelBuilder, ModelError, VarId, constraints::NotEqual};
+use thiserror::Error;
+
+use crate::{Encoding, QueensConstraint};
+
+/// The memory a model and one search store may take together: 4 GiB. [`max_n`] is the largest board
+/// whose [`estimated_model_bytes`] stays within it.
+pub const MEMORY_BUDGET_BYTES: u64 = 4 << 30;
+
+/// Why [`model`] refused to build a board.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum QueensError {
+    /// A board needs at least one row.
+    #[error("n must be at least 1")]
+    ZeroSize,
+    /// The board's model would not fit the memory budget; see [`max_n`].
+    #[error(
+        "n = {n} is too large for the {encoding} encoding: the maximum is {max} (the model would need about {estimated_bytes} bytes, the budget is 4 GiB)"
+    )]
+    TooLarge {
+        /// The size that was asked for.
+        n: usize,
+        /// The encoding that was asked for.
+        encoding: Encoding,
+        /// The largest size the encoding accepts, [`max_n`].
+        max: usize,
+        /// [`estimated_model_bytes`] for the size that was asked for.
+        estimated_bytes: u64,
+    },
+    /// The engine refused the model. [`model`] checks the size first, so this means a bug in this crate;
+    /// it is reported rather than panicking.
+    #[error("the engine refused the N-queens model: {0}")]
+    Model(#[from] ModelError),
+}
+
+/// The N-queens model: one variable per row, declared first and in row order (so
+/// [`VarId::index`] is the row), named `q0`, `q1`, …, each with the columns `0..=n−1` as its domain.
+///
+/// With [`Encoding::Pairwise`] the model posts, for every pair of rows `i < j` and in this order,
+/// `q_i != q_j`, `q_i + i != q_j + j` and `q_i − i != q_j − j`; with [`Encoding::Counters`] it posts a
+/// single [`QueensConstraint`] over all rows. Boards with 2 or 3 rows are valid models with no solution.
+///
+/// The size is checked before anything is allocated: `n = 0` is [`QueensError::ZeroSize`], and an `n`
+/// above [`max_n`] is [`QueensError::TooLarge`].
+pub fn model(n: usize, encoding: Encoding) -> Result<Model, QueensError> {
+    check_size(n, encoding)?;
+    let mut builder = ModelBuilder::new();
+    // `check_size` keeps n within MAX_DOMAIN_WIDTH = 2^28, so rows and columns fit in i32.
+    let last_column = (n - 1) as i32;
+    let rows = (0..n)
+        .map(|row| builder.int_var(format!("q{row}"), 0..=last_column))
+        .collect::<Result<Vec<VarId>, ModelError>>()?;
+    match encoding {
+        Encoding::Pairwise => {
+            for (i, &queen_i) in rows.iter().enumerate() {
+                for (j, &queen_j) in rows.iter().enumerate().skip(i + 1) {
+                    let (i, j) = (i as i32, j as i32);
+                    builder.post(NotEqual::new(queen_i, queen_j))?;
+                    builder.post(NotEqual::with_offsets(queen_i, i, queen_j, j))?;
+                    builder.post(NotEqual::with_offsets(queen_i, -i, queen_j, -j))?;
+                }
+            }
+        }
+        Encoding::Counters => {
+            builder.post(QueensConstraint::new(rows)?)?;
+        }
+    }
+    Ok(builder.build())
+}
+
+/// Refuses a size before anything is allocated for it.
+fn check_size(n: usize, encoding: Encoding) -> Result<(), QueensError> {
+    if n == 0 {
+        return Err(QueensError::ZeroSize);
+    }
+    let max = max_n(encoding);
+    if n > max {
+        return Err(QueensError::TooLarge {
+            n,
+            encoding,
+            max,
+            estimated_bytes: estimated_model_bytes(n, encoding),
+        });
+    }
+    Ok(())
+}
+
+/// The largest board [`model`] builds for the encoding: the largest `n` whose
+/// [`estimated_model_bytes`] is at most [`MEMORY_BUDGET_BYTES`] (4 GiB), and never more than a domain
+/// can hold ([`MAX_DOMAIN_WIDTH`]).
+///
+/// That is 5,455 for [`Encoding::Pairwise`], whose `3·n(n−1)/2` constraints cost about 96 bytes each,
+/// and 130,304 for [`Encoding::Counters`], where the domains (`n` bits per row, held twice) dominate.
+pub const fn max_n(encoding: Encoding) -> usize {
+    // A binary search for the last n within budget: the estimate grows with n.
+    let (mut within, mut beyond) = (1_usize, MAX_DOMAIN_WIDTH as usize + 1);
+    while beyond - within > 1 {
+        let middle = within + (beyond - within) / 2;
+        if estimated_model_bytes(middle, encoding) <= MEMORY_BUDGET_BYTES {
+            within = middle;
+        } else {
+            beyond = middle;
+        }
+    }
+    within
+}
+
+/// Bytes per heap block that the allocator keeps beside the block, and the granularity it rounds to.
+const ALLOCATION_OVERHEAD_BYTES: u128 = 16;
+
+/// Bytes of a `Domain` value: its lower bound, its size and its bit set's pointer, capacity and length.
+const DOMAIN_HEADER_BYTES: u128 = 32;
+
+/// Bits per block of a domain's bit set. `fixedbitset` uses 128- or 256-bit SIMD blocks depending on
+/// the target; the larger one is assumed.
+const DOMAIN_BLOCK_BITS: u128 = 256;
+
+/// Bytes per row for everything other than its domains and its constraints: its name in the model and,
+/// while the model is built, in the builder's set of names (a string header and a small heap block
+/// each, with the set's slack), its value and assigned bit in the store, the header and first heap block
+/// of its list of constraints, its entry in a queens constraint's scope and its share of that
+/// constraint's `5n − 2` state cells.
+const PER_ROW_BYTES: u128 = 256;
+
+/// Bytes per pairwise constraint: the boxed pointer in the model's list (16, doubled for the list's
+/// worst-case growth slack), the boxed `NotEqual` (16, plus allocator overhead), its state-cell offset
+/// in the model (8), its unassigned-variable counter in the store (4), and its entries in its two
+/// variables' constraint lists (2 × 4, doubled for growth slack): 92, rounded up to 96.
+const PAIRWISE_CONSTRAINT_BYTES: u128 = 96;
+
+/// How many copies of every domain exist during a search: the model's initial domains and the store's
+/// current ones.
+const DOMAIN_COPIES: u128 = 2;
+
+/// An estimate, in bytes, of the memory an `n`-queens model and one fresh search store
+/// ([`csp_core::Store::new`]) take together.
+///
+/// It counts:
+/// - the domains: `n` bits per row, rounded up to whole 256-bit blocks, plus a 32-byte header and the
+///   allocator's overhead, held twice (the model's initial domains and the store's current domains);
+/// - 256 bytes per row for the rest of its bookkeeping (its name, value, assigned bit, constraint list
+///   and, for [`Encoding::Counters`], its five state cells);
+/// - for [`Encoding::Pairwise`], `3·n(n−1)/2` boxed constraints at 96 bytes each (the box and its
+///   pointer, its offset and counter, and its entries in the per-variable constraint lists, with the
+///   lists' worst-case growth slack).
+///
+/// It does not count what grows during a search: the store's trail takes 16 bytes per recorded change,
+/// and forward checking can record up to `n²` removals on one branch. The result saturates at
+/// `u64::MAX`, so any `n` may be asked about.
+pub const fn estimated_model_bytes(n: usize, encoding: Encoding) -> u64 {
+    // u128 holds every product below for n up to 2^40, far past any budget; beyond that the
+    // saturating operations pin the result at the top.
+    let n = n as u128;
+    let domain_bytes = DOMAIN_HEADER_BYTES
+        + n.div_ceil(DOMAIN_BLOCK_BITS) * (DOMAIN_BLOCK_BITS / 8)
+        + ALLOCATION_OVERHEAD_BYTES;
+    let per_row = DOMAIN_COPIES * domain_bytes + PER_ROW_BYTES;
+    let constraint_bytes = match encoding {
+        Encoding::Pairwise => (n.saturating_mul(n.saturating_sub(1)) / 2)
+            .saturating_mul(3 * PAIRWISE_CONSTRAINT_BYTES),
+        // One constraint; its scope and cells are counted per row.
+        Encoding::Counters => 0,
+    };
+    let total = n.saturating_mul(per_row).saturating_add(constraint_bytes);
+    if total > u64::MAX as u128 {
+        u64::MAX
+    } else {
+        total as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn max_n_is_the_last_size_within_the_memory_budget() {
+        for encoding in Encoding::ALL {
+            let max = max_n(encoding);
+            assert!(estimated_model_bytes(max, encoding) <= MEMORY_BUDGET_BYTES);
+            assert!(estimated_model_bytes(max + 1, encoding) > MEMORY_BUDGET_BYTES);
+        }
+    }
+
+    #[test]
+    fn max_n_matches_the_documented_numbers() {
+        assert_eq!(max_n(Encoding::Pairwise), 5_455);
+        assert_eq!(max_n(Encoding::Counters), 130_304);
+    }
+
+    #[test]
+    fn estimate_grows_with_n_and_saturates() {
+        for encoding in Encoding::ALL {
+            let mut previous = 0;
+            for n in (0..20_000).step_by(97) {
+                let estimate = estimated_model_bytes(n, encoding);
+                assert!(estimate >= previous, "{encoding} n = {n}");
+                previous = estimate;
+            }
+            assert_eq!(estimated_model_bytes(usize::MAX, encoding), u64::MAX);
+        }
+        assert!(
+            estimated_model_bytes(1000, Encoding::Pairwise)
+                > 100 * estimated_model_bytes(1000, Encoding::Counters)
+        );
+    }
+
+    #[test]
+    fn zero_queens_is_refused() {
+        for encoding in Encoding::ALL {
+            assert_eq!(model(0, encoding).unwrap_err(), QueensError::ZeroSize);
+        }
+        assert_eq!(QueensError::ZeroSize.to_string(), "n must be at least 1");
+    }
+
+    #[test]
+    fn one_past_max_n_is_refused_before_any_allocation() {
+        for encoding in Encoding::ALL {
+            let max = max_n(encoding);
+            // usize::MAX could not be allocated at all: getting an error back shows nothing was tried.
+            for n in [max + 1, usize::MAX] {
+                let error = model(n, encoding).unwrap_err();
+                assert_eq!(
+                    error,
+                    QueensError::TooLarge {
+                        n,
+                        encoding,
+                        max,
+                        estimated_bytes: estimated_model_bytes(n, encoding),
+                    }
+                );
+                let message = error.to_string();
+                assert!(!message.contains('\n'), "{message}");
+                assert!(
+                    message.contains(&format!("the maximum is {max}")),
+                    "{message}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn one_queen_is_a_model_with_one_variable() {
+        for encoding in Encoding::ALL {
+            let model = model(1, encoding).expect("one queen fits");
+            assert_eq!(model.num_vars(), 1);
+            assert_eq!(model.name(VarId::from_index(0)), "q0");
+            assert_eq!(model.initial_domain(VarId::from_index(0)).size(), 1);
+            assert!(model.is_solution(&[0]));
+        }
+        assert_eq!(model(1, Encoding::Pairwise).unwrap().num_constraints(), 0);
+        assert_eq!(model(1, Encoding::Counters).unwrap().num_constraints(), 1);
+    }
+
+    #[test]
+    fn variables_are_rows_in_order_with_every_column() {
+        for encoding in Encoding::ALL {
+            let model = model(5, encoding).expect("five queens fit");
+            assert_eq!(model.num_vars(), 5);
+            for (row, var) in model.vars().enumerate() {
+                assert_eq!(var.index(), row);
+                assert_eq!(model.name(var), format!("q{row}"));
+                assert_eq!(
+                    model.initial_domain(var).values().collect::<Vec<_>>(),
+                    vec![0, 1, 2, 3, 4]
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn pairwise_posts_three_constraints_per_pair_in_order() {
+        let n = 6;
+        let model = model(n, Encoding::Pairwise).expect("six queens fit");
+        assert_eq!(model.num_constraints(), 3 * n * (n - 1) / 2);
+        let mut ids = model.constraint_ids();
+        for i in 0..n {
+            for j in i + 1..n {
+                let (a, b) = (i as i32, j as i32);
+                // The column, up-diagonal and down-diagonal constraints, as `q_i + a != q_j + b`.
+                for (offset_i, offset_j) in [(0, 0), (a, b), (-a, -b)] {
+                    let id = ids.next().expect("a constraint for every pair and line");
+                    let constraint = model.constraint(id);
+                    assert_eq!(
+                        constraint.scope(),
+                        [VarId::from_index(i), VarId::from_index(j)]
+                    );
+                    // Judge the relation by its checker on every pair of columns, so the test does
+                    // not depend on how `NotEqual` stores its offsets.
+                    for x in 0..n as i32 {
+                        for y in 0..n as i32 {
+                            assert_eq!(
+                                constraint.is_satisfied(&[x, y]),
+                                x + offset_i != y + offset_j,
+                                "rows {i} and {j}, columns {x} and {y}, {constraint:?}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        assert!(ids.next().is_none());
+    }
+
+    #[test]
+    fn counters_posts_one_queens_constraint_over_all_rows() {
+        let model = model(7, Encoding::Counters).expect("seven queens fit");
+        assert_eq!(model.num_constraints(), 1);
+        let id = model.constraint_ids().next().expect("one constraint");
+        let rows: Vec<VarId> = model.vars().collect();
+        assert_eq!(model.constraint(id).scope(), rows.as_slice());
+    }
+
+    #[test]
+    fn two_and_three_queens_are_models_without_solutions() {
+        for encoding in Encoding::ALL {
+            for n in [2, 3] {
+                let model = model(n, encoding).expect("small boards fit");
+                let every_assignment = (0..n.pow(n as u32)).map(|code| {
+                    (0..n)
+                        .map(|row| (code / n.pow(row as u32) % n) as i32)
+                        .collect::<Vec<_>>()
+                });
+                assert!(
+                    every_assignment
+                        .clone()
+                        .all(|values| !model.is_solution(&values)),
+                    "{encoding} n = {n}"
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,371 @@
+//! The N-queens global constraint with column and diagonal counters.
+
+use std::fmt;
+
+use csp_core::{
+    CheckCtx, Constraint, LocalCtx, MAX_DOMAIN_WIDTH, ModelError, PropagationCtx, VarId, Wipeout,
+};
+use fixedbitset::FixedBitSet;
+
+/// No two queens attack each other: one variable per row, valued by the queen's column, with every
+/// column, every up-diagonal and every down-diagonal holding at most one queen. A column outside
+/// `0..n` is off the board and violates the constraint.
+///
+/// This is the counter encoding of [`crate::Encoding::Counters`]. It keeps Dijkstra's `col`, `up` and
+/// `down` tables (seeds/002_c37b5e1f2a9e69e0.txt) as state cells of the store, so that checking a square,
+/// placing a queen and counting a square's attackers are O(1), and forward checking costs O(1) per
+/// pruned square. Unlike Dijkstra's booleans the tables hold counts: a search that only checks against
+/// placed queens never places two on one line, but local search does, and a count survives removing one
+/// of them.
+///
+/// The lines are named as [`crate::render`] draws the board, row 0 at the top and column 0 on the left:
+/// an *up-diagonal* rises to the right and keeps `row + column` constant; a *down-diagonal* falls to the
+/// right and keeps `row − column` constant. Dijkstra numbers rows from the bottom, so his `up` table is
+/// indexed by `row − column` and his `down` table by `row + column`: the same lines under swapped names.
+///
+/// Under the same search the constraint behaves exactly like the pairwise encoding
+/// ([`crate::Encoding::Pairwise`]): [`check`](Constraint::check) accepts the same values, forward
+/// checking removes the same values and fails in the same situations. Give every row the domain
+/// `0..=n−1`, as [`crate::model`] does: off-board values are refused when checked and fail propagation
+/// once assigned, but are not pruned ahead of time.
+#[derive(Clone)]
+pub struct QueensConstraint {
+    /// The row variables, row `i` at index `i`.
+    rows: Vec<VarId>,
+    /// The index of row 0's variable; row `r` is variable `first + r`, so a variable's row is one
+    /// subtraction away.
+    first: usize,
+}
+
+impl QueensConstraint {
+    /// The constraint over `rows`, where `rows[i]` is the variable of row `i`.
+    ///
+    /// The variables must be consecutive (`rows[i].index() == rows[0].index() + i`), so that a variable's
+    /// row is found in O(1). There must be at least one row and at most [`MAX_DOMAIN_WIDTH`] (a board
+    /// wider than any domain could hold has no solution, and the limit keeps every count within `u32`).
+    pub fn new(rows: Vec<VarId>) -> Result<Self, ModelError> {
+        let invalid = |reason: String| ModelError::InvalidConstraint {
+            constraint: format!("queens constraint over {} rows", rows.len()),
+            reason,
+        };
+        let Some(first) = rows.first().map(|var| var.index()) else {
+            return Err(invalid("there must be at least one row".to_owned()));
+        };
+        if rows.len() as u64 > MAX_DOMAIN_WIDTH {
+            return Err(invalid(format!(
+                "{} rows are more than the widest domain ({MAX_DOMAIN_WIDTH}) has columns",
+                rows.len()
+            )));
+        }
+        if let Some((row, var)) = rows
+            .iter()
+            .enumerate()
+            .find(|&(row, var)| var.index() != first + row)
+        {
+            return Err(invalid(format!(
+                "the row variables must be consecutive, but row {row} is variable #{} where #{} was expected",
+                var.index(),
+                first + row
+            )));
+        }
+        Ok(QueensConstraint { rows, first })
+    }
+
+    /// The number of rows (and columns) of the board.
+    #[inline]
+    pub fn n_queens(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// The row of a variable of the scope.
+    #[inline]
+    fn row_of(&self, var: VarId) -> usize {
+        debug_assert!(
+            (self.first..self.first + self.n_queens()).contains(&var.index()),
+            "{var:?} is not a row of this queens constraint"
+        );
+        var.index() - self.first
+    }
+
+    /// The value as a column of the board, or `None` when it lies off the board.
+    #[inline]
+    fn column(&self, value: i32) -> Option<usize> {
+        usize::try_from(value)
+            .ok()
+            .filter(|&column| column < self.n_queens())
+    }
+
+    /// The state cells of the column, up-diagonal and down-diagonal through the square
+    /// (`row`, `column`), which must lie on the board.
+    ///
+    /// The cells are laid out as `n` column counters, then `2n − 1` up-diagonal counters indexed by
+    /// `row + column`, then `2n − 1` down-diagonal counters indexed by `row − column + n − 1`.
+    #[inline]
+    fn lines(&self, row: usize, column: usize) -> [usize; 3] {
+        let n = self.n_queens();
+        let up_diagonal = n + row + column;
+        // Adding n − 1 before subtracting keeps the index non-negative without signed arithmetic.
+        let down_diagonal = 3 * n - 1 + row + (n - 1) - column;
+        [column, up_diagonal, down_diagonal]
+    }
+
+    /// How many local-search conflicts an off-board queen counts: more than any square of the board can
+    /// have (at most `n − 1` attackers on each of three lines), so that a repair always moves it back.
+    #[inline]
+    fn off_board_conflicts(&self) -> u32 {
+        // `new` keeps n at most MAX_DOMAIN_WIDTH = 2^28, so 3n fits in u32.
+        (3 * self.n_queens()) as u32
+    }
+
+    /// Adds `delta` to the three counters of the square where a local-search queen stands, if it stands
+    /// on the board.
+    #[inline]
+    fn count_local(&self, row: usize, value: i32, delta: i64, cells: &mut [i64]) {
+        if let Some(column) = self.column(value) {
+            for line in self.lines(row, column) {
+                cells[line] += delta;
+            }
+        }
+    }
+}
+
+impl fmt::Debug for QueensConstraint {
+    // The derived form would list every row variable, and model errors print constraints with `{:?}`:
+    // for a large board that would be one enormous line.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("QueensConstraint")
+            .field("n_queens", &self.n_queens())
+            .field("first_row", &VarId::from_index(self.first))
+            .finish()
+    }
+}
+
+impl Constraint for QueensConstraint {
+    fn scope(&self) -> &[VarId] {
+        &self.rows
+    }
+
+    /// Every queen on the board and no two on a column or diagonal, judged from the values alone with
+    /// three sets of occupied lines.
+    fn is_satisfied(&self, values: &[i32]) -> bool {
+        let n = values.len() as i64;
+        let mut columns = FixedBitSet::with_capacity(values.len());
+        let mut up_diagonals = FixedBitSet::with_capacity(2 * values.len());
+        let mut down_diagonals = FixedBitSet::with_capacity(2 * values.len());
+        values.iter().enumerate().all(|(row, &column)| {
+            let (row, column) = (row as i64, i64::from(column));
+            if !(0..n).contains(&column) {
+                return false;
+            }
+            // `put` returns whether the line was already occupied.
+            let shared_column = columns.put(column as usize);
+            let shared_up = up_diagonals.put((row + column) as usize);
+            let shared_down = down_diagonals.put((row - column + n - 1) as usize);
+            !(shared_column || shared_up || shared_down)
+        })
+    }
+
+    fn state_size(&self) -> usize {
+        5 * self.n_queens() - 2
+    }
+
+    fn on_assign(&self, var: VarId, value: i32, ctx: &mut PropagationCtx<'_>) {
+        // An off-board queen has no counters; `propagate` fails on it instead.
+        if let Some(column) = self.column(value) {
+            for line in self.lines(self.row_of(var), column) {
+                ctx.add_cell(line, 1);
+            }
+        }
+    }
+
+    /// Dijkstra's free-square test (seeds/002_c37b5e1f2a9e69e0.txt, `col[h] and up[n-h] and down[n+h]`):
+    /// the square is free when no placed queen stands on its column or either diagonal.
+    #[inline]
+    fn check(&self, var: VarId, value: i32, ctx: &CheckCtx<'_>) -> bool {
+        match self.column(value) {
+            Some(column) => self
+                .lines(self.row_of(var), column)
+                .into_iter()
+                .all(|line| ctx.cell(line) == 0),
+            None => false,
+        }
+    }
+
+    fn propagate(&self, var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        let value = ctx.value(var).ok_or(Wipeout)?;
+        let column = self.column(value).ok_or(Wipeout)?;
+        let row = self.row_of(var);
+        // `on_assign` has counted this queen, so a count above one means another placed queen attacks
+        // it: the pairwise encoding fails here too, when it tries to remove that queen's value.
+        if self
+            .lines(row, column)
+            .into_iter()
+            .any(|line| ctx.cell(line) > 1)
+        {
+            return Err(Wipeout);
+        }
+        let n = self.n_queens() as i64;
+        let column = column as i64;
+        for other_row in 0..self.n_queens() {
+            let other = VarId::from_index(self.first + other_row);
+            if other_row == row || ctx.value(other).is_some() {
+                continue;
+            }
+            let distance = other_row as i64 - row as i64;
+            // The queen covers its own column, and in a row `distance` away the squares `distance`
+            // columns to either side, on its two diagonals.
+            for attacked in [column, column + distance, column - distance] {
+                if (0..n).contains(&attacked) {
+                    ctx.remove(other, attacked as i32)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The number of other queens attacking (`var`'s row, `value`), read from the counters that
+    /// [`reset_local`](Constraint::reset_local) and [`moved`](Constraint::moved) keep. Two queens in
+    /// different rows share at most one line, so this is also the number of attacking pairs the move
+    /// would leave `var` in, as the pairwise encoding counts them.
+    fn conflicts(&self, var: VarId, value: i32, ctx: &LocalCtx<'_>) -> u32 {
+        let Some(column) = self.column(value) else {
+            return self.off_board_conflicts();
+        };
+        let on_lines: i64 = self
+            .lines(self.row_of(var), column)
+            .into_iter()
+            .map(|line| ctx.cells[line])
+            .sum();
+        // When the queen already stands there, each of the three counters includes her.
+        let itself = if ctx.values[var.index()] == value {
+            3
+        } else {
+            0
+        };
+        u32::try_from(on_lines - itself).unwrap_or(0)
+    }
+
+    fn reset_local(&self, values: &[i32], cells: &mut [i64]) {
+        cells.fill(0);
+        for row in 0..self.n_queens() {
+            self.count_local(row, values[self.first + row], 1, cells);
+        }
+    }
+
+    fn moved(&self, var: VarId, old: i32, new: i32, cells: &mut [i64]) {
+        let row = self.row_of(var);
+        self.count_local(row, old, -1, cells);
+        self.count_local(row, new, 1, cells);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vars(indices: impl IntoIterator<Item = usize>) -> Vec<VarId> {
+        indices.into_iter().map(VarId::from_index).collect()
+    }
+
+    #[test]
+    fn new_accepts_consecutive_rows_starting_anywhere() {
+        let constraint = QueensConstraint::new(vars(3..11)).expect("consecutive rows");
+        assert_eq!(constraint.n_queens(), 8);
+        assert_eq!(constraint.row_of(VarId::from_index(3)), 0);
+        assert_eq!(constraint.row_of(VarId::from_index(10)), 7);
+        assert_eq!(constraint.state_size(), 5 * 8 - 2);
+    }
+
+    #[test]
+    fn new_refuses_gaps_reordering_and_an_empty_board() {
+        for rows in [vars([0, 1, 3]), vars([1, 0]), vars([]), vars([2, 2])] {
+            let error = QueensConstraint::new(rows.clone()).unwrap_err();
+            assert!(
+                matches!(error, ModelError::InvalidConstraint { .. }),
+                "{rows:?}: {error}"
+            );
+        }
+    }
+
+    #[test]
+    fn debug_names_the_board_size_not_every_row() {
+        let constraint = QueensConstraint::new(vars(0..1000)).expect("consecutive rows");
+        assert_eq!(
+            format!("{constraint:?}"),
+            "QueensConstraint { n_queens: 1000, first_row: x0 }"
+        );
+    }
+
+    #[test]
+    fn line_cells_are_disjoint_and_cover_the_state() {
+        for n in 1..=7 {
+            let constraint = QueensConstraint::new(vars(0..n)).expect("consecutive rows");
+            let mut column_cells = FixedBitSet::with_capacity(constraint.state_size());
+            let mut up_cells = column_cells.clone();
+            let mut down_cells = column_cells.clone();
+            for row in 0..n {
+                for column in 0..n {
+                    let [c, u, d] = constraint.lines(row, column);
+                    column_cells.insert(c);
+                    up_cells.insert(u);
+                    down_cells.insert(d);
+                }
+            }
+            assert_eq!(column_cells.count_ones(..), n);
+            assert_eq!(up_cells.count_ones(..), 2 * n - 1);
+            assert_eq!(down_cells.count_ones(..), 2 * n - 1);
+            assert!(column_cells.is_disjoint(&up_cells));
+            assert!(column_cells.is_disjoint(&down_cells));
+            assert!(up_cells.is_disjoint(&down_cells));
+            assert_eq!(
+                column_cells.count_ones(..) + up_cells.count_ones(..) + down_cells.count_ones(..),
+                constraint.state_size()
+            );
+        }
+    }
+
+    #[test]
+    fn is_satisfied_accepts_solutions_and_refuses_attacks_and_off_board_queens() {
+        let four = QueensConstraint::new(vars(0..4)).expect("consecutive rows");
+        assert!(four.is_satisfied(&[1, 3, 0, 2]));
+        assert!(four.is_satisfied(&[2, 0, 3, 1]));
+        assert!(!four.is_satisfied(&[1, 3, 0, 3]), "shared column");
+        assert!(
+            !four.is_satisfied(&[0, 2, 1, 3]),
+            "rows 1 and 2 share an up-diagonal"
+        );
+        assert!(
+            !four.is_satisfied(&[1, 3, 2, 0]),
+            "rows 1 and 2 share a down-diagonal"
+        );
+        assert!(
+            !four.is_satisfied(&[1, 3, 0, 4]),
+            "column 4 is off the board"
+        );
+        assert!(
+            !four.is_satisfied(&[1, 3, -1, 2]),
+            "column -1 is off the board"
+        );
+        let eight = QueensConstraint::new(vars(0..8)).expect("consecutive rows");
+        assert!(eight.is_satisfied(&[0, 4, 7, 5, 2, 6, 1, 3]));
+    }
+
+    #[test]
+    fn off_board_queens_have_more_conflicts_than_any_square() {
+        let constraint = QueensConstraint::new(vars(0..4)).expect("consecutive rows");
+        let values = [0, 0, 0, 0];
+        let mut cells = vec![0; constraint.state_size()];
+        constraint.reset_local(&values, &mut cells);
+        let ctx = LocalCtx {
+            values: &values,
+            cells: &cells,
+        };
+        let worst_square = (0..4)
+            .map(|column| constraint.conflicts(VarId::from_index(1), column, &ctx))
+            .max()
+            .expect("four squares");
+        let off_board = constraint.conflicts(VarId::from_index(1), 4, &ctx);
+        assert!(off_board > worst_square, "{off_board} <= {worst_square}");
+        assert_eq!(constraint.conflicts(VarId::from_index(1), -1, &ctx), 12);
+    }
+}
