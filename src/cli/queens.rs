@@ -1,0 +1,179 @@
+//! `csp queens solve` and `csp queens count` on the search engine.
+
+use std::io::Write;
+use std::ops::ControlFlow;
+use std::time::Instant;
+
+use csp_search::{FnObserver, Outcome, SearchEvent, solve};
+use nqueens_model::{model, render, verify};
+
+use super::args::{CountArgs, QueensCommand, SearchArgs, SolveArgs};
+use super::output::{Report, describe_config, write_stats};
+use super::{CliError, Exit};
+
+/// Boards up to this size are drawn; larger solutions are printed as a permutation.
+const MAX_DRAWN_BOARD: usize = 32;
+
+/// Runs one `csp queens` command, writing its answer to `out`.
+pub fn run(command: QueensCommand, out: &mut impl Write) -> Result<Exit, CliError> {
+    match command {
+        QueensCommand::Solve(args) => run_solve(args, out),
+        QueensCommand::Count(args) => run_count(args, out),
+    }
+}
+
+fn run_solve(args: SolveArgs, out: &mut impl Write) -> Result<Exit, CliError> {
+    let solution_limit = if args.all {
+        None
+    } else {
+        Some(args.solutions.unwrap_or(1))
+    };
+    let json = args.search.json;
+    let mut solutions: Vec<Vec<u32>> = Vec::new();
+    let mut write_error = None;
+    let mut invalid = None;
+    let run = search(args.n, &args.search, solution_limit, |index, placement| {
+        // Every answer is checked by the independent verifier before it is shown.
+        if let Err(error) = verify(placement) {
+            invalid = Some(error.to_string());
+            return ControlFlow::Break(());
+        }
+        if json {
+            solutions.push(placement.to_vec());
+        } else if let Err(error) = write_solution(out, args.n, index, placement) {
+            write_error = Some(error);
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    })?;
+    if let Some(error) = write_error {
+        return Err(error.into());
+    }
+    if let Some(error) = invalid {
+        return Err(CliError::Internal(format!(
+            "the search returned an invalid placement ({error})"
+        )));
+    }
+    let found = run.result.stats.solutions;
+    let exit = match run.result.outcome {
+        Outcome::Solved => Exit::Answered,
+        Outcome::Exhausted if found > 0 => Exit::Answered,
+        Outcome::Exhausted => Exit::NoSolution,
+        _ if found > 0 => Exit::Answered,
+        _ => Exit::LimitReached,
+    };
+    if json {
+        Report::new("solve", args.n, &args.search, &run, solutions).write(out)?;
+    } else {
+        let answer = match (run.result.outcome, found) {
+            (Outcome::Exhausted, 0) => format!("no solution exists for n = {}", args.n),
+            (Outcome::Exhausted, _) => format!("{found} solution(s); the search is complete"),
+            (Outcome::LimitReached(limit), 0) => {
+                format!("{} limit reached before any solution", limit_name(limit))
+            }
+            (Outcome::LimitReached(limit), _) => {
+                format!("{found} solution(s) before the {} limit", limit_name(limit))
+            }
+            _ => format!("{found} solution(s)"),
+        };
+        writeln!(out, "{answer}")?;
+        write_summary(out, args.n, &args.search, &run)?;
+    }
+    Ok(exit)
+}
+
+fn run_count(args: CountArgs, out: &mut impl Write) -> Result<Exit, CliError> {
+    let run = search(args.n, &args.search, None, |_, _| ControlFlow::Continue(()))?;
+    let count = run.result.stats.solutions;
+    let exit = match run.result.outcome {
+        Outcome::Exhausted if count > 0 => Exit::Answered,
+        Outcome::Exhausted => Exit::NoSolution,
+        _ => Exit::LimitReached,
+    };
+    if args.search.json {
+        Report::new("count", args.n, &args.search, &run, Vec::new()).write(out)?;
+    } else {
+        match run.result.outcome {
+            Outcome::Exhausted => writeln!(out, "{}-queens has {count} solution(s)", args.n)?,
+            Outcome::LimitReached(limit) => writeln!(
+                out,
+                "{} limit reached: counted {count} solution(s) so far; the count is incomplete",
+                limit_name(limit)
+            )?,
+            _ => writeln!(out, "stopped after {count} solution(s)")?,
+        }
+        write_summary(out, args.n, &args.search, &run)?;
+    }
+    Ok(exit)
+}
+
+/// A finished search and how long its parts took.
+pub struct Run {
+    /// The engine's result.
+    pub result: csp_search::SearchResult,
+    /// Time to build the model, in seconds.
+    pub build_seconds: f64,
+}
+
+/// Builds the model and runs the search, handing each solution (as a placement) to `on_solution`.
+fn search(
+    n: usize,
+    options: &SearchArgs,
+    solution_limit: Option<u64>,
+    mut on_solution: impl FnMut(u64, &[u32]) -> ControlFlow<()>,
+) -> Result<Run, CliError> {
+    let started = Instant::now();
+    let model = model(n, options.encoding()).map_err(|e| CliError::Usage(e.to_string()))?;
+    let build_seconds = started.elapsed().as_secs_f64();
+    let config = options.config(solution_limit);
+    let mut placement = Vec::with_capacity(n);
+    let mut index = 0;
+    let observer = FnObserver(|event: &SearchEvent<'_>| {
+        if let SearchEvent::Solution { values, .. } = event {
+            index += 1;
+            placement.clear();
+            placement.extend(values.iter().map(|&v| v as u32));
+            return on_solution(index, &placement);
+        }
+        ControlFlow::Continue(())
+    });
+    let result = solve(&model, &config, observer);
+    Ok(Run {
+        result,
+        build_seconds,
+    })
+}
+
+fn write_solution(
+    out: &mut impl Write,
+    n: usize,
+    index: u64,
+    placement: &[u32],
+) -> std::io::Result<()> {
+    writeln!(out, "solution {index}:")?;
+    if n <= MAX_DRAWN_BOARD {
+        write!(out, "{}", render(placement))?;
+    } else {
+        let columns: Vec<String> = placement.iter().map(u32::to_string).collect();
+        writeln!(out, "{}", columns.join(" "))?;
+    }
+    Ok(())
+}
+
+fn write_summary(
+    out: &mut impl Write,
+    n: usize,
+    options: &SearchArgs,
+    run: &Run,
+) -> std::io::Result<()> {
+    writeln!(out, "{n}-queens: {}", describe_config(options))?;
+    write_stats(out, run)
+}
+
+fn limit_name(limit: csp_search::Limit) -> &'static str {
+    match limit {
+        csp_search::Limit::Nodes => "node",
+        csp_search::Limit::Backtracks => "backtrack",
+        csp_search::Limit::Time => "time",
+    }
+}

@@ -1,0 +1,30 @@
+//! # csp
+//!
+//! A constraint-satisfaction framework whose flagship model is N-queens. This root crate re-exports the
+//! workspace's crates under short names and hosts the `csp` command-line tool.
+//!
+//! - [`core`] (`csp-core`): variables with finite domains, constraints, a trailed store.
+//! - [`search`] (`csp-search`): backtracking with pluggable orderings, propagation, observers.
+//! - [`nqueens`] (`nqueens-model`): N-queens on the engine, verification and rendering.
+//!
+//! ```
+//! use csp::nqueens::{Encoding, model, verify};
+//! use csp::search::{SearchConfig, SearchEvent, FnObserver, solve};
+//! use std::ops::ControlFlow;
+//!
+//! let model = model(8, Encoding::Counters).unwrap();
+//! let mut first = Vec::new();
+//! let result = solve(&model, &SearchConfig::lex(), FnObserver(|e: &SearchEvent<'_>| {
+//!     if let SearchEvent::Solution { values, .. } = e {
+//!         first = values.iter().map(|&v| v as u32).collect();
+//!     }
+//!     ControlFlow::Continue(())
+//! }));
+//! assert_eq!(first, [0, 4, 7, 5, 2, 6, 1, 3]); // Dijkstra's first solution
+//! assert!(verify(&first).is_ok());
+//! assert_eq!(result.stats.backtracks, 105); // Stone & Stone, Table 2
+//! ```
+
+pub use csp_core as core;
+pub use csp_search as search;
+pub use nqueens_model as nqueens;

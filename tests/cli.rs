@@ -1,0 +1,215 @@
+//! The `csp` binary as a user meets it: answers, exit codes, JSON, and one-line errors for bad input.
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn csp(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_csp"))
+        .args(args)
+        .output()
+        .expect("the csp binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("UTF-8 output")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).expect("UTF-8 output")
+}
+
+fn json(output: &Output) -> Value {
+    serde_json::from_str(&stdout(output)).expect("one JSON object")
+}
+
+/// Bad input: exit 2 and exactly one line on stderr, naming the problem; never a panic.
+fn assert_bad_input(args: &[&str], mentions: &str) {
+    let output = csp(args);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: one line, got {err:?}");
+    assert!(err.starts_with("csp: "), "{args:?}: {err}");
+    assert!(
+        err.contains(mentions),
+        "{args:?}: {err:?} should mention {mentions:?}"
+    );
+    assert!(!err.contains("panicked") && !err.contains("RUST_BACKTRACE"));
+    assert!(stdout(&output).is_empty());
+}
+
+#[test]
+fn bad_board_sizes_and_options_are_one_line_errors_with_exit_2() {
+    assert_bad_input(&["queens", "solve", "0"], "at least 1");
+    assert_bad_input(&["queens", "solve", "-5"], "at least 1");
+    assert_bad_input(&["queens", "solve", "abc"], "whole number");
+    assert_bad_input(&["queens", "solve", "8", "--order", "bogus"], "bogus");
+    assert_bad_input(&["queens", "count", "8", "--propagation", "lots"], "lots");
+    assert_bad_input(
+        &["queens", "solve", "8", "--time-limit", "-1"],
+        "time limit",
+    );
+    assert_bad_input(&["queens", "solve", "8", "--solutions", "0"], "0");
+    assert_bad_input(
+        &["queens", "solve", "99999999999999999999999999"],
+        "too large",
+    );
+    assert_bad_input(&["queens", "solve"], "<N>");
+    assert_bad_input(
+        &["queens", "solve", "8", "--all", "--solutions", "3"],
+        "--all",
+    );
+}
+
+#[test]
+fn boards_above_the_documented_maximum_are_refused_before_allocating() {
+    let too_big_pairwise = (csp::nqueens::max_n(csp::nqueens::Encoding::Pairwise) + 1).to_string();
+    assert_bad_input(
+        &[
+            "queens",
+            "solve",
+            &too_big_pairwise,
+            "--encoding",
+            "pairwise",
+        ],
+        "maximum",
+    );
+    let too_big = (csp::nqueens::max_n(csp::nqueens::Encoding::Counters) + 1).to_string();
+    assert_bad_input(&["queens", "count", &too_big], "maximum");
+}
+
+#[test]
+fn boards_of_two_and_three_have_no_solution_exit_1() {
+    for n in ["2", "3"] {
+        let output = csp(&["queens", "solve", n]);
+        assert_eq!(output.status.code(), Some(1));
+        assert!(
+            stdout(&output).contains("no solution exists"),
+            "{}",
+            stdout(&output)
+        );
+        let output = csp(&["queens", "count", n, "--json"]);
+        assert_eq!(output.status.code(), Some(1));
+        assert_eq!(json(&output)["solution_count"], 0);
+        assert_eq!(json(&output)["outcome"], "exhausted");
+    }
+}
+
+#[test]
+fn solve_json_reports_dijkstras_first_solution_and_stone_statistics() {
+    let output = csp(&[
+        "queens",
+        "solve",
+        "8",
+        "--order",
+        "lex",
+        "--propagation",
+        "check-past",
+        "--json",
+    ]);
+    assert_eq!(output.status.code(), Some(0));
+    let report = json(&output);
+    assert_eq!(report["n"], 8);
+    assert_eq!(report["outcome"], "solved");
+    assert_eq!(
+        report["solutions"][0],
+        serde_json::json!([0, 4, 7, 5, 2, 6, 1, 3])
+    );
+    assert_eq!(report["solution_count"], 1);
+    assert_eq!(report["stats"]["backtracks"], 105);
+    assert_eq!(report["stats"]["nodes"], 113);
+    assert_eq!(report["stats"]["max_depth"], 8);
+    let levels = report["stats"]["per_level"].as_array().unwrap();
+    assert_eq!(levels[0]["level"], 1);
+    assert_eq!(levels[0]["nodes"], 1);
+    let level_nodes: u64 = levels.iter().map(|l| l["nodes"].as_u64().unwrap()).sum();
+    assert_eq!(level_nodes, 114, "per-level nodes include the root");
+    assert!(report["elapsed_ms"].as_f64().unwrap() >= 0.0);
+}
+
+#[test]
+fn count_and_all_solutions_agree_with_a000170() {
+    let output = csp(&["queens", "count", "8", "--json"]);
+    assert_eq!(output.status.code(), Some(0));
+    let report = json(&output);
+    assert_eq!(report["outcome"], "exhausted");
+    assert_eq!(report["solution_count"], 92);
+    assert_eq!(
+        report["solutions"].as_array().unwrap().len(),
+        0,
+        "counting stores nothing"
+    );
+
+    let output = csp(&[
+        "queens",
+        "solve",
+        "6",
+        "--all",
+        "--json",
+        "--encoding",
+        "pairwise",
+    ]);
+    assert_eq!(output.status.code(), Some(0));
+    let report = json(&output);
+    assert_eq!(report["outcome"], "exhausted");
+    assert_eq!(report["solutions"].as_array().unwrap().len(), 4);
+
+    let output = csp(&["queens", "solve", "8", "--solutions", "10", "--json"]);
+    assert_eq!(json(&output)["solutions"].as_array().unwrap().len(), 10);
+    assert_eq!(json(&output)["outcome"], "solved");
+}
+
+#[test]
+fn human_output_draws_the_board_and_reports_statistics() {
+    let output = csp(&["queens", "solve", "4", "--order", "lex"]);
+    assert_eq!(output.status.code(), Some(0));
+    let text = stdout(&output);
+    assert!(
+        text.contains(". Q . .\n. . . Q\nQ . . .\n. . Q .\n"),
+        "{text}"
+    );
+    assert!(text.contains("backtracks"), "{text}");
+    assert!(text.contains("elapsed"), "{text}");
+    let output = csp(&["queens", "solve", "40", "--ties", "random", "--seed", "3"]);
+    assert_eq!(output.status.code(), Some(0));
+    let text = stdout(&output);
+    let permutation = text.lines().nth(1).unwrap();
+    assert_eq!(
+        permutation.split(' ').count(),
+        40,
+        "large boards print the permutation"
+    );
+}
+
+#[test]
+fn limits_without_an_answer_exit_3() {
+    let output = csp(&[
+        "queens",
+        "solve",
+        "30",
+        "--order",
+        "lex",
+        "--propagation",
+        "check-past",
+        "--node-limit",
+        "1000",
+        "--json",
+    ]);
+    assert_eq!(output.status.code(), Some(3));
+    let report = json(&output);
+    assert_eq!(report["outcome"], "limit");
+    assert_eq!(report["stats"]["nodes"], 1000);
+    let output = csp(&["queens", "count", "10", "--node-limit", "50"]);
+    assert_eq!(output.status.code(), Some(3));
+    assert!(stdout(&output).contains("incomplete"));
+}
+
+#[test]
+fn the_same_seed_gives_the_same_answer() {
+    let args = [
+        "queens", "solve", "60", "--ties", "random", "--values", "random", "--seed", "11", "--json",
+    ];
+    let (a, b) = (json(&csp(&args)), json(&csp(&args)));
+    assert_eq!(a["solutions"], b["solutions"]);
+    assert_eq!(a["stats"]["nodes"], b["stats"]["nodes"]);
+}
