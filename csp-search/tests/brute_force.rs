@@ -67,7 +67,8 @@ fn spec(num_vars: usize) -> BoxedStrategy<Spec> {
         return nary.boxed();
     }
     prop_oneof![
-        (pair(num_vars), -2..=2i32, -2..=2i32).prop_map(|((x, y), a, b)| Spec::NotEqual(x, a, y, b)),
+        (pair(num_vars), -2..=2i32, -2..=2i32)
+            .prop_map(|((x, y), a, b)| Spec::NotEqual(x, a, y, b)),
         (pair(num_vars), 0..=2i32).prop_map(|((x, y), k)| Spec::Distance(x, y, k)),
         nary,
     ]
@@ -83,7 +84,10 @@ fn problem() -> impl Strategy<Value = Problem> {
             )
         })
         .prop_map(|(domains, constraints)| Problem {
-            domains: domains.into_iter().map(|d| d.into_iter().collect()).collect(),
+            domains: domains
+                .into_iter()
+                .map(|d| d.into_iter().collect())
+                .collect(),
             constraints,
         })
 }
@@ -94,18 +98,29 @@ fn build(problem: &Problem) -> Model {
         .domains
         .iter()
         .enumerate()
-        .map(|(i, d)| builder.int_var_with_values(format!("v{i}"), d.iter().copied()).unwrap())
+        .map(|(i, d)| {
+            builder
+                .int_var_with_values(format!("v{i}"), d.iter().copied())
+                .unwrap()
+        })
         .collect();
     for spec in &problem.constraints {
         let posted = match spec {
-            Spec::NotEqual(x, a, y, b) => builder.post(NotEqual::with_offsets(vars[*x], *a, vars[*y], *b)),
-            Spec::AllDifferent(v) => builder.post(AllDifferent::new(v.iter().map(|&i| vars[i]).collect())),
-            Spec::Table(v, tuples) => {
-                builder.post(Table::new(v.iter().map(|&i| vars[i]).collect(), tuples.clone()).unwrap())
+            Spec::NotEqual(x, a, y, b) => {
+                builder.post(NotEqual::with_offsets(vars[*x], *a, vars[*y], *b))
             }
+            Spec::AllDifferent(v) => {
+                builder.post(AllDifferent::new(v.iter().map(|&i| vars[i]).collect()))
+            }
+            Spec::Table(v, tuples) => builder
+                .post(Table::new(v.iter().map(|&i| vars[i]).collect(), tuples.clone()).unwrap()),
             Spec::Linear(terms, equal, rhs) => builder.post(Linear::new(
                 terms.iter().map(|&(a, i)| (a, vars[i])).collect(),
-                if *equal { Relation::Equal } else { Relation::LessOrEqual },
+                if *equal {
+                    Relation::Equal
+                } else {
+                    Relation::LessOrEqual
+                },
                 *rhs,
             )),
             Spec::Distance(x, y, k) => {
@@ -127,7 +142,13 @@ fn build(problem: &Problem) -> Model {
 fn brute_force(problem: &Problem, model: &Model) -> Vec<Vec<i32>> {
     let mut solutions = Vec::new();
     let mut current = vec![0; problem.domains.len()];
-    fn walk(i: usize, problem: &Problem, model: &Model, current: &mut Vec<i32>, out: &mut Vec<Vec<i32>>) {
+    fn walk(
+        i: usize,
+        problem: &Problem,
+        model: &Model,
+        current: &mut Vec<i32>,
+        out: &mut Vec<Vec<i32>>,
+    ) {
         if i == current.len() {
             if model.is_solution(current) {
                 out.push(current.clone());
@@ -145,25 +166,37 @@ fn brute_force(problem: &Problem, model: &Model) -> Vec<Vec<i32>> {
 
 fn config() -> impl Strategy<Value = SearchConfig> {
     (
-        prop_oneof![Just(VariableOrderKind::Lexicographic), Just(VariableOrderKind::FewestChoices)],
-        prop_oneof![Just(TiePolicy::LowestIndex), Just(TiePolicy::Random), Just(TiePolicy::MaxDegree)],
+        prop_oneof![
+            Just(VariableOrderKind::Lexicographic),
+            Just(VariableOrderKind::FewestChoices)
+        ],
+        prop_oneof![
+            Just(TiePolicy::LowestIndex),
+            Just(TiePolicy::Random),
+            Just(TiePolicy::MaxDegree)
+        ],
         prop_oneof![
             Just(ValueOrderKind::Ascending),
             Just(ValueOrderKind::Descending),
             Just(ValueOrderKind::Random),
             Just(ValueOrderKind::MiddleOut)
         ],
-        prop_oneof![Just(Propagation::CheckPast), Just(Propagation::ForwardChecking)],
+        prop_oneof![
+            Just(Propagation::CheckPast),
+            Just(Propagation::ForwardChecking)
+        ],
         any::<u64>(),
     )
-        .prop_map(|(variable_order, ties, value_order, propagation, seed)| SearchConfig {
-            variable_order,
-            ties,
-            value_order,
-            propagation,
-            seed,
-            ..SearchConfig::default().all_solutions()
-        })
+        .prop_map(
+            |(variable_order, ties, value_order, propagation, seed)| SearchConfig {
+                variable_order,
+                ties,
+                value_order,
+                propagation,
+                seed,
+                ..SearchConfig::default().all_solutions()
+            },
+        )
 }
 
 proptest! {
