@@ -2,20 +2,35 @@ use fixedbitset::FixedBitSet;
 
 use crate::{CheckCtx, ConstraintId, Domain, Model, PropagationCtx, VarId, Wipeout};
 
-/// One undoable change.
+/// A removed domain value: the value at `index` of variable `var`'s span.
 #[derive(Debug, Clone, Copy)]
-enum TrailEntry {
-    /// The value at `index` of `var`'s domain was removed.
-    Removal { var: u32, index: u32 },
-    /// State cell `cell` held `old`.
-    Cell { cell: u32, old: i64 },
-    /// `var` was assigned.
-    Assignment { var: u32 },
+struct Removal {
+    var: u32,
+    index: u32,
+}
+
+/// The trail: one log per kind of change, each undone newest first.
+///
+/// The kinds are independent (a removal never depends on a cell write), so undoing each log back to
+/// its own mark restores the whole state, and a removal, by far the most common entry under forward
+/// checking (about n² of them on one path of an n-queens search), costs 8 bytes instead of the 16 a
+/// shared enum would take.
+#[derive(Debug, Clone, Default)]
+struct Trail {
+    removals: Vec<Removal>,
+    /// `(cell, old value)`.
+    cells: Vec<(u32, i64)>,
+    /// Assigned variables, in order.
+    assignments: Vec<u32>,
 }
 
 /// A point on the trail to undo back to, from [`Store::checkpoint`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Checkpoint(usize);
+pub struct Checkpoint {
+    assignments: usize,
+    removals: usize,
+    cells: usize,
+}
 
 /// The state of one model being solved: current domains, the partial assignment, the constraints' state
 /// cells, and the trail that undoes changes to all three.
@@ -29,9 +44,9 @@ pub struct Store {
     assigned: FixedBitSet,
     num_assigned: usize,
     pub(crate) cells: Vec<i64>,
-    /// For each constraint, how many of its scope's variables are unassigned . Dynamic-degree heuristics read it.
+    /// For each constraint, how many of its scope's variables are unassigned. Dynamic-degree heuristics read it.
     unassigned_in_scope: Vec<u32>,
-    trail: Vec<TrailEntry>,
+    trail: Trail,
 }
 
 impl Store {
@@ -47,7 +62,7 @@ impl Store {
                 .constraint_ids()
                 .map(|c| model.constraint(c).scope().len() as u32)
                 .collect(),
-            trail: Vec::new(),
+            trail: Trail::default(),
         }
     }
 
@@ -107,27 +122,32 @@ impl Store {
     /// The current trail position; [`Store::undo_to`] returns here.
     #[inline]
     pub fn checkpoint(&self) -> Checkpoint {
-        Checkpoint(self.trail.len())
+        Checkpoint {
+            assignments: self.trail.assignments.len(),
+            removals: self.trail.removals.len(),
+            cells: self.trail.cells.len(),
+        }
+    }
+
+    /// How many changes the trail holds: what undoing everything would restore.
+    pub fn trail_len(&self) -> usize {
+        self.trail.assignments.len() + self.trail.removals.len() + self.trail.cells.len()
     }
 
     /// Undoes every change made since `checkpoint`: assignments, removals and state-cell writes.
     pub fn undo_to(&mut self, model: &Model, checkpoint: Checkpoint) {
-        while self.trail.len() > checkpoint.0 {
-            match self
-                .trail
-                .pop()
-                .expect("trail is longer than the checkpoint")
-            {
-                TrailEntry::Removal { var, index } => self.domains[var as usize].restore(index),
-                TrailEntry::Cell { cell, old } => self.cells[cell as usize] = old,
-                TrailEntry::Assignment { var } => {
-                    let var = VarId::from_index(var as usize);
-                    self.assigned.set(var.index(), false);
-                    self.num_assigned -= 1;
-                    for &c in model.constraints_of(var) {
-                        self.unassigned_in_scope[c.index()] += 1;
-                    }
-                }
+        for removal in self.trail.removals.drain(checkpoint.removals..).rev() {
+            self.domains[removal.var as usize].restore(removal.index);
+        }
+        for (cell, old) in self.trail.cells.drain(checkpoint.cells..).rev() {
+            self.cells[cell as usize] = old;
+        }
+        for var in self.trail.assignments.drain(checkpoint.assignments..).rev() {
+            let var = VarId::from_index(var as usize);
+            self.assigned.set(var.index(), false);
+            self.num_assigned -= 1;
+            for &c in model.constraints_of(var) {
+                self.unassigned_in_scope[c.index()] += 1;
             }
         }
     }
@@ -140,9 +160,7 @@ impl Store {
             self.domain(var).contains(value),
             "{value} is not in {var:?}'s domain"
         );
-        self.trail.push(TrailEntry::Assignment {
-            var: var.index() as u32,
-        });
+        self.trail.assignments.push(var.index() as u32);
         self.assigned.insert(var.index());
         self.values[var.index()] = value;
         self.num_assigned += 1;
@@ -194,7 +212,7 @@ impl Store {
         let domain = &mut self.domains[var.index()];
         match domain.remove(value) {
             Some(index) => {
-                self.trail.push(TrailEntry::Removal {
+                self.trail.removals.push(Removal {
                     var: var.index() as u32,
                     index,
                 });
@@ -212,10 +230,7 @@ impl Store {
     pub(crate) fn set_cell(&mut self, cell: usize, value: i64) {
         let old = std::mem::replace(&mut self.cells[cell], value);
         if old != value {
-            self.trail.push(TrailEntry::Cell {
-                cell: cell as u32,
-                old,
-            });
+            self.trail.cells.push((cell as u32, old));
         }
     }
 }
