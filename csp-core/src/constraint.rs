@@ -55,6 +55,21 @@ pub trait Constraint: fmt::Debug + Send + Sync {
         self.is_satisfied(&values)
     }
 
+    /// [`check`](Constraint::check) for many values at once: moves the values of `values` that pass
+    /// to the front, keeping their order, and returns how many passed. The default calls `check` once
+    /// per value; a constraint overrides it when one tight loop is cheaper.
+    fn retain_consistent(&self, var: VarId, values: &mut [i32], ctx: &CheckCtx<'_>) -> usize {
+        let mut kept = 0;
+        for i in 0..values.len() {
+            let value = values[i];
+            if self.check(var, value, ctx) {
+                values[kept] = value;
+                kept += 1;
+            }
+        }
+        kept
+    }
+
     /// Forward checking: `var` was just assigned. Remove from the unassigned variables of the scope the
     /// values that cannot stand beside the assigned ones, and fail if the assigned variables already
     /// violate the constraint or a domain empties.
@@ -124,7 +139,8 @@ pub trait Constraint: fmt::Debug + Send + Sync {
 /// state cells.
 pub struct CheckCtx<'a> {
     pub(crate) store: &'a Store,
-    pub(crate) base: usize,
+    /// Where this constraint's cells lie in the store.
+    pub(crate) cells: std::ops::Range<usize>,
 }
 
 impl CheckCtx<'_> {
@@ -143,7 +159,13 @@ impl CheckCtx<'_> {
     /// The constraint's state cell `index`.
     #[inline]
     pub fn cell(&self, index: usize) -> i64 {
-        self.store.cells[self.base + index]
+        self.cells()[index]
+    }
+
+    /// All of the constraint's state cells.
+    #[inline]
+    pub fn cells(&self) -> &[i64] {
+        &self.store.cells[self.cells.clone()]
     }
 }
 
@@ -151,7 +173,8 @@ impl CheckCtx<'_> {
 /// recorded on the store's trail.
 pub struct PropagationCtx<'a> {
     pub(crate) store: &'a mut Store,
-    pub(crate) base: usize,
+    /// Where this constraint's cells lie in the store.
+    pub(crate) cells: std::ops::Range<usize>,
 }
 
 impl PropagationCtx<'_> {
@@ -170,7 +193,7 @@ impl PropagationCtx<'_> {
     /// Removes `value` from `var`'s domain; returns whether it was there. An assigned variable keeps its
     /// domain: removing its own value is a [`Wipeout`], any other value is ignored. Emptying a domain is a
     /// [`Wipeout`].
-    #[inline]
+    #[inline(always)]
     pub fn remove(&mut self, var: VarId, value: i32) -> Result<bool, Wipeout> {
         self.store.remove_value(var, value)
     }
@@ -202,24 +225,39 @@ impl PropagationCtx<'_> {
         Ok(())
     }
 
+    /// Whether the variable is assigned.
+    #[inline]
+    pub fn is_assigned(&self, var: VarId) -> bool {
+        self.store.is_assigned(var)
+    }
+
     /// The constraint's state cell `index`.
     #[inline]
     pub fn cell(&self, index: usize) -> i64 {
-        self.store.cells[self.base + index]
+        self.cells()[index]
+    }
+
+    /// All of the constraint's state cells.
+    #[inline]
+    pub fn cells(&self) -> &[i64] {
+        &self.store.cells[self.cells.clone()]
     }
 
     /// Sets state cell `index` (trailed).
     #[inline]
     pub fn set_cell(&mut self, index: usize, value: i64) {
-        self.store.set_cell(self.base + index, value);
+        assert!(
+            index < self.cells.len(),
+            "cell {index} is not this constraint's"
+        );
+        self.store.set_cell(self.cells.start + index, value);
     }
 
     /// Adds `delta` to state cell `index` (trailed).
     #[inline]
     pub fn add_cell(&mut self, index: usize, delta: i64) {
-        let cell = self.base + index;
-        let old = self.store.cells[cell];
-        self.store.set_cell(cell, old + delta);
+        let old = self.cell(index);
+        self.store.set_cell(self.cells.start + index, old + delta);
     }
 }
 

@@ -4,6 +4,9 @@ use fixedbitset::FixedBitSet;
 /// bounds one variable's memory at 32 MiB and keeps every offset within `u32`.
 pub const MAX_DOMAIN_WIDTH: u64 = 1 << 28;
 
+/// Bits in one of FixedBitSet's blocks, as its `as_slice` exposes them.
+const BLOCK_BITS: usize = fixedbitset::Block::BITS as usize;
+
 /// A finite set of integers: a bit set over `lo..=hi` plus its size, so that `size` is O(1).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Domain {
@@ -96,25 +99,35 @@ impl Domain {
 
     #[inline]
     pub(crate) fn offset(&self, value: i32) -> Option<usize> {
-        let index = i64::from(value) - i64::from(self.lo);
-        if index >= 0 && (index as usize) < self.bits.len() {
-            Some(index as usize)
-        } else {
-            None
-        }
+        // A span fits in i32 (`lo + width - 1 <= i32::MAX`), so a wrapped difference that lands
+        // inside the span is the true one.
+        let index = value.wrapping_sub(self.lo) as u32 as usize;
+        (index < self.bits.len()).then_some(index)
     }
 
-    /// Removes `value`; returns whether it was present.
-    #[inline]
-    pub(crate) fn remove(&mut self, value: i32) -> Option<u32> {
+    /// The span index of `value` if the value is in the domain.
+    #[inline(always)]
+    pub(crate) fn index_if_present(&self, value: i32) -> Option<usize> {
         let index = self.offset(value)?;
-        if self.bits.contains(index) {
-            self.bits.set(index, false);
-            self.size -= 1;
-            Some(index as u32)
-        } else {
-            None
-        }
+        let block = self.bits.as_slice()[index / BLOCK_BITS];
+        (block & (1 << (index % BLOCK_BITS)) != 0).then_some(index)
+    }
+
+    /// Removes the value at span index `index`, which must be present.
+    #[inline(always)]
+    pub(crate) fn remove_index(&mut self, index: usize) {
+        let block = &mut self.bits.as_mut_slice()[index / BLOCK_BITS];
+        debug_assert!(*block & (1 << (index % BLOCK_BITS)) != 0);
+        *block &= !(1 << (index % BLOCK_BITS));
+        self.size -= 1;
+    }
+
+    /// Removes `value`; returns its index in the span if it was present.
+    #[cfg(test)]
+    pub(crate) fn remove(&mut self, value: i32) -> Option<u32> {
+        let index = self.index_if_present(value)?;
+        self.remove_index(index);
+        Some(index as u32)
     }
 
     /// Puts back the value at `index` (undo of [`Domain::remove`]).

@@ -51,8 +51,8 @@ pub struct Model {
     constraints: Vec<Box<dyn Constraint>>,
     /// For each variable, the constraints whose scope holds it, in posting order.
     var_constraints: Vec<Vec<ConstraintId>>,
-    /// For each constraint, the index of its first state cell in a [`crate::Store`].
-    cell_base: Vec<usize>,
+    /// For each constraint, where its state cells lie in a [`crate::Store`].
+    cell_ranges: Vec<std::ops::Range<usize>>,
     num_cells: usize,
 }
 
@@ -109,12 +109,14 @@ impl Model {
         &self.var_constraints[var.index()]
     }
 
-    /// Where the constraint's state cells start in a [`crate::Store`].
-    pub(crate) fn cell_base(&self, id: ConstraintId) -> usize {
-        self.cell_base[id.index()]
+    /// Where the constraint's state cells lie in a [`crate::Store`]'s cell array, and so in the cell
+    /// array a local search keeps for the whole model.
+    pub fn cell_range(&self, id: ConstraintId) -> std::ops::Range<usize> {
+        self.cell_ranges[id.index()].clone()
     }
 
-    pub(crate) fn num_cells(&self) -> usize {
+    /// How many state cells all the constraints keep together.
+    pub fn num_cells(&self) -> usize {
         self.num_cells
     }
 
@@ -242,22 +244,23 @@ impl ModelBuilder {
     /// Freezes the model: indexes each variable's constraints and lays out the constraints' state cells.
     pub fn build(self) -> Model {
         let mut var_constraints = vec![Vec::new(); self.names.len()];
-        let mut cell_base = Vec::with_capacity(self.constraints.len());
+        let mut cell_ranges = Vec::with_capacity(self.constraints.len());
         let mut num_cells = 0;
         for (i, c) in self.constraints.iter().enumerate() {
             let id = ConstraintId(i as u32);
             for v in c.scope() {
                 var_constraints[v.index()].push(id);
             }
-            cell_base.push(num_cells);
-            num_cells += c.state_size();
+            let size = c.state_size();
+            cell_ranges.push(num_cells..num_cells + size);
+            num_cells += size;
         }
         Model {
             names: self.names,
             domains: self.domains,
             constraints: self.constraints,
             var_constraints,
-            cell_base,
+            cell_ranges,
             num_cells,
         }
     }

@@ -166,8 +166,8 @@ impl Store {
         self.num_assigned += 1;
         for &c in model.constraints_of(var) {
             self.unassigned_in_scope[c.index()] -= 1;
-            let base = model.cell_base(c);
-            let mut ctx = PropagationCtx { store: self, base };
+            let cells = model.cell_range(c);
+            let mut ctx = PropagationCtx { store: self, cells };
             model.constraint(c).on_assign(var, value, &mut ctx);
         }
     }
@@ -176,8 +176,8 @@ impl Store {
     /// constraint on `var`, in posting order, and names the first that failed.
     pub fn forward_check(&mut self, model: &Model, var: VarId) -> Result<(), ConstraintId> {
         for &c in model.constraints_of(var) {
-            let base = model.cell_base(c);
-            let mut ctx = PropagationCtx { store: self, base };
+            let cells = model.cell_range(c);
+            let mut ctx = PropagationCtx { store: self, cells };
             model
                 .constraint(c)
                 .propagate(var, &mut ctx)
@@ -193,36 +193,60 @@ impl Store {
         model.constraints_of(var).iter().all(|&c| {
             let ctx = CheckCtx {
                 store: self,
-                base: model.cell_base(c),
+                cells: model.cell_range(c),
             };
             model.constraint(c).check(var, value, &ctx)
         })
     }
 
-    /// Removes a value (see [`PropagationCtx::remove`]).
+    /// Dijkstra's test for many values of an unassigned `var` at once: moves the values of `values`
+    /// that pass every constraint's [`crate::Constraint::check`] to the front, in their order, and
+    /// returns how many there are. One call per constraint, not per value: the hot path of check-past
+    /// search.
     #[inline]
+    pub fn retain_consistent(&self, model: &Model, var: VarId, values: &mut [i32]) -> usize {
+        let mut len = values.len();
+        for &c in model.constraints_of(var) {
+            if len == 0 {
+                break;
+            }
+            let ctx = CheckCtx {
+                store: self,
+                cells: model.cell_range(c),
+            };
+            len = model
+                .constraint(c)
+                .retain_consistent(var, &mut values[..len], &ctx);
+        }
+        len
+    }
+
+    /// Removes a value (see [`PropagationCtx::remove`]).
+    #[inline(always)]
     pub(crate) fn remove_value(&mut self, var: VarId, value: i32) -> Result<bool, Wipeout> {
-        if self.is_assigned(var) {
+        let domain = &mut self.domains[var.index()];
+        // Most attempts under forward checking find the value already gone: answer those after one
+        // bit test. An assigned variable's own value is always in its domain, so an absent value is
+        // never the assigned one.
+        let Some(index) = domain.index_if_present(value) else {
+            return Ok(false);
+        };
+        if self.assigned.contains(var.index()) {
             return if self.values[var.index()] == value {
                 Err(Wipeout)
             } else {
                 Ok(false)
             };
         }
-        let domain = &mut self.domains[var.index()];
-        match domain.remove(value) {
-            Some(index) => {
-                self.trail.removals.push(Removal {
-                    var: var.index() as u32,
-                    index,
-                });
-                if domain.is_empty() {
-                    Err(Wipeout)
-                } else {
-                    Ok(true)
-                }
-            }
-            None => Ok(false),
+        domain.remove_index(index);
+        self.trail.removals.push(Removal {
+            var: var.index() as u32,
+            index: index as u32,
+        });
+        if domain.is_empty() {
+            Err(Wipeout)
+        } else {
+            Ok(true)
         }
     }
 

@@ -280,17 +280,12 @@ impl<'m, V: VariableOrder, W: ValueOrder> Search<'m, V, W> {
             "the ordering chose an assigned variable"
         );
         let start = self.candidates.len();
-        let domain = self.store.domain(var);
-        match self.propagation {
-            Propagation::ForwardChecking => self.candidates.extend(domain.values()),
-            Propagation::CheckPast => {
-                let (store, model) = (&self.store, self.model);
-                self.candidates.extend(
-                    domain
-                        .values()
-                        .filter(|&v| store.is_consistent(model, var, v)),
-                );
-            }
+        self.candidates.extend(self.store.domain(var).values());
+        if self.propagation == Propagation::CheckPast {
+            let kept = self
+                .store
+                .retain_consistent(self.model, var, &mut self.candidates[start..]);
+            self.candidates.truncate(start + kept);
         }
         let len = self.candidates.len() - start;
         emit(

@@ -46,7 +46,18 @@ pub struct Statistics {
 
 impl Statistics {
     /// The statistics of `level` (1 = root), creating empty levels as needed.
+    #[inline]
     fn level(&mut self, level: u32) -> &mut LevelStats {
+        let index = level as usize - 1;
+        if index >= self.per_level.len() {
+            self.grow(index);
+        }
+        &mut self.per_level[index]
+    }
+
+    /// Makes room for level `index + 1`; kept out of line, as it runs once per new depth.
+    #[cold]
+    fn grow(&mut self, index: usize) {
         if self.per_level.is_empty() {
             // The root exists before any event mentions it.
             self.per_level.push(LevelStats {
@@ -54,11 +65,9 @@ impl Statistics {
                 ..LevelStats::default()
             });
         }
-        let index = level as usize - 1;
         if self.per_level.len() <= index {
             self.per_level.resize(index + 1, LevelStats::default());
         }
-        &mut self.per_level[index]
     }
 
     /// Nodes in the tree explored so far, root included.

@@ -46,7 +46,7 @@ pub enum BuiltinValueOrder {
     /// See [`RandomValues`].
     Random(RandomValues),
     /// See [`MiddleOut`].
-    MiddleOut,
+    MiddleOut(MiddleOut),
 }
 
 impl BuiltinValueOrder {
@@ -56,7 +56,7 @@ impl BuiltinValueOrder {
             ValueOrderKind::Ascending => Self::Ascending,
             ValueOrderKind::Descending => Self::Descending,
             ValueOrderKind::Random => Self::Random(RandomValues::new(config.seed)),
-            ValueOrderKind::MiddleOut => Self::MiddleOut,
+            ValueOrderKind::MiddleOut => Self::MiddleOut(MiddleOut::default()),
         }
     }
 }
@@ -68,7 +68,7 @@ impl ValueOrder for BuiltinValueOrder {
             Self::Ascending => Ascending.order(var, ctx, values),
             Self::Descending => Descending.order(var, ctx, values),
             Self::Random(order) => order.order(var, ctx, values),
-            Self::MiddleOut => MiddleOut.order(var, ctx, values),
+            Self::MiddleOut(order) => order.order(var, ctx, values),
         }
     }
 }
