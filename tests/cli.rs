@@ -213,3 +213,19 @@ fn the_same_seed_gives_the_same_answer() {
     assert_eq!(a["solutions"], b["solutions"]);
     assert_eq!(a["stats"]["nodes"], b["stats"]["nodes"]);
 }
+
+#[test]
+fn explicit_options_take_the_papers_meanings_and_none_gives_the_fast_preset() {
+    // `--order min` alone is Stone & Stone's MIN (ties low, ascending values): 67 backtracks at 8.
+    let report = json(&csp(&["queens", "solve", "8", "--order", "min", "--json"]));
+    assert_eq!(report["stats"]["backtracks"], 67);
+    assert_eq!(report["config"]["ties"], "low");
+    assert_eq!(report["config"]["values"], "asc");
+    assert_eq!(report["config"]["preset"], false);
+    let report = json(&csp(&["queens", "solve", "8", "--json"]));
+    assert_eq!(report["config"]["preset"], true);
+    assert_eq!(report["config"]["ties"], "random");
+    assert_eq!(report["config"]["values"], "middle");
+    let text = stdout(&csp(&["queens", "solve", "8"]));
+    assert!(text.contains("fast preset"), "{text}");
+}

@@ -73,18 +73,22 @@ pub struct CountArgs {
 #[derive(Debug, Args)]
 pub struct SearchArgs {
     /// Variable ordering: lex (row by row, Stone & Stone's LEX) or min (fewest choices first, MIN).
-    #[arg(long, value_enum, default_value_t = OrderArg::Min)]
-    pub order: OrderArg,
-    /// How min breaks ties between rows with equally few choices.
-    #[arg(long, value_enum, default_value_t = TiesArg::Low)]
-    pub ties: TiesArg,
-    /// Value ordering: the order in which a row's columns are tried.
-    #[arg(long, value_enum, default_value_t = ValuesArg::Asc)]
-    pub values: ValuesArg,
+    /// [default: min]
+    ///
+    /// Give no ordering or propagation option at all to get the fast preset: min, random ties,
+    /// middle values, forward checking.
+    #[arg(long, value_enum)]
+    pub order: Option<OrderArg>,
+    /// How min breaks ties between rows with equally few choices. [default: low, as in the paper]
+    #[arg(long, value_enum)]
+    pub ties: Option<TiesArg>,
+    /// Value ordering: the order in which a row's columns are tried. [default: asc, as in the papers]
+    #[arg(long, value_enum)]
+    pub values: Option<ValuesArg>,
     /// Propagation: check-past (Dijkstra: test a column against placed queens only) or fc (forward
-    /// checking: prune the attacked squares of every unplaced row after each placement).
-    #[arg(long, value_enum, default_value_t = PropagationArg::Fc)]
-    pub propagation: PropagationArg,
+    /// checking: prune the attacked squares of every unplaced row after each placement). [default: fc]
+    #[arg(long, value_enum)]
+    pub propagation: Option<PropagationArg>,
     /// Model encoding: pairwise (generic ≠ constraints only) or counters (one global constraint with
     /// column and diagonal counters). Both give the same search tree.
     #[arg(long, value_enum, default_value_t = EncodingArg::Counters)]
@@ -157,26 +161,70 @@ pub enum EncodingArg {
     Counters,
 }
 
+/// The orderings and propagation a search runs with, after defaults are filled in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Strategy {
+    /// `--order`.
+    pub order: OrderArg,
+    /// `--ties`.
+    pub ties: TiesArg,
+    /// `--values`.
+    pub values: ValuesArg,
+    /// `--propagation`.
+    pub propagation: PropagationArg,
+    /// Whether no option chose any of these, so the fast preset applies.
+    pub preset: bool,
+}
+
 impl SearchArgs {
+    /// The strategy these options ask for. With none of --order, --ties, --values and --propagation,
+    /// it is the fast preset (MIN with forward checking, random ties, middle-out values), which
+    /// solves every board up to thousands of queens with few backtracks; once any is given, the rest
+    /// take the papers' meanings (MIN breaks ties low, values ascend), so `--order lex --propagation
+    /// check-past` is exactly Stone & Stone's LEX.
+    pub fn strategy(&self) -> Strategy {
+        if self.order.is_none()
+            && self.ties.is_none()
+            && self.values.is_none()
+            && self.propagation.is_none()
+        {
+            return Strategy {
+                order: OrderArg::Min,
+                ties: TiesArg::Random,
+                values: ValuesArg::Middle,
+                propagation: PropagationArg::Fc,
+                preset: true,
+            };
+        }
+        Strategy {
+            order: self.order.unwrap_or(OrderArg::Min),
+            ties: self.ties.unwrap_or(TiesArg::Low),
+            values: self.values.unwrap_or(ValuesArg::Asc),
+            propagation: self.propagation.unwrap_or(PropagationArg::Fc),
+            preset: false,
+        }
+    }
+
     /// The engine configuration these options describe, stopping after `solution_limit` solutions.
     pub fn config(&self, solution_limit: Option<u64>) -> SearchConfig {
+        let strategy = self.strategy();
         SearchConfig {
-            variable_order: match self.order {
+            variable_order: match strategy.order {
                 OrderArg::Lex => VariableOrderKind::Lexicographic,
                 OrderArg::Min => VariableOrderKind::FewestChoices,
             },
-            ties: match self.ties {
+            ties: match strategy.ties {
                 TiesArg::Low => TiePolicy::LowestIndex,
                 TiesArg::Random => TiePolicy::Random,
                 TiesArg::Degree => TiePolicy::MaxDegree,
             },
-            value_order: match self.values {
+            value_order: match strategy.values {
                 ValuesArg::Asc => ValueOrderKind::Ascending,
                 ValuesArg::Desc => ValueOrderKind::Descending,
                 ValuesArg::Random => ValueOrderKind::Random,
                 ValuesArg::Middle => ValueOrderKind::MiddleOut,
             },
-            propagation: match self.propagation {
+            propagation: match strategy.propagation {
                 PropagationArg::CheckPast => Propagation::CheckPast,
                 PropagationArg::Fc => Propagation::ForwardChecking,
             },

@@ -11,14 +11,20 @@ use super::queens::Run;
 /// One line naming the search configuration, e.g. "MIN (ties low), values asc, forward checking,
 /// counters encoding, seed 0".
 pub fn describe_config(options: &SearchArgs) -> String {
-    let order = match options.order {
+    let strategy = options.strategy();
+    let order = match strategy.order {
         OrderArg::Lex => "LEX".to_owned(),
-        OrderArg::Min => format!("MIN (ties {})", ties_name(options.ties)),
+        OrderArg::Min => format!("MIN (ties {})", ties_name(strategy.ties)),
+    };
+    let preset = if strategy.preset {
+        " [fast preset; any of --order/--ties/--values/--propagation chooses your own]"
+    } else {
+        ""
     };
     format!(
-        "{order}, values {}, {}, {} encoding, seed {}",
-        values_name(options.values),
-        match options.propagation {
+        "{order}, values {}, {}, {} encoding, seed {}{preset}",
+        values_name(strategy.values),
+        match strategy.propagation {
             PropagationArg::CheckPast => "check-past",
             PropagationArg::Fc => "forward checking",
         },
@@ -92,6 +98,7 @@ struct ConfigReport<'a> {
     propagation: &'a str,
     encoding: &'a str,
     seed: u64,
+    preset: bool,
 }
 
 impl<'a> Report<'a> {
@@ -104,6 +111,7 @@ impl<'a> Report<'a> {
         solutions: Vec<Vec<u32>>,
     ) -> Self {
         let stats = &run.result.stats;
+        let strategy = options.strategy();
         let seconds = run.result.elapsed.as_secs_f64();
         let (outcome, limit) = match run.result.outcome {
             Outcome::Solved => ("solved", None),
@@ -146,18 +154,19 @@ impl<'a> Report<'a> {
             elapsed_ms: (seconds + run.build_seconds) * 1e3,
             search_ms: seconds * 1e3,
             config: ConfigReport {
-                order: match options.order {
+                order: match strategy.order {
                     OrderArg::Lex => "lex",
                     OrderArg::Min => "min",
                 },
-                ties: ties_name(options.ties),
-                values: values_name(options.values),
-                propagation: match options.propagation {
+                ties: ties_name(strategy.ties),
+                values: values_name(strategy.values),
+                propagation: match strategy.propagation {
                     PropagationArg::CheckPast => "check-past",
                     PropagationArg::Fc => "fc",
                 },
                 encoding: encoding_name(options.encoding),
                 seed: options.seed,
+                preset: strategy.preset,
             },
         }
     }
