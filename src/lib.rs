@@ -28,3 +28,8 @@
 pub use csp_core as core;
 pub use csp_search as search;
 pub use nqueens_model as nqueens;
+
+/// README's code blocks, compiled and run as doctests so that the examples there stay true.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
