@@ -4,9 +4,6 @@ use fixedbitset::FixedBitSet;
 /// bounds one variable's memory at 32 MiB and keeps every offset within `u32`.
 pub const MAX_DOMAIN_WIDTH: u64 = 1 << 28;
 
-/// Bits in one of FixedBitSet's blocks, as its `as_slice` exposes them.
-const BLOCK_BITS: usize = fixedbitset::Block::BITS as usize;
-
 /// A finite set of integers: a bit set over `lo..=hi` plus its size, so that `size` is O(1).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Domain {
@@ -109,16 +106,14 @@ impl Domain {
     #[inline(always)]
     pub(crate) fn index_if_present(&self, value: i32) -> Option<usize> {
         let index = self.offset(value)?;
-        let block = self.bits.as_slice()[index / BLOCK_BITS];
-        (block & (1 << (index % BLOCK_BITS)) != 0).then_some(index)
+        self.bits.contains(index).then_some(index)
     }
 
     /// Removes the value at span index `index`, which must be present.
     #[inline(always)]
     pub(crate) fn remove_index(&mut self, index: usize) {
-        let block = &mut self.bits.as_mut_slice()[index / BLOCK_BITS];
-        debug_assert!(*block & (1 << (index % BLOCK_BITS)) != 0);
-        *block &= !(1 << (index % BLOCK_BITS));
+        debug_assert!(self.bits.contains(index));
+        self.bits.remove(index);
         self.size -= 1;
     }
 

@@ -43,6 +43,12 @@ pub struct Store {
     values: Vec<i32>,
     assigned: FixedBitSet,
     num_assigned: usize,
+    /// The unassigned variables are `free[..free.len() - num_assigned]`, in no particular order (a
+    /// sparse set): assigning swaps the variable just past the end of that prefix, and undo, which
+    /// always takes back the latest assignment first, only has to grow the prefix again.
+    free: Vec<VarId>,
+    /// Where each variable stands in `free`.
+    free_position: Vec<u32>,
     pub(crate) cells: Vec<i64>,
     /// For each constraint, how many of its scope's variables are unassigned. Dynamic-degree heuristics read it.
     unassigned_in_scope: Vec<u32>,
@@ -57,6 +63,8 @@ impl Store {
             values: vec![0; model.num_vars()],
             assigned: FixedBitSet::with_capacity(model.num_vars()),
             num_assigned: 0,
+            free: model.vars().collect(),
+            free_position: (0..model.num_vars() as u32).collect(),
             cells: vec![0; model.num_cells()],
             unassigned_in_scope: model
                 .constraint_ids()
@@ -98,6 +106,13 @@ impl Store {
     #[inline]
     pub fn num_assigned(&self) -> usize {
         self.num_assigned
+    }
+
+    /// The unassigned variables, in an order that depends on the history of assignments (for model
+    /// order, use [`Store::assigned_set`]'s zeroes). Scanning this is the cheap way to visit them all.
+    #[inline]
+    pub fn unassigned(&self) -> &[VarId] {
+        &self.free[..self.free.len() - self.num_assigned]
     }
 
     /// The set of assigned variables, by index.
@@ -146,6 +161,8 @@ impl Store {
             let var = VarId::from_index(var as usize);
             self.assigned.set(var.index(), false);
             self.num_assigned -= 1;
+            // Assignments are undone newest first, so `var` is the one just past the free prefix.
+            debug_assert_eq!(self.free[self.free.len() - self.num_assigned - 1], var);
             for &c in model.constraints_of(var) {
                 self.unassigned_in_scope[c.index()] += 1;
             }
@@ -163,6 +180,13 @@ impl Store {
         self.trail.assignments.push(var.index() as u32);
         self.assigned.insert(var.index());
         self.values[var.index()] = value;
+        // Swap `var` to the end of the free prefix, then shrink the prefix past it.
+        let last = self.free.len() - self.num_assigned - 1;
+        let position = self.free_position[var.index()] as usize;
+        let moved = self.free[last];
+        self.free.swap(position, last);
+        self.free_position[moved.index()] = position as u32;
+        self.free_position[var.index()] = last as u32;
         self.num_assigned += 1;
         for &c in model.constraints_of(var) {
             self.unassigned_in_scope[c.index()] -= 1;

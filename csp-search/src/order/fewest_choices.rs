@@ -34,36 +34,32 @@ impl FewestChoices {
 
 impl VariableOrder for FewestChoices {
     fn select(&mut self, ctx: &SelectCtx<'_>) -> Option<VarId> {
-        // Gather (variable, choices) once; under forward checking the sizes are read on the fly.
+        // The candidates come from the store's sparse set of unassigned variables, in no particular
+        // order, so every tie policy compares indices explicitly where the order matters.
+        let unassigned = ctx.unassigned_unordered();
         let candidates: &mut dyn Iterator<Item = (VarId, u32)> = match ctx.propagation() {
             Propagation::ForwardChecking => {
-                &mut ctx.unassigned().map(|v| (v, ctx.domain(v).size()))
+                &mut unassigned.iter().map(|&v| (v, ctx.domain(v).size()))
             }
             Propagation::CheckPast => {
                 self.scratch.clear();
                 self.scratch
-                    .extend(ctx.unassigned().map(|v| (v, ctx.choices(v))));
+                    .extend(unassigned.iter().map(|&v| (v, ctx.choices(v))));
                 &mut self.scratch.iter().copied()
             }
         };
         match self.ties {
-            TiePolicy::LowestIndex => {
-                // Unassigned variables come in model order, so the first minimum is the lowest index.
-                let mut best: Option<(VarId, u32)> = None;
-                for (v, c) in candidates {
-                    if best.is_none_or(|(_, b)| c < b) {
-                        best = Some((v, c));
-                    }
-                }
-                best.map(|(v, _)| v)
-            }
+            TiePolicy::LowestIndex => candidates.min_by_key(|&(v, c)| (c, v)).map(|(v, _)| v),
             TiePolicy::MaxDegree => {
                 let mut best: Option<(VarId, u32, u64)> = None;
                 for (v, c) in candidates {
                     let better = match best {
                         None => true,
                         Some((_, b, _)) if c < b => true,
-                        Some((_, b, d)) if c == b => ctx.degree(v) > d,
+                        Some((w, b, d)) if c == b => {
+                            let degree = ctx.degree(v);
+                            degree > d || (degree == d && v < w)
+                        }
                         Some(_) => false,
                     };
                     if better {
@@ -77,9 +73,7 @@ impl VariableOrder for FewestChoices {
                 // a 10,000-queens search every variable ties.
                 let mut min = u32::MAX;
                 let mut ties = 0u32;
-                let mut count = 0usize;
                 for (_, c) in candidates {
-                    count += 1;
                     if c < min {
                         min = c;
                         ties = 1;
@@ -87,26 +81,24 @@ impl VariableOrder for FewestChoices {
                         ties += 1;
                     }
                 }
-                if count == 0 {
+                if ties == 0 {
                     return None;
                 }
                 let pick = self.rng.random_range(0..ties);
-                let mut seen = 0;
-                let second: &mut dyn Iterator<Item = (VarId, u32)> = match ctx.propagation() {
-                    Propagation::ForwardChecking => {
-                        &mut ctx.unassigned().map(|v| (v, ctx.domain(v).size()))
-                    }
-                    Propagation::CheckPast => &mut self.scratch.iter().copied(),
+                let chosen = match ctx.propagation() {
+                    Propagation::ForwardChecking => unassigned
+                        .iter()
+                        .copied()
+                        .filter(|&v| ctx.domain(v).size() == min)
+                        .nth(pick as usize),
+                    Propagation::CheckPast => self
+                        .scratch
+                        .iter()
+                        .filter(|&&(_, c)| c == min)
+                        .nth(pick as usize)
+                        .map(|&(v, _)| v),
                 };
-                for (v, c) in second {
-                    if c == min {
-                        if seen == pick {
-                            return Some(v);
-                        }
-                        seen += 1;
-                    }
-                }
-                unreachable!("the second pass sees the same ties as the first")
+                Some(chosen.expect("the second pass sees the same ties as the first"))
             }
         }
     }

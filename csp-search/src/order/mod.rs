@@ -61,6 +61,12 @@ impl<'a> SelectCtx<'a> {
         self.store.assigned_set().zeroes().map(VarId::from_index)
     }
 
+    /// The unassigned variables in no particular order (deterministic for a given history of
+    /// assignments): the cheapest way to scan them all.
+    pub fn unassigned_unordered(&self) -> &'a [VarId] {
+        self.store.unassigned()
+    }
+
     /// Whether `var = value` is a choice at this node: under forward checking every domain value is;
     /// under check-past the value must also pass Dijkstra's test against the assigned variables.
     #[inline]
