@@ -6,7 +6,7 @@ use std::ops::ControlFlow;
 
 use csp::nqueens::{Encoding, model, verify};
 use csp::search::{
-    FnObserver, Limit, Limits, Outcome, Propagation, Search, SearchConfig, SearchEvent,
+    FnObserver, Limit, Limits, Outcome, Propagation, Restarts, Search, SearchConfig, SearchEvent,
     SearchResult, TiePolicy, ValueOrderKind, VariableOrderKind, solve,
 };
 
@@ -223,16 +223,54 @@ fn seeded_runs_are_repeatable_and_seeds_matter() {
     assert_ne!(a, trace(12, Encoding::Counters, &config(8)));
 }
 
+/// The CLI's fast preset: MIN with forward checking, random ties, middle-out values, Luby restarts.
+fn fast_preset(n: usize, seed: u64) -> SearchConfig {
+    SearchConfig {
+        ties: TiePolicy::Random,
+        value_order: ValueOrderKind::MiddleOut,
+        restarts: Some(Restarts {
+            base_nodes: 4 * n as u64 + 100,
+        }),
+        seed,
+        // A generous cap, so that a regression fails the test instead of hanging it.
+        limits: Limits {
+            nodes: Some(200 * n as u64 + 10_000),
+            ..Limits::default()
+        },
+        ..SearchConfig::min()
+    }
+}
+
 #[test]
-fn min_with_random_ties_solves_every_board_from_4_to_120() {
-    for n in 4..=120 {
+fn fast_preset_solves_every_board_from_4_to_300() {
+    for seed in 0..3 {
+        for n in 4..=300 {
+            let (result, solutions) = run(n, Encoding::Counters, &fast_preset(n, seed));
+            assert_eq!(result.outcome, Outcome::Solved, "n = {n}, seed = {seed}");
+            assert_eq!(solutions.len(), 1);
+            assert_eq!(result.stats.nodes - result.stats.backtracks, n as u64);
+        }
+    }
+}
+
+#[test]
+fn restarts_keep_counts_exact_and_still_prove_unsatisfiability() {
+    // A tiny base forces many restarts before the first solution; the run that finds it then goes on
+    // to the end of the tree, so the count is still complete.
+    for (n, &want) in (1..=10).zip(&A000170) {
         let config = SearchConfig {
             ties: TiePolicy::Random,
-            ..SearchConfig::min()
+            value_order: ValueOrderKind::Random,
+            restarts: Some(Restarts { base_nodes: 1 }),
+            seed: 5,
+            ..SearchConfig::min().all_solutions()
         };
-        let (result, solutions) = run(n, Encoding::Counters, &config);
-        assert_eq!(result.outcome, Outcome::Solved, "n = {n}");
-        assert_eq!(solutions.len(), 1);
+        let result = count(n, Encoding::Counters, &config);
+        assert_eq!(result.outcome, Outcome::Exhausted, "n = {n}");
+        assert_eq!(result.stats.solutions, want, "n = {n}");
+        if n >= 6 {
+            assert!(result.stats.restarts > 0, "n = {n}: the schedule restarted");
+        }
     }
 }
 

@@ -49,6 +49,36 @@ pub enum ValueOrderKind {
     MiddleOut,
 }
 
+/// Randomised restarts (Luby, Sinclair & Zuckerman's universal sequence): the search starts again from
+/// the root after `base_nodes × luby(i)` nodes in run `i`, while no solution has been found.
+///
+/// With randomised orderings this cuts the heavy tail of backtracking (a run that went wrong early is
+/// abandoned instead of being searched to the bottom). It keeps the search complete: the budgets grow
+/// without bound, so some run always finishes the tree, and once a solution is found there are no more
+/// restarts, so that run goes on exactly as a plain search would (counting and "all solutions" stay
+/// exact). Without randomness in the orderings every run would repeat the first; restarts are then
+/// pointless, though still correct.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Restarts {
+    /// The node budget of a run of Luby length 1.
+    pub base_nodes: u64,
+}
+
+/// The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, … at position `i` (from 1).
+pub fn luby(i: u64) -> u64 {
+    assert!(i >= 1, "the Luby sequence starts at 1");
+    let mut i = i;
+    loop {
+        // Find k with 2^(k-1) <= i < 2^k ... if i = 2^k - 1 the term is 2^(k-1); otherwise recurse on
+        // the position within the repeated prefix.
+        let k = 64 - i.leading_zeros() as u64;
+        if i == (1u64 << k) - 1 {
+            return 1 << (k - 1);
+        }
+        i -= (1u64 << (k - 1)) - 1;
+    }
+}
+
 /// When to give up. `None` means no limit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Limits {
@@ -75,6 +105,8 @@ pub struct SearchConfig {
     pub solution_limit: Option<u64>,
     /// Node, backtrack and time limits.
     pub limits: Limits,
+    /// Restart from the root while no solution is found (`None`: never).
+    pub restarts: Option<Restarts>,
     /// The seed for every random choice of the run.
     pub seed: u64,
 }
@@ -90,6 +122,7 @@ impl Default for SearchConfig {
             propagation: Propagation::ForwardChecking,
             solution_limit: Some(1),
             limits: Limits::default(),
+            restarts: None,
             seed: 0,
         }
     }
@@ -120,5 +153,18 @@ impl SearchConfig {
     pub fn first(mut self, k: u64) -> Self {
         self.solution_limit = Some(k);
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::luby;
+
+    #[test]
+    fn luby_sequence_matches_its_definition() {
+        let first: Vec<u64> = (1..=15).map(luby).collect();
+        assert_eq!(first, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
+        assert_eq!(luby(31), 16);
+        assert_eq!(luby(32), 1);
     }
 }

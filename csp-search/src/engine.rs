@@ -9,8 +9,8 @@ use csp_core::{Checkpoint, Model, Store, VarId};
 use crate::order::BuiltinVariableOrder;
 use crate::value::BuiltinValueOrder;
 use crate::{
-    Limits, Propagation, SearchConfig, SearchEvent, SearchObserver, SelectCtx, Statistics,
-    ValueOrder, VariableOrder,
+    Limits, Propagation, Restarts, SearchConfig, SearchEvent, SearchObserver, SelectCtx,
+    Statistics, ValueOrder, VariableOrder,
 };
 
 /// How often (in nodes) the clock is read for the time limit.
@@ -112,6 +112,9 @@ pub struct Search<'m, V = BuiltinVariableOrder, W = BuiltinValueOrder> {
     value_order: W,
     solution_limit: Option<u64>,
     limits: Limits,
+    restarts: Option<Restarts>,
+    /// The node count at which the current run restarts (while no solution is found).
+    restart_at: u64,
     frames: Vec<Frame>,
     /// The choices of every frame on the path, stacked.
     candidates: Vec<i32>,
@@ -134,6 +137,7 @@ impl<'m> Search<'m> {
         );
         search.solution_limit = config.solution_limit;
         search.limits = config.limits;
+        search.set_restarts(config.restarts);
         search
     }
 }
@@ -155,6 +159,8 @@ impl<'m, V: VariableOrder, W: ValueOrder> Search<'m, V, W> {
             value_order,
             solution_limit: Some(1),
             limits: Limits::default(),
+            restarts: None,
+            restart_at: u64::MAX,
             frames: Vec::new(),
             candidates: Vec::new(),
             stats: Statistics::default(),
@@ -172,6 +178,54 @@ impl<'m, V: VariableOrder, W: ValueOrder> Search<'m, V, W> {
     /// Replace the node, backtrack and time limits.
     pub fn set_limits(&mut self, limits: Limits) {
         self.limits = limits;
+    }
+
+    /// Restart from the root on a Luby schedule while no solution is found (`None`: never). Set it
+    /// before the search starts.
+    pub fn set_restarts(&mut self, restarts: Option<Restarts>) {
+        self.restarts = restarts;
+        self.restart_at = self.next_restart_budget();
+    }
+
+    /// The node count at which the run that starts now should end.
+    fn next_restart_budget(&self) -> u64 {
+        match self.restarts {
+            Some(restarts) => self.stats.nodes.saturating_add(
+                restarts
+                    .base_nodes
+                    .max(1)
+                    .saturating_mul(crate::luby(self.stats.restarts + 1)),
+            ),
+            None => u64::MAX,
+        }
+    }
+
+    /// Abandons the current run: undoes the whole path (one `Undo` per assignment, deepest first),
+    /// reports the restart, and expands the root again.
+    fn restart<O: SearchObserver>(&mut self, observer: &mut O) -> Result<(), Outcome> {
+        // The deepest frame has no assignment of its own in place; every frame above it has one.
+        let top = self.frames.pop().expect("a running search has a frame");
+        self.candidates.truncate(top.start);
+        while let Some(frame) = self.frames.pop() {
+            self.candidates.truncate(frame.start);
+            self.store.undo_to(self.model, frame.checkpoint);
+            emit(
+                &mut self.stats,
+                observer,
+                &SearchEvent::Undo {
+                    level: frame.level + 1,
+                    var: frame.var,
+                    value: frame.value,
+                },
+            )?;
+        }
+        let count = self.stats.restarts + 1;
+        emit(&mut self.stats, observer, &SearchEvent::Restart { count })?;
+        self.restart_at = self.next_restart_budget();
+        if !self.expand(observer)? {
+            return Err(Outcome::Exhausted);
+        }
+        Ok(())
     }
 
     /// The statistics so far.
@@ -335,6 +389,10 @@ impl<'m, V: VariableOrder, W: ValueOrder> Search<'m, V, W> {
             }
             if self.limits.nodes.is_some_and(|max| self.stats.nodes >= max) {
                 return Err(Outcome::LimitReached(Limit::Nodes));
+            }
+            if self.stats.nodes >= self.restart_at && self.stats.solutions == 0 {
+                self.restart(observer)?;
+                continue;
             }
             if self.stats.nodes % CLOCK_INTERVAL == CLOCK_INTERVAL - 1 {
                 if let Some(max) = self.limits.time {

@@ -43,6 +43,12 @@ pub enum SearchEvent<'a> {
         /// The node's level.
         level: u32,
     },
+    /// The search went back to the root to start a new run (see [`crate::Restarts`]). The `Undo` events
+    /// of the abandoned path come first.
+    Restart {
+        /// How many restarts there have been, this one included.
+        count: u64,
+    },
     /// Every variable is assigned: `values[i]` is the value of variable `i`.
     Solution {
         /// The level of the solution node (number of variables + 1).

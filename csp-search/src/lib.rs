@@ -35,7 +35,9 @@ mod rng;
 mod stats;
 pub mod value;
 
-pub use config::{Limits, Propagation, SearchConfig, TiePolicy, ValueOrderKind, VariableOrderKind};
+pub use config::{
+    Limits, Propagation, Restarts, SearchConfig, TiePolicy, ValueOrderKind, VariableOrderKind, luby,
+};
 pub use engine::{Limit, Outcome, Search, SearchResult, solve};
 pub use event::{FnObserver, SearchEvent, SearchObserver};
 pub use order::{SelectCtx, VariableOrder};

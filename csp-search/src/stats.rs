@@ -38,6 +38,8 @@ pub struct Statistics {
     pub solutions: u64,
     /// Nodes that could not be extended.
     pub dead_ends: u64,
+    /// Restarts from the root.
+    pub restarts: u64,
     /// The most variables assigned at once.
     pub max_depth: u32,
     /// Per level, from the root (`per_level[0]` is level 1).
@@ -95,6 +97,7 @@ impl SearchObserver for Statistics {
                 self.level(level).backtracks += 1;
             }
             SearchEvent::DeadEnd { .. } => self.dead_ends += 1,
+            SearchEvent::Restart { count } => self.restarts = count,
             SearchEvent::Solution { level, .. } => {
                 self.solutions += 1;
                 self.level(level);

@@ -7,8 +7,8 @@ use std::ops::ControlFlow;
 use csp_core::constraints::{AllDifferent, Linear, NotEqual, Predicate, Relation, Table};
 use csp_core::{Model, ModelBuilder, VarId};
 use csp_search::{
-    FnObserver, Outcome, Propagation, SearchConfig, SearchEvent, TiePolicy, ValueOrderKind,
-    VariableOrderKind, solve,
+    FnObserver, Outcome, Propagation, Restarts, SearchConfig, SearchEvent, TiePolicy,
+    ValueOrderKind, VariableOrderKind, solve,
 };
 use proptest::prelude::*;
 
@@ -186,14 +186,20 @@ fn config() -> impl Strategy<Value = SearchConfig> {
             Just(Propagation::ForwardChecking)
         ],
         any::<u64>(),
+        // Restarts with tiny budgets restart at almost every node, the hardest case for completeness.
+        prop_oneof![
+            Just(None),
+            (1..8u64).prop_map(|base_nodes| Some(Restarts { base_nodes }))
+        ],
     )
         .prop_map(
-            |(variable_order, ties, value_order, propagation, seed)| SearchConfig {
+            |(variable_order, ties, value_order, propagation, seed, restarts)| SearchConfig {
                 variable_order,
                 ties,
                 value_order,
                 propagation,
                 seed,
+                restarts,
                 ..SearchConfig::default().all_solutions()
             },
         )
@@ -216,6 +222,9 @@ proptest! {
         prop_assert_eq!(result.outcome, Outcome::Exhausted);
         prop_assert_eq!(result.stats.solutions, found.len() as u64);
         prop_assert_eq!(result.stats.backtracks, result.stats.nodes, "a full search undoes everything");
+        if result.stats.solutions > 0 {
+            prop_assert!(result.stats.restarts == 0 || config.restarts.is_some());
+        }
         found.sort();
         let before = found.len();
         found.dedup();

@@ -5,7 +5,9 @@ use std::io::Write;
 use csp_search::{Limit, Outcome};
 use serde::Serialize;
 
-use super::args::{EncodingArg, OrderArg, PropagationArg, SearchArgs, TiesArg, ValuesArg};
+use super::args::{
+    EncodingArg, OrderArg, PropagationArg, RestartsArg, SearchArgs, TiesArg, ValuesArg,
+};
 use super::queens::Run;
 
 /// One line naming the search configuration, e.g. "MIN (ties low), values asc, forward checking,
@@ -21,8 +23,12 @@ pub fn describe_config(options: &SearchArgs) -> String {
     } else {
         ""
     };
+    let restarts = match strategy.restarts {
+        RestartsArg::None => "",
+        RestartsArg::Luby => ", Luby restarts",
+    };
     format!(
-        "{order}, values {}, {}, {} encoding, seed {}{preset}",
+        "{order}, values {}, {}{restarts}, {} encoding, seed {}{preset}",
         values_name(strategy.values),
         match strategy.propagation {
             PropagationArg::CheckPast => "check-past",
@@ -39,8 +45,8 @@ pub fn write_stats(out: &mut impl Write, run: &Run) -> std::io::Result<()> {
     let seconds = run.result.elapsed.as_secs_f64();
     writeln!(
         out,
-        "nodes {}, backtracks {}, dead ends {}, max depth {}",
-        stats.nodes, stats.backtracks, stats.dead_ends, stats.max_depth
+        "nodes {}, backtracks {}, dead ends {}, restarts {}, max depth {}",
+        stats.nodes, stats.backtracks, stats.dead_ends, stats.restarts, stats.max_depth
     )?;
     let rate = if seconds > 0.0 {
         format!(", {:.3e} nodes/s", stats.nodes as f64 / seconds)
@@ -77,6 +83,7 @@ struct StatsReport {
     nodes: u64,
     backtracks: u64,
     dead_ends: u64,
+    restarts: u64,
     max_depth: u32,
     nodes_per_second: Option<f64>,
     per_level: Vec<LevelReport>,
@@ -97,6 +104,7 @@ struct ConfigReport<'a> {
     values: &'a str,
     propagation: &'a str,
     encoding: &'a str,
+    restarts: &'a str,
     seed: u64,
     preset: bool,
 }
@@ -137,6 +145,7 @@ impl<'a> Report<'a> {
                 nodes: stats.nodes,
                 backtracks: stats.backtracks,
                 dead_ends: stats.dead_ends,
+                restarts: stats.restarts,
                 max_depth: stats.max_depth,
                 nodes_per_second: (seconds > 0.0).then(|| stats.nodes as f64 / seconds),
                 per_level: stats
@@ -165,6 +174,10 @@ impl<'a> Report<'a> {
                     PropagationArg::Fc => "fc",
                 },
                 encoding: encoding_name(options.encoding),
+                restarts: match strategy.restarts {
+                    RestartsArg::None => "none",
+                    RestartsArg::Luby => "luby",
+                },
                 seed: options.seed,
                 preset: strategy.preset,
             },

@@ -125,7 +125,7 @@ fn search(
     let started = Instant::now();
     let model = model(n, options.encoding()).map_err(|e| CliError::Usage(e.to_string()))?;
     let build_seconds = started.elapsed().as_secs_f64();
-    let config = options.config(solution_limit);
+    let config = options.config(n, solution_limit);
     let mut placement = Vec::with_capacity(n);
     let mut index = 0;
     let observer = FnObserver(|event: &SearchEvent<'_>| {
