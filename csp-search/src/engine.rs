@@ -334,7 +334,7 @@ impl<'m, V: VariableOrder, W: ValueOrder> Search<'m, V, W> {
             "the ordering chose an assigned variable"
         );
         let start = self.candidates.len();
-        self.candidates.extend(self.store.domain(var).values());
+        self.store.domain(var).append_values(&mut self.candidates);
         if self.propagation == Propagation::CheckPast {
             let kept = self
                 .store
