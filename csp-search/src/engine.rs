@@ -208,16 +208,8 @@ impl<'m, V: VariableOrder, W: ValueOrder> Search<'m, V, W> {
         self.candidates.truncate(top.start);
         while let Some(frame) = self.frames.pop() {
             self.candidates.truncate(frame.start);
-            self.store.undo_to(self.model, frame.checkpoint);
-            emit(
-                &mut self.stats,
-                observer,
-                &SearchEvent::Undo {
-                    level: frame.level + 1,
-                    var: frame.var,
-                    value: frame.value,
-                },
-            )?;
+            // These undos are backtracks like any other, so the backtrack limit applies to them too.
+            self.undo(&frame, observer)?;
         }
         let count = self.stats.restarts + 1;
         emit(&mut self.stats, observer, &SearchEvent::Restart { count })?;
