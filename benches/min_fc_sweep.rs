@@ -65,9 +65,9 @@ const VALUE_ORDERS: [(ValueOrderKind, bool, &str); 4] = [
 
 /// The preset's restart schedule for an n-queens board, as the CLI sets it.
 fn preset_restarts(n: usize) -> Restarts {
-    Restarts {
-        base_nodes: 4 * n as u64 + 100,
-    }
+    SearchConfig::fast_preset(n)
+        .restarts
+        .expect("the fast preset restarts")
 }
 
 /// What to run, from the command line and the environment.

@@ -62,7 +62,7 @@ fn bad_board_sizes_and_options_are_one_line_errors_with_exit_2() {
 }
 
 #[test]
-fn boards_above_the_documented_maximum_are_refused_before_allocating() {
+fn boards_above_the_documented_maximum_are_refused_with_exit_2() {
     let too_big_pairwise = (csp::nqueens::max_n(csp::nqueens::Encoding::Pairwise) + 1).to_string();
     assert_bad_input(
         &[
@@ -202,6 +202,23 @@ fn limits_without_an_answer_exit_3() {
     let output = csp(&["queens", "count", "10", "--node-limit", "50"]);
     assert_eq!(output.status.code(), Some(3));
     assert!(stdout(&output).contains("incomplete"));
+    // Fewer solutions than asked for is not an answer either; those found are still shown.
+    let output = csp(&[
+        "queens",
+        "solve",
+        "5",
+        "--order",
+        "lex",
+        "--solutions",
+        "3",
+        "--node-limit",
+        "12",
+        "--json",
+    ]);
+    assert_eq!(output.status.code(), Some(3));
+    let report = json(&output);
+    assert_eq!(report["outcome"], "limit");
+    assert_eq!(report["solutions"].as_array().unwrap().len(), 2);
 }
 
 #[test]
@@ -226,6 +243,8 @@ fn explicit_options_take_the_papers_meanings_and_none_gives_the_fast_preset() {
     assert_eq!(report["config"]["preset"], true);
     assert_eq!(report["config"]["ties"], "random");
     assert_eq!(report["config"]["values"], "middle");
+    assert_eq!(report["config"]["restarts"], "luby");
+    assert_eq!(report["config"]["restart_base"], 4 * 8 + 100);
     let text = stdout(&csp(&["queens", "solve", "8"]));
     assert!(text.contains("fast preset"), "{text}");
 }

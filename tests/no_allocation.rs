@@ -6,7 +6,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use csp::nqueens::{Encoding, model};
-use csp::search::{Search, SearchConfig, TiePolicy};
+use csp::search::{Restarts, Search, SearchConfig, TiePolicy};
 
 struct CountingAllocator;
 
@@ -55,6 +55,11 @@ fn search_allocations_do_not_grow_with_nodes() {
         SearchConfig {
             ties: TiePolicy::Random,
             ..SearchConfig::min().all_solutions()
+        },
+        // The preset: middle-out ordering's scratch space, and restarts (a tiny base, so they happen).
+        SearchConfig {
+            restarts: Some(Restarts { base_nodes: 5 }),
+            ..SearchConfig::fast_preset(8).all_solutions()
         },
     ];
     for encoding in [Encoding::Counters, Encoding::Pairwise] {

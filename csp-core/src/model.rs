@@ -78,6 +78,14 @@ impl Model {
     }
 
     /// The variable called `name`, if there is one.
+    ///
+    /// ```
+    /// let mut builder = csp_core::ModelBuilder::new();
+    /// let x = builder.int_var("x", 0..=1).unwrap();
+    /// let model = builder.build();
+    /// assert_eq!(model.var_by_name("x"), Some(x));
+    /// assert_eq!(model.var_by_name("y"), None);
+    /// ```
     pub fn var_by_name(&self, name: &str) -> Option<VarId> {
         self.names
             .iter()

@@ -1,3 +1,5 @@
+//! The state of a model under search, and the trail that undoes it.
+
 use fixedbitset::FixedBitSet;
 
 use crate::{CheckCtx, ConstraintId, Domain, Model, PropagationCtx, VarId, Wipeout};
@@ -142,11 +144,6 @@ impl Store {
             removals: self.trail.removals.len(),
             cells: self.trail.cells.len(),
         }
-    }
-
-    /// How many changes the trail holds: what undoing everything would restore.
-    pub fn trail_len(&self) -> usize {
-        self.trail.assignments.len() + self.trail.removals.len() + self.trail.cells.len()
     }
 
     /// Undoes every change made since `checkpoint`: assignments, removals and state-cell writes.

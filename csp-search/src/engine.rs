@@ -13,8 +13,10 @@ use crate::{
     Statistics, ValueOrder, VariableOrder,
 };
 
-/// How often (in nodes) the clock is read for the time limit.
-const CLOCK_INTERVAL: u64 = 1024;
+/// The clock is read for the time limit every `CLOCK_WORK / number of variables` nodes (at least every
+/// node, at most every 1,024): a node's cost grows with the model, and a fixed interval let a
+/// 4,000-queens search overshoot a 1 ms limit by 200 ms.
+const CLOCK_WORK: u64 = 1 << 14;
 
 /// Which limit stopped a search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -122,6 +124,8 @@ pub struct Search<'m, V = BuiltinVariableOrder, W = BuiltinValueOrder> {
     state: State,
     /// When the current call into the search began (for the time limit).
     call_started: Instant,
+    /// How many nodes pass between readings of the clock.
+    clock_interval: u64,
     /// Time spent in earlier calls.
     elapsed: Duration,
 }
@@ -166,6 +170,7 @@ impl<'m, V: VariableOrder, W: ValueOrder> Search<'m, V, W> {
             stats: Statistics::default(),
             state: State::Fresh,
             call_started: Instant::now(),
+            clock_interval: (CLOCK_WORK / model.num_vars().max(1) as u64).clamp(1, 1024),
             elapsed: Duration::ZERO,
         }
     }
@@ -265,10 +270,13 @@ impl<'m, V: VariableOrder, W: ValueOrder> Search<'m, V, W> {
             State::Fresh => self.start(observer),
             State::AtSolution => {
                 self.state = State::Running;
-                let frame = *self.frames.last().expect("a solution has a path");
-                match self.undo(&frame, observer) {
-                    Ok(()) => self.descend(observer),
-                    Err(outcome) => Err(outcome),
+                match self.frames.last().copied() {
+                    Some(frame) => match self.undo(&frame, observer) {
+                        Ok(()) => self.descend(observer),
+                        Err(outcome) => Err(outcome),
+                    },
+                    // A model without variables has one solution, the empty assignment, and no path.
+                    None => Err(Outcome::Exhausted),
                 }
             }
             State::Running => self.descend(observer),
@@ -386,7 +394,7 @@ impl<'m, V: VariableOrder, W: ValueOrder> Search<'m, V, W> {
                 self.restart(observer)?;
                 continue;
             }
-            if self.stats.nodes % CLOCK_INTERVAL == CLOCK_INTERVAL - 1 {
+            if self.stats.nodes % self.clock_interval == 0 {
                 if let Some(max) = self.limits.time {
                     if self.elapsed + self.call_started.elapsed() >= max {
                         return Err(Outcome::LimitReached(Limit::Time));
@@ -430,8 +438,16 @@ impl<'m, V: VariableOrder, W: ValueOrder> Search<'m, V, W> {
         }
     }
 
-    /// Undoes the current assignment of `frame` (a backtrack).
+    /// Undoes the current assignment of `frame` (a backtrack), unless the backtrack limit forbids it.
     fn undo<O: SearchObserver>(&mut self, frame: &Frame, observer: &mut O) -> Result<(), Outcome> {
+        // Checked before undoing, so that a limit of k allows exactly k backtracks (0 allows none).
+        if self
+            .limits
+            .backtracks
+            .is_some_and(|max| self.stats.backtracks >= max)
+        {
+            return Err(Outcome::LimitReached(Limit::Backtracks));
+        }
         self.store.undo_to(self.model, frame.checkpoint);
         emit(
             &mut self.stats,
@@ -441,15 +457,7 @@ impl<'m, V: VariableOrder, W: ValueOrder> Search<'m, V, W> {
                 var: frame.var,
                 value: frame.value,
             },
-        )?;
-        if self
-            .limits
-            .backtracks
-            .is_some_and(|max| self.stats.backtracks >= max)
-        {
-            return Err(Outcome::LimitReached(Limit::Backtracks));
-        }
-        Ok(())
+        )
     }
 }
 

@@ -40,7 +40,7 @@ fn stone_table2_lex_backtracks_small() {
 }
 
 #[test]
-fn stone_table2_min_backtracks_small() {
+fn min_fewest_choices_lowest_index_ties_backtracks_small() {
     let expected = [0u64, 67, 16, 25, 49, 141, 190];
     for (n, &want) in (7..).zip(&expected) {
         let result = solve(&pairwise_queens(n), &SearchConfig::min(), ());

@@ -18,7 +18,8 @@ pub enum QueensError {
     ZeroSize,
     /// The board's model would not fit the memory budget; see [`max_n`].
     #[error(
-        "n = {n} is too large for the {encoding} encoding: the maximum is {max} (the model would need about {estimated_bytes} bytes, the budget is 4 GiB)"
+        "n = {n} is too large for the {encoding} encoding: the maximum is {max} (a search could need {}, the budget is 4 GiB)",
+        describe_bytes(*estimated_bytes)
     )]
     TooLarge {
         /// The size that was asked for.
@@ -34,6 +35,15 @@ pub enum QueensError {
     /// it is reported rather than panicking.
     #[error("the engine refused the N-queens model: {0}")]
     Model(#[from] ModelError),
+}
+
+/// An estimate for a message: "about N MiB", or "more than 16 EiB" once it saturated.
+fn describe_bytes(bytes: u64) -> String {
+    if bytes == u64::MAX {
+        "more than 16 EiB".to_owned()
+    } else {
+        format!("about {} MiB", bytes >> 20)
+    }
 }
 
 /// The N-queens model: one variable per row, declared first and in row order (so
@@ -92,8 +102,9 @@ fn check_size(n: usize, encoding: Encoding) -> Result<(), QueensError> {
 /// [`estimated_model_bytes`] is at most [`MEMORY_BUDGET_BYTES`] (4 GiB), and never more than a domain
 /// can hold ([`MAX_DOMAIN_WIDTH`]).
 ///
-/// That is 5,455 for [`Encoding::Pairwise`], whose `3·n(n−1)/2` constraints cost about 96 bytes each,
-/// and 130,304 for [`Encoding::Counters`], where the domains (`n` bits per row, held twice) dominate.
+/// That is 5,176 for [`Encoding::Pairwise`], whose `3·n(n−1)/2` constraints cost about 96 bytes
+/// each, and 16,245 for [`Encoding::Counters`], where forward checking's worst-case trail (16 bytes
+/// per cell of the board) dominates.
 pub const fn max_n(encoding: Encoding) -> usize {
     // A binary search for the last n within budget: the estimate grows with n.
     let (mut within, mut beyond) = (1_usize, MAX_DOMAIN_WIDTH as usize + 1);
@@ -135,8 +146,13 @@ const PAIRWISE_CONSTRAINT_BYTES: u128 = 96;
 /// current ones.
 const DOMAIN_COPIES: u128 = 2;
 
-/// An estimate, in bytes, of the memory an `n`-queens model and one fresh search store
-/// ([`csp_core::Store::new`]) take together.
+/// Trail bytes per removable (row, column) cell: a removal entry is 8 bytes, doubled for the trail
+/// vector's worst-case growth slack. Along one path each cell is removed at most once (a removed value
+/// stays removed until the path backs up past it), so forward checking records at most n² removals.
+const TRAIL_BYTES_PER_CELL: u128 = 16;
+
+/// An estimate, in bytes, of the memory an `n`-queens model and one search over it take together, at
+/// worst.
 ///
 /// It counts:
 /// - the domains: `n` bits per row, rounded up to whole 256-bit blocks, plus a 32-byte header and the
@@ -145,11 +161,12 @@ const DOMAIN_COPIES: u128 = 2;
 ///   and, for [`Encoding::Counters`], its five state cells);
 /// - for [`Encoding::Pairwise`], `3·n(n−1)/2` boxed constraints at 96 bytes each (the box and its
 ///   pointer, its offset and counter, and its entries in the per-variable constraint lists, with the
-///   lists' worst-case growth slack).
+///   lists' worst-case growth slack);
+/// - the search's trail at its worst: forward checking removes each of the n² (row, column) cells at
+///   most once along a path, at 8 bytes a removal, doubled for the vector's growth slack. This term
+///   dominates large boards; a check-past search never records removals and needs far less.
 ///
-/// It does not count what grows during a search: the store's trail takes 16 bytes per recorded change,
-/// and forward checking can record up to `n²` removals on one branch. The result saturates at
-/// `u64::MAX`, so any `n` may be asked about.
+/// The result saturates at `u64::MAX`, so any `n` may be asked about.
 pub const fn estimated_model_bytes(n: usize, encoding: Encoding) -> u64 {
     // u128 holds every product below for n up to 2^40, far past any budget; beyond that the
     // saturating operations pin the result at the top.
@@ -164,7 +181,11 @@ pub const fn estimated_model_bytes(n: usize, encoding: Encoding) -> u64 {
         // One constraint; its scope and cells are counted per row.
         Encoding::Counters => 0,
     };
-    let total = n.saturating_mul(per_row).saturating_add(constraint_bytes);
+    let trail_bytes = n.saturating_mul(n).saturating_mul(TRAIL_BYTES_PER_CELL);
+    let total = n
+        .saturating_mul(per_row)
+        .saturating_add(constraint_bytes)
+        .saturating_add(trail_bytes);
     if total > u64::MAX as u128 {
         u64::MAX
     } else {
@@ -187,8 +208,8 @@ mod tests {
 
     #[test]
     fn max_n_matches_the_documented_numbers() {
-        assert_eq!(max_n(Encoding::Pairwise), 5_455);
-        assert_eq!(max_n(Encoding::Counters), 130_304);
+        assert_eq!(max_n(Encoding::Pairwise), 5_176);
+        assert_eq!(max_n(Encoding::Counters), 16_245);
     }
 
     #[test]
@@ -202,9 +223,11 @@ mod tests {
             }
             assert_eq!(estimated_model_bytes(usize::MAX, encoding), u64::MAX);
         }
-        assert!(
+        // The encodings differ by the pairwise constraints alone: 3·n(n−1)/2 of them at 96 bytes.
+        assert_eq!(
             estimated_model_bytes(1000, Encoding::Pairwise)
-                > 100 * estimated_model_bytes(1000, Encoding::Counters)
+                - estimated_model_bytes(1000, Encoding::Counters),
+            3 * 1000 * 999 / 2 * 96
         );
     }
 

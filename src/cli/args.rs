@@ -3,9 +3,7 @@
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use csp_search::{
-    Limits, Propagation, Restarts, SearchConfig, TiePolicy, ValueOrderKind, VariableOrderKind,
-};
+use csp_search::{Limits, Propagation, SearchConfig, TiePolicy, ValueOrderKind, VariableOrderKind};
 use nqueens_model::Encoding;
 
 /// A constraint-satisfaction toolkit; N-queens is its flagship model.
@@ -82,6 +80,9 @@ pub struct SearchArgs {
     #[arg(long, value_enum)]
     pub order: Option<OrderArg>,
     /// How min breaks ties between rows with equally few choices. [default: low, as in the paper]
+    ///
+    /// On N-queens `degree` behaves as `low`: every row constrains every other, so all unplaced rows
+    /// always have the same degree. Ties matter only with --order min.
     #[arg(long, value_enum)]
     pub ties: Option<TiesArg>,
     /// Value ordering: the order in which a row's columns are tried. [default: asc, as in the papers]
@@ -95,7 +96,7 @@ pub struct SearchArgs {
     /// the heavy tail of randomised orderings and keeps the search complete) or none. [default: none]
     #[arg(long, value_enum)]
     pub restarts: Option<RestartsArg>,
-    /// The node budget of a Luby run of length 1. [default: 4n + 100]
+    /// The node budget of a Luby run of length 1, when restarts are on. [default: 4n + 100]
     #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
     pub restart_base: Option<u64>,
     /// Model encoding: pairwise (generic ≠ constraints only) or counters (one global constraint with
@@ -103,13 +104,13 @@ pub struct SearchArgs {
     #[arg(long, value_enum, default_value_t = EncodingArg::Counters)]
     pub encoding: EncodingArg,
     /// Seed for every random choice (--ties random, --values random); same seed, same run.
-    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 0, value_parser = parse_count, allow_negative_numbers = true)]
     pub seed: u64,
     /// Give up after this many nodes (placements).
-    #[arg(long, value_name = "NODES", allow_negative_numbers = true)]
+    #[arg(long, value_name = "NODES", value_parser = parse_count, allow_negative_numbers = true)]
     pub node_limit: Option<u64>,
     /// Give up after this many backtracks.
-    #[arg(long, value_name = "BACKTRACKS", allow_negative_numbers = true)]
+    #[arg(long, value_name = "BACKTRACKS", value_parser = parse_count, allow_negative_numbers = true)]
     pub backtrack_limit: Option<u64>,
     /// Give up after this many seconds (decimals allowed).
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
@@ -179,93 +180,66 @@ pub enum EncodingArg {
     Counters,
 }
 
-/// The orderings and propagation a search runs with, after defaults are filled in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Strategy {
-    /// `--order`.
-    pub order: OrderArg,
-    /// `--ties`.
-    pub ties: TiesArg,
-    /// `--values`.
-    pub values: ValuesArg,
-    /// `--propagation`.
-    pub propagation: PropagationArg,
-    /// `--restarts`.
-    pub restarts: RestartsArg,
-    /// Whether no option chose any of these, so the fast preset applies.
-    pub preset: bool,
-}
-
 impl SearchArgs {
-    /// The strategy these options ask for. With none of --order, --ties, --values, --propagation
-    /// and --restarts, it is the fast preset (MIN with forward checking, random ties, middle-out
-    /// values, Luby restarts), which solves every board up to thousands of queens quickly; once any is
-    /// given, the rest take the papers' meanings (MIN breaks ties low, values ascend, no restarts), so
-    /// `--order lex --propagation check-past` is exactly Stone & Stone's LEX.
-    pub fn strategy(&self) -> Strategy {
-        if self.order.is_none()
+    /// Whether none of --order, --ties, --values, --propagation and --restarts was given, so that the
+    /// fast preset applies.
+    pub fn is_preset(&self) -> bool {
+        self.order.is_none()
             && self.ties.is_none()
             && self.values.is_none()
             && self.propagation.is_none()
             && self.restarts.is_none()
-        {
-            return Strategy {
-                order: OrderArg::Min,
-                ties: TiesArg::Random,
-                values: ValuesArg::Middle,
-                propagation: PropagationArg::Fc,
-                restarts: RestartsArg::Luby,
-                preset: true,
-            };
-        }
-        Strategy {
-            order: self.order.unwrap_or(OrderArg::Min),
-            ties: self.ties.unwrap_or(TiesArg::Low),
-            values: self.values.unwrap_or(ValuesArg::Asc),
-            propagation: self.propagation.unwrap_or(PropagationArg::Fc),
-            restarts: self.restarts.unwrap_or(RestartsArg::None),
-            preset: false,
-        }
     }
 
     /// The engine configuration these options describe for an n-queens board, stopping after
     /// `solution_limit` solutions.
+    ///
+    /// With none of the strategy options it is [`SearchConfig::fast_preset`]; once any is given, the
+    /// rest take the papers' meanings (MIN breaks ties low, values ascend, forward checking, no
+    /// restarts), so `--order lex --propagation check-past` is exactly Stone & Stone's LEX.
     pub fn config(&self, n: usize, solution_limit: Option<u64>) -> SearchConfig {
-        let strategy = self.strategy();
-        SearchConfig {
-            variable_order: match strategy.order {
-                OrderArg::Lex => VariableOrderKind::Lexicographic,
-                OrderArg::Min => VariableOrderKind::FewestChoices,
-            },
-            ties: match strategy.ties {
-                TiesArg::Low => TiePolicy::LowestIndex,
-                TiesArg::Random => TiePolicy::Random,
-                TiesArg::Degree => TiePolicy::MaxDegree,
-            },
-            value_order: match strategy.values {
-                ValuesArg::Asc => ValueOrderKind::Ascending,
-                ValuesArg::Desc => ValueOrderKind::Descending,
-                ValuesArg::Random => ValueOrderKind::Random,
-                ValuesArg::Middle => ValueOrderKind::MiddleOut,
-            },
-            propagation: match strategy.propagation {
-                PropagationArg::CheckPast => Propagation::CheckPast,
-                PropagationArg::Fc => Propagation::ForwardChecking,
-            },
-            solution_limit,
-            limits: Limits {
-                nodes: self.node_limit,
-                backtracks: self.backtrack_limit,
-                time: self.time_limit,
-            },
-            restarts: match strategy.restarts {
-                RestartsArg::None => None,
-                RestartsArg::Luby => Some(Restarts {
-                    base_nodes: self.restart_base.unwrap_or(4 * n as u64 + 100),
-                }),
-            },
-            seed: self.seed,
+        let preset = SearchConfig::fast_preset(n);
+        let mut config = if self.is_preset() {
+            preset
+        } else {
+            SearchConfig {
+                variable_order: match self.order.unwrap_or(OrderArg::Min) {
+                    OrderArg::Lex => VariableOrderKind::Lexicographic,
+                    OrderArg::Min => VariableOrderKind::FewestChoices,
+                },
+                ties: match self.ties.unwrap_or(TiesArg::Low) {
+                    TiesArg::Low => TiePolicy::LowestIndex,
+                    TiesArg::Random => TiePolicy::Random,
+                    TiesArg::Degree => TiePolicy::MaxDegree,
+                },
+                value_order: match self.values.unwrap_or(ValuesArg::Asc) {
+                    ValuesArg::Asc => ValueOrderKind::Ascending,
+                    ValuesArg::Desc => ValueOrderKind::Descending,
+                    ValuesArg::Random => ValueOrderKind::Random,
+                    ValuesArg::Middle => ValueOrderKind::MiddleOut,
+                },
+                propagation: match self.propagation.unwrap_or(PropagationArg::Fc) {
+                    PropagationArg::CheckPast => Propagation::CheckPast,
+                    PropagationArg::Fc => Propagation::ForwardChecking,
+                },
+                restarts: match self.restarts.unwrap_or(RestartsArg::None) {
+                    RestartsArg::None => None,
+                    RestartsArg::Luby => preset.restarts,
+                },
+                ..SearchConfig::default()
+            }
+        };
+        if let (Some(base_nodes), Some(restarts)) = (self.restart_base, config.restarts.as_mut()) {
+            restarts.base_nodes = base_nodes;
         }
+        config.solution_limit = solution_limit;
+        config.limits = Limits {
+            nodes: self.node_limit,
+            backtracks: self.backtrack_limit,
+            time: self.time_limit,
+        };
+        config.seed = self.seed;
+        config
     }
 
     /// The model encoding.
@@ -288,6 +262,13 @@ fn parse_board_size(text: &str) -> Result<usize, String> {
         return Err("the board size must be at least 1".to_owned());
     }
     usize::try_from(n).map_err(|_| "the board size is far too large".to_owned())
+}
+
+/// A count (or seed): a whole number from 0 to 2⁶⁴ − 1.
+fn parse_count(text: &str) -> Result<u64, String> {
+    text.trim()
+        .parse()
+        .map_err(|_| "expected a whole number from 0 to 18446744073709551615".to_owned())
 }
 
 /// A positive, finite number of seconds.

@@ -2,41 +2,75 @@
 
 use std::io::Write;
 
-use csp_search::{Limit, Outcome};
+use csp_search::{
+    Limit, Outcome, Propagation, SearchConfig, TiePolicy, ValueOrderKind, VariableOrderKind,
+};
 use serde::Serialize;
 
-use super::args::{
-    EncodingArg, OrderArg, PropagationArg, RestartsArg, SearchArgs, TiesArg, ValuesArg,
-};
+use super::args::SearchArgs;
 use super::queens::Run;
 
-/// One line naming the search configuration, e.g. "MIN (ties low), values asc, forward checking,
-/// counters encoding, seed 0".
-pub fn describe_config(options: &SearchArgs) -> String {
-    let strategy = options.strategy();
-    let order = match strategy.order {
-        OrderArg::Lex => "LEX".to_owned(),
-        OrderArg::Min => format!("MIN (ties {})", ties_name(strategy.ties)),
+/// One line naming the search configuration that ran, e.g. "MIN (ties random), values middle, forward
+/// checking, Luby restarts, counters encoding, seed 0".
+pub fn describe_config(options: &SearchArgs, config: &SearchConfig) -> String {
+    let names = Names::of(config);
+    let order = match config.variable_order {
+        VariableOrderKind::Lexicographic => "LEX".to_owned(),
+        _ => format!("MIN (ties {})", names.ties),
     };
-    let preset = if strategy.preset {
-        " [fast preset; any of --order/--ties/--values/--propagation chooses your own]"
+    let propagation = match config.propagation {
+        Propagation::CheckPast => "check-past",
+        _ => "forward checking",
+    };
+    let restarts = match config.restarts {
+        Some(restarts) => format!(", Luby restarts (base {})", restarts.base_nodes),
+        None => String::new(),
+    };
+    let preset = if options.is_preset() {
+        " [fast preset; any of --order/--ties/--values/--propagation/--restarts chooses your own]"
     } else {
         ""
     };
-    let restarts = match strategy.restarts {
-        RestartsArg::None => "",
-        RestartsArg::Luby => ", Luby restarts",
-    };
     format!(
-        "{order}, values {}, {}{restarts}, {} encoding, seed {}{preset}",
-        values_name(strategy.values),
-        match strategy.propagation {
-            PropagationArg::CheckPast => "check-past",
-            PropagationArg::Fc => "forward checking",
-        },
-        encoding_name(options.encoding),
-        options.seed
+        "{order}, values {}, {propagation}{restarts}, {} encoding, seed {}{preset}",
+        names.values,
+        options.encoding(),
+        config.seed
     )
+}
+
+/// The command-line names of a configuration's choices, shared by the text and JSON reports.
+struct Names {
+    order: &'static str,
+    ties: &'static str,
+    values: &'static str,
+    propagation: &'static str,
+}
+
+impl Names {
+    fn of(config: &SearchConfig) -> Self {
+        Names {
+            order: match config.variable_order {
+                VariableOrderKind::Lexicographic => "lex",
+                _ => "min",
+            },
+            ties: match config.ties {
+                TiePolicy::Random => "random",
+                TiePolicy::MaxDegree => "degree",
+                _ => "low",
+            },
+            values: match config.value_order {
+                ValueOrderKind::Descending => "desc",
+                ValueOrderKind::Random => "random",
+                ValueOrderKind::MiddleOut => "middle",
+                _ => "asc",
+            },
+            propagation: match config.propagation {
+                Propagation::CheckPast => "check-past",
+                _ => "fc",
+            },
+        }
+    }
 }
 
 /// Statistics, elapsed time and throughput, as text.
@@ -75,7 +109,7 @@ pub struct Report<'a> {
     stats: StatsReport,
     elapsed_ms: f64,
     search_ms: f64,
-    config: ConfigReport<'a>,
+    config: ConfigReport,
 }
 
 #[derive(Debug, Serialize)]
@@ -98,13 +132,14 @@ struct LevelReport {
 }
 
 #[derive(Debug, Serialize)]
-struct ConfigReport<'a> {
-    order: &'a str,
-    ties: &'a str,
-    values: &'a str,
-    propagation: &'a str,
-    encoding: &'a str,
-    restarts: &'a str,
+struct ConfigReport {
+    order: &'static str,
+    ties: &'static str,
+    values: &'static str,
+    propagation: &'static str,
+    encoding: String,
+    restarts: &'static str,
+    restart_base: Option<u64>,
     seed: u64,
     preset: bool,
 }
@@ -114,12 +149,12 @@ impl<'a> Report<'a> {
     pub fn new(
         command: &'a str,
         n: usize,
-        options: &'a SearchArgs,
+        options: &SearchArgs,
         run: &Run,
         solutions: Vec<Vec<u32>>,
     ) -> Self {
         let stats = &run.result.stats;
-        let strategy = options.strategy();
+        let names = Names::of(&run.config);
         let seconds = run.result.elapsed.as_secs_f64();
         let (outcome, limit) = match run.result.outcome {
             Outcome::Solved => ("solved", None),
@@ -163,23 +198,19 @@ impl<'a> Report<'a> {
             elapsed_ms: (seconds + run.build_seconds) * 1e3,
             search_ms: seconds * 1e3,
             config: ConfigReport {
-                order: match strategy.order {
-                    OrderArg::Lex => "lex",
-                    OrderArg::Min => "min",
+                order: names.order,
+                ties: names.ties,
+                values: names.values,
+                propagation: names.propagation,
+                encoding: options.encoding().to_string(),
+                restarts: if run.config.restarts.is_some() {
+                    "luby"
+                } else {
+                    "none"
                 },
-                ties: ties_name(strategy.ties),
-                values: values_name(strategy.values),
-                propagation: match strategy.propagation {
-                    PropagationArg::CheckPast => "check-past",
-                    PropagationArg::Fc => "fc",
-                },
-                encoding: encoding_name(options.encoding),
-                restarts: match strategy.restarts {
-                    RestartsArg::None => "none",
-                    RestartsArg::Luby => "luby",
-                },
-                seed: options.seed,
-                preset: strategy.preset,
+                restart_base: run.config.restarts.map(|r| r.base_nodes),
+                seed: run.config.seed,
+                preset: options.is_preset(),
             },
         }
     }
@@ -188,29 +219,5 @@ impl<'a> Report<'a> {
     pub fn write(&self, out: &mut impl Write) -> std::io::Result<()> {
         serde_json::to_writer(&mut *out, self)?;
         writeln!(out)
-    }
-}
-
-fn ties_name(ties: TiesArg) -> &'static str {
-    match ties {
-        TiesArg::Low => "low",
-        TiesArg::Random => "random",
-        TiesArg::Degree => "degree",
-    }
-}
-
-fn values_name(values: ValuesArg) -> &'static str {
-    match values {
-        ValuesArg::Asc => "asc",
-        ValuesArg::Desc => "desc",
-        ValuesArg::Random => "random",
-        ValuesArg::Middle => "middle",
-    }
-}
-
-fn encoding_name(encoding: EncodingArg) -> &'static str {
-    match encoding {
-        EncodingArg::Pairwise => "pairwise",
-        EncodingArg::Counters => "counters",
     }
 }

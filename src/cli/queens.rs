@@ -32,7 +32,7 @@ fn run_solve(args: SolveArgs, out: &mut impl Write) -> Result<Exit, CliError> {
     let mut solutions: Vec<Vec<u32>> = Vec::new();
     let mut write_error = None;
     let mut invalid = None;
-    let run = search(args.n, &args.search, solution_limit, |index, placement| {
+    let mut on_solution = |index: u64, placement: &[u32]| {
         // Every answer is checked by the independent verifier before it is shown.
         if let Err(error) = verify(placement) {
             invalid = Some(error.to_string());
@@ -45,7 +45,8 @@ fn run_solve(args: SolveArgs, out: &mut impl Write) -> Result<Exit, CliError> {
             return ControlFlow::Break(());
         }
         ControlFlow::Continue(())
-    })?;
+    };
+    let run = search(args.n, &args.search, solution_limit, Some(&mut on_solution))?;
     if let Some(error) = write_error {
         return Err(error.into());
     }
@@ -59,7 +60,7 @@ fn run_solve(args: SolveArgs, out: &mut impl Write) -> Result<Exit, CliError> {
         Outcome::Solved => Exit::Answered,
         Outcome::Exhausted if found > 0 => Exit::Answered,
         Outcome::Exhausted => Exit::NoSolution,
-        _ if found > 0 => Exit::Answered,
+        // Stopped before the requested solutions: those found are shown, but the answer is short.
         _ => Exit::LimitReached,
     };
     if json {
@@ -83,7 +84,7 @@ fn run_solve(args: SolveArgs, out: &mut impl Write) -> Result<Exit, CliError> {
 }
 
 fn run_count(args: CountArgs, out: &mut impl Write) -> Result<Exit, CliError> {
-    let run = search(args.n, &args.search, None, |_, _| ControlFlow::Continue(()))?;
+    let run = search(args.n, &args.search, None, None)?;
     let count = run.result.stats.solutions;
     let exit = match run.result.outcome {
         Outcome::Exhausted if count > 0 => Exit::Answered,
@@ -107,20 +108,26 @@ fn run_count(args: CountArgs, out: &mut impl Write) -> Result<Exit, CliError> {
     Ok(exit)
 }
 
-/// A finished search and how long its parts took.
+/// A finished search, the configuration it ran with, and how long its parts took.
 pub struct Run {
     /// The engine's result.
     pub result: csp_search::SearchResult,
+    /// The configuration.
+    pub config: csp_search::SearchConfig,
     /// Time to build the model, in seconds.
     pub build_seconds: f64,
 }
 
-/// Builds the model and runs the search, handing each solution (as a placement) to `on_solution`.
+/// What receives each solution: its number (from 1) and its placement; `Break` stops the search.
+type SolutionSink<'a> = dyn FnMut(u64, &[u32]) -> ControlFlow<()> + 'a;
+
+/// Builds the model and runs the search, handing each solution (as a placement) to `on_solution` if
+/// there is one; counting passes none and copies nothing.
 fn search(
     n: usize,
     options: &SearchArgs,
     solution_limit: Option<u64>,
-    mut on_solution: impl FnMut(u64, &[u32]) -> ControlFlow<()>,
+    mut on_solution: Option<&mut SolutionSink<'_>>,
 ) -> Result<Run, CliError> {
     let started = Instant::now();
     let model = model(n, options.encoding()).map_err(|e| CliError::Usage(e.to_string()))?;
@@ -129,7 +136,8 @@ fn search(
     let mut placement = Vec::with_capacity(n);
     let mut index = 0;
     let observer = FnObserver(|event: &SearchEvent<'_>| {
-        if let SearchEvent::Solution { values, .. } = event {
+        if let (SearchEvent::Solution { values, .. }, Some(on_solution)) = (event, &mut on_solution)
+        {
             index += 1;
             placement.clear();
             placement.extend(values.iter().map(|&v| v as u32));
@@ -140,6 +148,7 @@ fn search(
     let result = solve(&model, &config, observer);
     Ok(Run {
         result,
+        config,
         build_seconds,
     })
 }
@@ -166,7 +175,7 @@ fn write_summary(
     options: &SearchArgs,
     run: &Run,
 ) -> std::io::Result<()> {
-    writeln!(out, "{n}-queens: {}", describe_config(options))?;
+    writeln!(out, "{n}-queens: {}", describe_config(options, &run.config))?;
     write_stats(out, run)
 }
 

@@ -19,6 +19,8 @@ pub struct FewestChoices {
     rng: Rng,
     /// Under check-past: the unassigned variables and their counted choices at the current node.
     scratch: Vec<(VarId, u32)>,
+    /// Under check-past: one variable's values, filtered in place to count its choices.
+    values: Vec<i32>,
 }
 
 impl FewestChoices {
@@ -28,6 +30,7 @@ impl FewestChoices {
             ties,
             rng: rng_for(seed, TIE_STREAM),
             scratch: Vec::new(),
+            values: Vec::new(),
         }
     }
 }
@@ -42,9 +45,17 @@ impl VariableOrder for FewestChoices {
                 &mut unassigned.iter().map(|&v| (v, ctx.domain(v).size()))
             }
             Propagation::CheckPast => {
+                // Count each variable's consistent values with one batch call per constraint, in a
+                // buffer kept between nodes.
                 self.scratch.clear();
-                self.scratch
-                    .extend(unassigned.iter().map(|&v| (v, ctx.choices(v))));
+                for &v in unassigned {
+                    self.values.clear();
+                    ctx.domain(v).append_values(&mut self.values);
+                    let choices = ctx
+                        .store()
+                        .retain_consistent(ctx.model(), v, &mut self.values);
+                    self.scratch.push((v, choices as u32));
+                }
                 &mut self.scratch.iter().copied()
             }
         };

@@ -67,19 +67,6 @@ impl<'a> SelectCtx<'a> {
         self.store.unassigned()
     }
 
-    /// Whether `var = value` is a choice at this node: under forward checking every domain value is;
-    /// under check-past the value must also pass Dijkstra's test against the assigned variables.
-    #[inline]
-    pub fn is_choice(&self, var: VarId, value: i32) -> bool {
-        match self.propagation {
-            Propagation::ForwardChecking => self.store.domain(var).contains(value),
-            Propagation::CheckPast => {
-                self.store.domain(var).contains(value)
-                    && self.store.is_consistent(self.model, var, value)
-            }
-        }
-    }
-
     /// How many choices the variable has at this node (its branching factor if chosen).
     #[inline]
     pub fn choices(&self, var: VarId) -> u32 {
