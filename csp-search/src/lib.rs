@@ -29,6 +29,7 @@
 
 mod config;
 mod engine;
+mod estimate;
 mod event;
 pub mod order;
 mod rng;
@@ -39,6 +40,7 @@ pub use config::{
     Limits, Propagation, Restarts, SearchConfig, TiePolicy, ValueOrderKind, VariableOrderKind, luby,
 };
 pub use engine::{Limit, Outcome, Search, SearchResult, solve};
+pub use estimate::TreeSizeEstimator;
 pub use event::{FnObserver, SearchEvent, SearchObserver};
 pub use order::{SelectCtx, VariableOrder};
 pub use rng::{Rng, rng_for};
