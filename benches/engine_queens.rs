@@ -110,5 +110,31 @@ fn bench_min_fc_random(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_lex_count, bench_min_fc_random);
+/// 10^4 Knuth probes of the 16-queens LEX tree (the observability issue's goal: at most 5 ms).
+fn bench_knuth_probes(c: &mut Criterion) {
+    let mut group = c.benchmark_group("knuth_probes");
+    group.sample_size(20);
+    let model = queens(16, Encoding::Counters);
+    let config = SearchConfig {
+        seed: 1,
+        ..SearchConfig::lex()
+    };
+    group.bench_function("lex/16/10000", |b| {
+        b.iter(|| {
+            let estimate = csp::search::knuth_probes(&model, &config, 10_000);
+            // The full 16-queens LEX tree has about 1.2 × 10^9 nodes; an estimate off by an order of
+            // magnitude means the probes are broken, and a fast broken run must not count.
+            assert!((1e8..1e10).contains(&estimate.tree_size), "{estimate:?}");
+            estimate
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    bench_lex_count,
+    bench_min_fc_random,
+    bench_knuth_probes
+);
 criterion_main!(benches);

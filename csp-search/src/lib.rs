@@ -31,6 +31,7 @@ mod config;
 mod engine;
 mod estimate;
 mod event;
+mod knuth;
 pub mod order;
 mod rng;
 mod stats;
@@ -42,6 +43,7 @@ pub use config::{
 pub use engine::{Limit, Outcome, Search, SearchResult, solve};
 pub use estimate::TreeSizeEstimator;
 pub use event::{FnObserver, SearchEvent, SearchObserver};
+pub use knuth::{ProbeEstimate, knuth_probes};
 pub use order::{SelectCtx, VariableOrder};
 pub use rng::{Rng, rng_for};
 pub use stats::{LevelStats, Statistics};
