@@ -248,3 +248,28 @@ fn explicit_options_take_the_papers_meanings_and_none_gives_the_fast_preset() {
     let text = stdout(&csp(&["queens", "solve", "8"]));
     assert!(text.contains("fast preset"), "{text}");
 }
+
+#[test]
+fn trace_prints_the_documented_event_lines() {
+    let output = csp(&[
+        "queens",
+        "trace",
+        "4",
+        "--order",
+        "lex",
+        "--propagation",
+        "check-past",
+    ]);
+    assert_eq!(output.status.code(), Some(0));
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "  1 enter    q0 choices=4");
+    assert_eq!(lines[1], "  2 assign   q0=0");
+    assert_eq!(*lines.last().unwrap(), "  5 solution q0=1 q1=3 q2=0 q3=2");
+    let output = csp(&["queens", "trace", "8", "--limit", "3"]);
+    assert_eq!(output.status.code(), Some(3));
+    assert_eq!(
+        stdout(&output).lines().last(),
+        Some("... stopped after 3 events")
+    );
+}

@@ -35,6 +35,7 @@ mod knuth;
 pub mod order;
 mod rng;
 mod stats;
+mod trace;
 pub mod value;
 
 pub use config::{
@@ -47,4 +48,5 @@ pub use knuth::{ProbeEstimate, knuth_probes};
 pub use order::{SelectCtx, VariableOrder};
 pub use rng::{Rng, rng_for};
 pub use stats::{LevelStats, Statistics};
+pub use trace::TraceRecorder;
 pub use value::ValueOrder;

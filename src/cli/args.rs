@@ -33,6 +33,40 @@ pub enum QueensCommand {
     Solve(SolveArgs),
     /// Count every solution by exhaustive backtracking search.
     Count(CountArgs),
+    /// Print the search's events, one line each (the format csp_search::TraceRecorder documents).
+    Trace(TraceArgs),
+}
+
+/// `csp queens trace`.
+#[derive(Debug, Args)]
+pub struct TraceArgs {
+    /// The board size n.
+    #[arg(value_parser = parse_board_size, allow_negative_numbers = true)]
+    pub n: usize,
+    /// Stop after this many solutions. [default: 1]
+    #[arg(
+        long,
+        value_name = "K",
+        value_parser = clap::value_parser!(u64).range(1..),
+        conflicts_with = "all",
+        allow_negative_numbers = true
+    )]
+    pub solutions: Option<u64>,
+    /// Trace the whole tree.
+    #[arg(long)]
+    pub all: bool,
+    /// Stop the search after this many events.
+    #[arg(
+        long,
+        value_name = "EVENTS",
+        default_value_t = 1_000_000,
+        value_parser = clap::value_parser!(u64).range(1..),
+        allow_negative_numbers = true
+    )]
+    pub limit: u64,
+    /// The search options.
+    #[command(flatten)]
+    pub search: SearchArgs,
 }
 
 /// `csp queens solve`.

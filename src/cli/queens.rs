@@ -4,10 +4,10 @@ use std::io::Write;
 use std::ops::ControlFlow;
 use std::time::Instant;
 
-use csp_search::{FnObserver, Outcome, SearchEvent, solve};
+use csp_search::{FnObserver, Outcome, SearchEvent, TraceRecorder, solve};
 use nqueens_model::{model, render, verify};
 
-use super::args::{CountArgs, QueensCommand, SearchArgs, SolveArgs};
+use super::args::{CountArgs, QueensCommand, SearchArgs, SolveArgs, TraceArgs};
 use super::output::{Report, describe_config, write_stats};
 use super::{CliError, Exit};
 
@@ -19,7 +19,28 @@ pub fn run(command: QueensCommand, out: &mut impl Write) -> Result<Exit, CliErro
     match command {
         QueensCommand::Solve(args) => run_solve(args, out),
         QueensCommand::Count(args) => run_count(args, out),
+        QueensCommand::Trace(args) => run_trace(args, out),
     }
+}
+
+fn run_trace(args: TraceArgs, out: &mut impl Write) -> Result<Exit, CliError> {
+    let model =
+        model(args.n, args.search.encoding()).map_err(|e| CliError::Usage(e.to_string()))?;
+    let solution_limit = if args.all {
+        None
+    } else {
+        Some(args.solutions.unwrap_or(1))
+    };
+    let config = args.search.config(args.n, solution_limit);
+    let mut recorder = TraceRecorder::new(&model, Some(args.limit));
+    let result = solve(&model, &config, &mut recorder);
+    out.write_all(recorder.text().as_bytes())?;
+    Ok(match result.outcome {
+        Outcome::Solved => Exit::Answered,
+        Outcome::Exhausted if result.stats.solutions > 0 => Exit::Answered,
+        Outcome::Exhausted => Exit::NoSolution,
+        _ => Exit::LimitReached,
+    })
 }
 
 fn run_solve(args: SolveArgs, out: &mut impl Write) -> Result<Exit, CliError> {
