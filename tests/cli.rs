@@ -273,3 +273,50 @@ fn trace_prints_the_documented_event_lines() {
         Some("... stopped after 3 events")
     );
 }
+
+#[test]
+fn estimate_reports_stone_and_knuth_estimates() {
+    // Stone & Stone Table 1: terse LEX on 12 queens estimates 715,000 nodes after one solution.
+    let output = csp(&[
+        "queens",
+        "estimate",
+        "12",
+        "--order",
+        "lex",
+        "--propagation",
+        "check-past",
+        "--json",
+    ]);
+    assert_eq!(output.status.code(), Some(0));
+    let report = json(&output);
+    assert_eq!(report["method"], "online");
+    let size = report["estimated_tree_size"].as_f64().unwrap();
+    assert!((714_500.0..715_500.0).contains(&size), "{size}");
+    assert_eq!(report["solutions_found"], 1);
+    assert!(report["nodes_visited"].as_u64().unwrap() > 12);
+
+    let output = csp(&[
+        "queens",
+        "estimate",
+        "8",
+        "--order",
+        "lex",
+        "--propagation",
+        "check-past",
+        "--probes",
+        "2000",
+        "--seed",
+        "4",
+        "--json",
+    ]);
+    assert_eq!(output.status.code(), Some(0));
+    let report = json(&output);
+    assert_eq!(report["method"], "probes");
+    assert_eq!(report["probes"], 2000);
+    let (size, error) = (
+        report["estimated_tree_size"].as_f64().unwrap(),
+        report["std_error"].as_f64().unwrap(),
+    );
+    // The full 8-queens LEX tree has 2,057 nodes.
+    assert!((size - 2057.0).abs() <= 4.0 * error, "{size} ± {error}");
+}

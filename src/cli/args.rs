@@ -35,6 +35,38 @@ pub enum QueensCommand {
     Count(CountArgs),
     /// Print the search's events, one line each (the format csp_search::TraceRecorder documents).
     Trace(TraceArgs),
+    /// Estimate the full tree's size and solution count: online from a terse search (Stone & Stone),
+    /// or from random probes (Knuth) with --probes.
+    Estimate(EstimateArgs),
+}
+
+/// `csp queens estimate`.
+#[derive(Debug, Args)]
+pub struct EstimateArgs {
+    /// The board size n.
+    #[arg(value_parser = parse_board_size, allow_negative_numbers = true)]
+    pub n: usize,
+    /// Stop the search after this many solutions, then report Stone & Stone's online estimate.
+    #[arg(
+        long,
+        value_name = "K",
+        default_value_t = 1,
+        value_parser = clap::value_parser!(u64).range(1..),
+        conflicts_with = "probes",
+        allow_negative_numbers = true
+    )]
+    pub solutions: u64,
+    /// Instead, make this many of Knuth's random probes (seeded by --seed).
+    #[arg(
+        long,
+        value_name = "P",
+        value_parser = clap::value_parser!(u64).range(1..),
+        allow_negative_numbers = true
+    )]
+    pub probes: Option<u64>,
+    /// The search options.
+    #[command(flatten)]
+    pub search: SearchArgs,
 }
 
 /// `csp queens trace`.

@@ -4,10 +4,12 @@ use std::io::Write;
 use std::ops::ControlFlow;
 use std::time::Instant;
 
-use csp_search::{FnObserver, Outcome, SearchEvent, TraceRecorder, solve};
+use csp_search::{
+    FnObserver, Outcome, SearchEvent, TraceRecorder, TreeSizeEstimator, knuth_probes, solve,
+};
 use nqueens_model::{model, render, verify};
 
-use super::args::{CountArgs, QueensCommand, SearchArgs, SolveArgs, TraceArgs};
+use super::args::{CountArgs, EstimateArgs, QueensCommand, SearchArgs, SolveArgs, TraceArgs};
 use super::output::{Report, describe_config, write_stats};
 use super::{CliError, Exit};
 
@@ -20,7 +22,101 @@ pub fn run(command: QueensCommand, out: &mut impl Write) -> Result<Exit, CliErro
         QueensCommand::Solve(args) => run_solve(args, out),
         QueensCommand::Count(args) => run_count(args, out),
         QueensCommand::Trace(args) => run_trace(args, out),
+        QueensCommand::Estimate(args) => run_estimate(args, out),
     }
+}
+
+/// The `--json` object of `csp queens estimate`.
+#[derive(Debug, serde::Serialize)]
+struct EstimateReport {
+    n: usize,
+    method: &'static str,
+    estimated_tree_size: f64,
+    estimated_solutions: f64,
+    /// Nodes the online method's search visited, root included (probes do not report it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nodes_visited: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solutions_found: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    probes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    std_error: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solutions_std_error: Option<f64>,
+    elapsed_ms: f64,
+}
+
+fn run_estimate(args: EstimateArgs, out: &mut impl Write) -> Result<Exit, CliError> {
+    let started = Instant::now();
+    let model =
+        model(args.n, args.search.encoding()).map_err(|e| CliError::Usage(e.to_string()))?;
+    let config = args.search.config(args.n, Some(args.solutions));
+    let report = match args.probes {
+        Some(probes) => {
+            let estimate = knuth_probes(&model, &config, probes);
+            EstimateReport {
+                n: args.n,
+                method: "probes",
+                estimated_tree_size: estimate.tree_size,
+                estimated_solutions: estimate.solutions,
+                nodes_visited: None,
+                solutions_found: None,
+                probes: Some(probes),
+                std_error: Some(estimate.tree_size_std_error),
+                solutions_std_error: Some(estimate.solutions_std_error),
+                elapsed_ms: started.elapsed().as_secs_f64() * 1e3,
+            }
+        }
+        None => {
+            let mut estimator = TreeSizeEstimator::new();
+            let result = solve(&model, &config, &mut estimator);
+            EstimateReport {
+                n: args.n,
+                method: "online",
+                estimated_tree_size: estimator.estimated_tree_size(),
+                estimated_solutions: estimator.estimated_solutions(),
+                nodes_visited: Some(result.stats.tree_nodes()),
+                solutions_found: Some(result.stats.solutions),
+                probes: None,
+                std_error: None,
+                solutions_std_error: None,
+                elapsed_ms: started.elapsed().as_secs_f64() * 1e3,
+            }
+        }
+    };
+    if args.search.json {
+        serde_json::to_writer(&mut *out, &report).map_err(std::io::Error::from)?;
+        writeln!(out)?;
+    } else {
+        writeln!(
+            out,
+            "{}-queens: estimated tree size {:.4e} nodes, estimated solutions {:.4e}",
+            args.n, report.estimated_tree_size, report.estimated_solutions
+        )?;
+        match (report.probes, report.nodes_visited) {
+            (Some(probes), _) => writeln!(
+                out,
+                "from {probes} Knuth probes: standard errors {:.3e} (size), {:.3e} (solutions)",
+                report.std_error.unwrap_or(0.0),
+                report.solutions_std_error.unwrap_or(0.0)
+            )?,
+            (None, Some(nodes)) => writeln!(
+                out,
+                "online (Stone & Stone) after {} solution(s) and {nodes} nodes visited",
+                report.solutions_found.unwrap_or(0)
+            )?,
+            (None, None) => {}
+        }
+        writeln!(
+            out,
+            "{}-queens: {}",
+            args.n,
+            describe_config(&args.search, &config)
+        )?;
+        writeln!(out, "elapsed {:.3} ms", report.elapsed_ms)?;
+    }
+    Ok(Exit::Answered)
 }
 
 fn run_trace(args: TraceArgs, out: &mut impl Write) -> Result<Exit, CliError> {
