@@ -320,3 +320,20 @@ fn estimate_reports_stone_and_knuth_estimates() {
     // The full 8-queens LEX tree has 2,057 nodes.
     assert!((size - 2057.0).abs() <= 4.0 * error, "{size} ± {error}");
 }
+
+#[test]
+fn no_progress_bar_is_drawn_when_stderr_is_not_a_terminal() {
+    // A search long enough to show a bar on a terminal; here stderr is a pipe, so it stays empty.
+    let output = csp(&[
+        "queens",
+        "count",
+        "12",
+        "--order",
+        "lex",
+        "--propagation",
+        "check-past",
+    ]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(stdout(&output).contains("14200"));
+    assert!(stderr(&output).is_empty(), "{:?}", stderr(&output));
+}

@@ -184,6 +184,9 @@ pub struct SearchArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+    /// No progress bar (one is drawn on stderr for searches over 0.3 s when stderr is a terminal).
+    #[arg(long)]
+    pub no_progress: bool,
 }
 
 /// `--order`.

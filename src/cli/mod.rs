@@ -2,6 +2,7 @@
 
 mod args;
 mod output;
+mod progress;
 mod queens;
 
 use std::ffi::OsString;

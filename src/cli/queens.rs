@@ -11,6 +11,7 @@ use nqueens_model::{model, render, verify};
 
 use super::args::{CountArgs, EstimateArgs, QueensCommand, SearchArgs, SolveArgs, TraceArgs};
 use super::output::{Report, describe_config, write_stats};
+use super::progress::Progress;
 use super::{CliError, Exit};
 
 /// Boards up to this size are drawn; larger solutions are printed as a permutation.
@@ -262,7 +263,11 @@ fn search(
         }
         ControlFlow::Continue(())
     });
-    let result = solve(&model, &config, observer);
+    // The estimate behind the bar fits full searches; a bar is drawn only for searches that run long.
+    let result = match Progress::for_stderr(options.no_progress) {
+        Some(mut progress) => solve(&model, &config, (observer, &mut progress)),
+        None => solve(&model, &config, observer),
+    };
     Ok(Run {
         result,
         config,
