@@ -38,6 +38,49 @@ pub enum QueensCommand {
     /// Estimate the full tree's size and solution count: online from a terse search (Stone & Stone),
     /// or from random probes (Knuth) with --probes.
     Estimate(EstimateArgs),
+    /// Compare LEX and MIN over a range of boards: Stone & Stone's Table 2 (backtracks per solution)
+    /// and Table 1 (estimated vs actual tree sizes).
+    Compare(CompareArgs),
+}
+
+/// `csp queens compare`.
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// The boards: N, A..B (inclusive), A-B, or a list such as 7,9,11.
+    pub range: String,
+    /// The orderings to compare. LEX runs check-past and MIN forward checking, as in the paper, unless
+    /// --propagation says otherwise.
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [OrderArg::Lex, OrderArg::Min])]
+    pub orders: Vec<OrderArg>,
+    /// One propagation level for every ordering.
+    #[arg(long, value_enum)]
+    pub propagation: Option<PropagationArg>,
+    /// The numbers of solutions after which each terse search stops.
+    #[arg(long, value_delimiter = ',', default_values_t = [1, 10], value_parser = clap::value_parser!(u64).range(1..))]
+    pub solutions: Vec<u64>,
+    /// Break MIN's ties at random (the paper's tie-breaking is unspecified), averaging over --seeds.
+    #[arg(long)]
+    pub ties_random: bool,
+    /// With --ties-random, average over seeds 0..K.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..1000))]
+    pub seeds: u64,
+    /// The node budget of each search; a cell over it says so.
+    #[arg(long, value_name = "NODES", default_value_t = 10_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub budget: u64,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CompareFormat::Table)]
+    pub format: CompareFormat,
+}
+
+/// `--format` of `compare`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CompareFormat {
+    /// Aligned text tables.
+    Table,
+    /// One CSV row per cell.
+    Csv,
+    /// One JSON array of cells.
+    Json,
 }
 
 /// `csp queens estimate`.

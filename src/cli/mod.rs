@@ -1,6 +1,7 @@
 //! Argument parsing and dispatch for the `csp` binary.
 
 mod args;
+mod compare;
 mod output;
 mod progress;
 mod queens;

@@ -24,6 +24,7 @@ pub fn run(command: QueensCommand, out: &mut impl Write) -> Result<Exit, CliErro
         QueensCommand::Count(args) => run_count(args, out),
         QueensCommand::Trace(args) => run_trace(args, out),
         QueensCommand::Estimate(args) => run_estimate(args, out),
+        QueensCommand::Compare(args) => super::compare::run(args, out),
     }
 }
 
