@@ -112,24 +112,12 @@ pub struct EstimateArgs {
     pub search: SearchArgs,
 }
 
-/// `csp queens trace`.
+/// `csp queens trace`: what `solve` takes, and an event limit.
 #[derive(Debug, Args)]
 pub struct TraceArgs {
-    /// The board size n.
-    #[arg(value_parser = parse_board_size, allow_negative_numbers = true)]
-    pub n: usize,
-    /// Stop after this many solutions. [default: 1]
-    #[arg(
-        long,
-        value_name = "K",
-        value_parser = clap::value_parser!(u64).range(1..),
-        conflicts_with = "all",
-        allow_negative_numbers = true
-    )]
-    pub solutions: Option<u64>,
-    /// Trace the whole tree.
-    #[arg(long)]
-    pub all: bool,
+    /// The board, the solutions wanted and the search options, as for `solve`.
+    #[command(flatten)]
+    pub solve: SolveArgs,
     /// Stop the search after this many events.
     #[arg(
         long,
@@ -139,9 +127,6 @@ pub struct TraceArgs {
         allow_negative_numbers = true
     )]
     pub limit: u64,
-    /// The search options.
-    #[command(flatten)]
-    pub search: SearchArgs,
 }
 
 /// `csp queens solve`.
@@ -165,6 +150,17 @@ pub struct SolveArgs {
     /// The search options.
     #[command(flatten)]
     pub search: SearchArgs,
+}
+
+impl SolveArgs {
+    /// How many solutions to stop after: `--solutions K`, all with `--all`, else 1.
+    pub fn solution_limit(&self) -> Option<u64> {
+        if self.all {
+            None
+        } else {
+            Some(self.solutions.unwrap_or(1))
+        }
+    }
 }
 
 /// `csp queens count`.

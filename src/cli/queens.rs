@@ -122,14 +122,12 @@ fn run_estimate(args: EstimateArgs, out: &mut impl Write) -> Result<Exit, CliErr
 }
 
 fn run_trace(args: TraceArgs, out: &mut impl Write) -> Result<Exit, CliError> {
-    let model =
-        model(args.n, args.search.encoding()).map_err(|e| CliError::Usage(e.to_string()))?;
-    let solution_limit = if args.all {
-        None
-    } else {
-        Some(args.solutions.unwrap_or(1))
-    };
-    let config = args.search.config(args.n, solution_limit);
+    let solve_args = &args.solve;
+    let model = model(solve_args.n, solve_args.search.encoding())
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    let config = solve_args
+        .search
+        .config(solve_args.n, solve_args.solution_limit());
     let mut recorder = TraceRecorder::new(&model, Some(args.limit));
     let result = solve(&model, &config, &mut recorder);
     out.write_all(recorder.text().as_bytes())?;
@@ -142,11 +140,7 @@ fn run_trace(args: TraceArgs, out: &mut impl Write) -> Result<Exit, CliError> {
 }
 
 fn run_solve(args: SolveArgs, out: &mut impl Write) -> Result<Exit, CliError> {
-    let solution_limit = if args.all {
-        None
-    } else {
-        Some(args.solutions.unwrap_or(1))
-    };
+    let solution_limit = args.solution_limit();
     let json = args.search.json;
     let mut solutions: Vec<Vec<u32>> = Vec::new();
     let mut write_error = None;
