@@ -380,3 +380,43 @@ fn compare_reproduces_stone_and_stone_tables_and_marks_cells_over_budget() {
     assert!(stdout(&output).starts_with("n,order,propagation,solutions,"));
     assert_bad_input(&["queens", "compare", "9..7"], "invalid range");
 }
+
+#[test]
+fn compare_plot_writes_four_labelled_svg_figures() {
+    let dir = std::env::temp_dir().join(format!("csp-plot-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let output = csp(&[
+        "queens",
+        "compare",
+        "7..10",
+        "--format",
+        "csv",
+        "--plot",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(
+        stderr(&output).contains("wrote 4 figures"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(
+        stdout(&output).starts_with("n,order"),
+        "stdout stays the CSV asked for"
+    );
+    for (file, axis) in [
+        ("backtracks.svg", "backtracks per solution"),
+        ("estimated_tree.svg", "nodes (log scale)"),
+        ("branching.svg", "average choices per node"),
+        ("backtracks_per_level.svg", "depth (queens placed)"),
+    ] {
+        let svg = std::fs::read_to_string(dir.join(file)).expect("the figure exists");
+        assert!(svg.starts_with("<svg"), "{file}");
+        assert!(svg.contains(axis), "{file}: axis label {axis:?}");
+        assert!(
+            svg.contains("LEX") && svg.contains("MIN"),
+            "{file}: a legend names both"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

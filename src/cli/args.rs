@@ -70,6 +70,11 @@ pub struct CompareArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = CompareFormat::Table)]
     pub format: CompareFormat,
+    /// Also write SVG figures to this directory: backtracks per solution vs N (Figs 5, 7, 8),
+    /// branching factor and backtracks by depth for the largest N (Figs 1, 3), and the estimated full
+    /// tree vs N (Fig 10).
+    #[arg(long, value_name = "DIR")]
+    pub plot: Option<std::path::PathBuf>,
 }
 
 /// `--format` of `compare`.

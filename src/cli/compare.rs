@@ -11,6 +11,7 @@ use nqueens_model::{Encoding, model};
 use serde::Serialize;
 
 use super::args::{CompareArgs, CompareFormat, OrderArg, PropagationArg};
+use super::plot::{Series, line_chart};
 use super::{CliError, Exit};
 
 /// One measured cell: a configuration on one board stopped at `solutions` solutions (`None`: the
@@ -49,6 +50,11 @@ pub fn run(args: CompareArgs, out: &mut impl Write) -> Result<Exit, CliError> {
             cells.push(measure(&model, n, order, &args, None));
         }
     }
+    if let Some(dir) = &args.plot {
+        let written = plot_figures(dir, &args, &sizes, &cells)?;
+        // The figures are files; stdout stays the table, CSV or JSON asked for.
+        eprintln!("csp: wrote {} figures to {}", written, dir.display());
+    }
     match args.format {
         CompareFormat::Json => {
             serde_json::to_writer(&mut *out, &cells).map_err(std::io::Error::from)?;
@@ -60,6 +66,42 @@ pub fn run(args: CompareArgs, out: &mut impl Write) -> Result<Exit, CliError> {
     Ok(Exit::Answered)
 }
 
+/// The configuration of one cell's search: the paper's propagation for the ordering unless
+/// --propagation overrides it, the budget as a node limit.
+fn config_for(
+    order: OrderArg,
+    args: &CompareArgs,
+    solutions: Option<u64>,
+    seed: u64,
+) -> SearchConfig {
+    SearchConfig {
+        variable_order: match order {
+            OrderArg::Lex => VariableOrderKind::Lexicographic,
+            OrderArg::Min => VariableOrderKind::FewestChoices,
+        },
+        ties: if args.ties_random {
+            TiePolicy::Random
+        } else {
+            TiePolicy::LowestIndex
+        },
+        propagation: propagation_for(order, args),
+        solution_limit: solutions,
+        limits: Limits {
+            nodes: Some(args.budget),
+            ..Limits::default()
+        },
+        seed,
+        ..SearchConfig::default()
+    }
+}
+
+fn propagation_for(order: OrderArg, args: &CompareArgs) -> Propagation {
+    match (args.propagation, order) {
+        (Some(PropagationArg::CheckPast), _) | (None, OrderArg::Lex) => Propagation::CheckPast,
+        _ => Propagation::ForwardChecking,
+    }
+}
+
 fn measure(
     model: &csp_core::Model,
     n: usize,
@@ -67,10 +109,7 @@ fn measure(
     args: &CompareArgs,
     solutions: Option<u64>,
 ) -> Cell {
-    let propagation = match (args.propagation, order) {
-        (Some(PropagationArg::CheckPast), _) | (None, OrderArg::Lex) => Propagation::CheckPast,
-        _ => Propagation::ForwardChecking,
-    };
+    let propagation = propagation_for(order, args);
     let seeds = if args.ties_random {
         args.seeds.max(1)
     } else {
@@ -79,25 +118,7 @@ fn measure(
     let (mut within_budget, mut backtracks, mut estimates) = (true, 0.0, 0.0);
     let mut actual = None;
     for seed in 0..seeds {
-        let config = SearchConfig {
-            variable_order: match order {
-                OrderArg::Lex => VariableOrderKind::Lexicographic,
-                OrderArg::Min => VariableOrderKind::FewestChoices,
-            },
-            ties: if args.ties_random {
-                TiePolicy::Random
-            } else {
-                TiePolicy::LowestIndex
-            },
-            propagation,
-            solution_limit: solutions,
-            limits: Limits {
-                nodes: Some(args.budget),
-                ..Limits::default()
-            },
-            seed,
-            ..SearchConfig::default()
-        };
+        let config = config_for(order, args, solutions, seed);
         let mut observers = (TreeSizeEstimator::new(), Statistics::default());
         let result = solve(model, &config, &mut observers);
         let (estimator, stats) = observers;
@@ -112,10 +133,7 @@ fn measure(
     let seeds = seeds as f64;
     Cell {
         n,
-        order: match order {
-            OrderArg::Lex => "lex",
-            OrderArg::Min => "min",
-        },
+        order: order_name(order),
         propagation: match propagation {
             Propagation::CheckPast => "check-past",
             _ => "fc",
@@ -126,6 +144,126 @@ fn measure(
         estimated_tree_size: Some(estimates / seeds),
         actual_tree_size: actual,
     }
+}
+
+/// The orderings' names as the cells and figures use them.
+fn order_name(order: OrderArg) -> &'static str {
+    match order {
+        OrderArg::Lex => "lex",
+        OrderArg::Min => "min",
+    }
+}
+
+/// Writes the four figures into `dir`; returns how many.
+fn plot_figures(
+    dir: &std::path::Path,
+    args: &CompareArgs,
+    sizes: &[usize],
+    cells: &[Cell],
+) -> Result<usize, CliError> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| CliError::Usage(format!("cannot create {}: {e}", dir.display())))?;
+    let failed = |message: String| CliError::Usage(message);
+    let mut by_n = Vec::new();
+    let mut estimates = Vec::new();
+    for &order in &args.orders {
+        let name = order_name(order).to_uppercase();
+        for &k in &args.solutions {
+            let points = cells
+                .iter()
+                .filter(|c| c.order == order_name(order) && c.solutions == Some(k))
+                .filter_map(|c| Some((c.n as f64, c.backtracks_per_solution?)))
+                .collect();
+            by_n.push(Series {
+                label: format!("{name}, {k} solution(s)"),
+                points,
+            });
+        }
+        // Fig 10: the estimate after the most solutions asked for (10 by default).
+        let k = args.solutions.iter().copied().max().unwrap_or(1);
+        estimates.push(Series {
+            label: format!("{name}: estimate after {k} solution(s)"),
+            points: cells
+                .iter()
+                .filter(|c| c.order == order_name(order) && c.solutions == Some(k))
+                .filter_map(|c| Some((c.n as f64, c.estimated_tree_size?)))
+                .collect(),
+        });
+        estimates.push(Series {
+            label: format!("{name}: actual (full search within budget)"),
+            points: cells
+                .iter()
+                .filter(|c| c.order == order_name(order) && c.solutions.is_none())
+                .filter_map(|c| Some((c.n as f64, c.actual_tree_size? as f64)))
+                .collect(),
+        });
+    }
+    line_chart(
+        &dir.join("backtracks.svg"),
+        "Backtracks per solution vs N (cf. Stone & Stone Figs 5, 7, 8)",
+        "N (queens)",
+        "backtracks per solution (log scale)",
+        true,
+        &by_n,
+    )
+    .map_err(failed)?;
+    line_chart(
+        &dir.join("estimated_tree.svg"),
+        "Estimated full tree size vs N (cf. Fig 10; Table 1)",
+        "N (queens)",
+        "nodes (log scale)",
+        true,
+        &estimates,
+    )
+    .map_err(failed)?;
+    // Figs 1 and 3: one terse search per ordering on the largest board, level by level.
+    let n = *sizes.iter().max().expect("a range has a board");
+    let model = model(n, Encoding::Counters).map_err(|e| CliError::Usage(e.to_string()))?;
+    let (mut branching, mut per_level) = (Vec::new(), Vec::new());
+    for &order in &args.orders {
+        let mut stats = Statistics::default();
+        solve(&model, &config_for(order, args, Some(1), 0), &mut stats);
+        let name = order_name(order).to_uppercase();
+        let depth = |i: usize| i as f64; // level i + 1 is depth i (queens placed)
+        branching.push(Series {
+            label: name.clone(),
+            points: stats
+                .per_level
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| l.expanded > 0)
+                .map(|(i, l)| (depth(i), l.avg_choices()))
+                .collect(),
+        });
+        per_level.push(Series {
+            label: name,
+            points: stats
+                .per_level
+                .iter()
+                .enumerate()
+                .map(|(i, l)| (depth(i), l.backtracks as f64))
+                .collect(),
+        });
+    }
+    line_chart(
+        &dir.join("branching.svg"),
+        &format!("Average branching factor by depth, {n} queens, terse search (cf. Fig 1)"),
+        "depth (queens placed)",
+        "average choices per node",
+        false,
+        &branching,
+    )
+    .map_err(failed)?;
+    line_chart(
+        &dir.join("backtracks_per_level.svg"),
+        &format!("Backtracks at each depth, {n} queens, terse search (cf. Fig 3)"),
+        "depth (queens placed)",
+        "backtracks (log scale)",
+        true,
+        &per_level,
+    )
+    .map_err(failed)?;
+    Ok(4)
 }
 
 fn write_csv(out: &mut impl Write, cells: &[Cell]) -> std::io::Result<()> {

@@ -3,6 +3,7 @@
 mod args;
 mod compare;
 mod output;
+mod plot;
 mod progress;
 mod queens;
 
