@@ -394,12 +394,11 @@ impl<'m, V: VariableOrder, W: ValueOrder> Search<'m, V, W> {
                 self.restart(observer)?;
                 continue;
             }
-            if self.stats.nodes % self.clock_interval == 0 {
-                if let Some(max) = self.limits.time {
-                    if self.elapsed + self.call_started.elapsed() >= max {
-                        return Err(Outcome::LimitReached(Limit::Time));
-                    }
-                }
+            if self.stats.nodes.is_multiple_of(self.clock_interval)
+                && let Some(max) = self.limits.time
+                && self.elapsed + self.call_started.elapsed() >= max
+            {
+                return Err(Outcome::LimitReached(Limit::Time));
             }
             let value = self.candidates[frame.start + frame.next];
             frame.next += 1;

@@ -97,7 +97,7 @@ impl Progress {
 impl SearchObserver for Progress {
     fn on_event(&mut self, event: &SearchEvent<'_>) -> ControlFlow<()> {
         self.events += 1;
-        if self.events % UPDATE_EVERY == 0 {
+        if self.events.is_multiple_of(UPDATE_EVERY) {
             self.update();
         }
         self.tracker.on_event(event)
