@@ -334,14 +334,7 @@ impl<'m, V: VariableOrder, W: ValueOrder> Search<'m, V, W> {
             "the ordering chose an assigned variable"
         );
         let start = self.candidates.len();
-        self.store.domain(var).append_values(&mut self.candidates);
-        if self.propagation == Propagation::CheckPast {
-            let kept = self
-                .store
-                .retain_consistent(self.model, var, &mut self.candidates[start..]);
-            self.candidates.truncate(start + kept);
-        }
-        let len = self.candidates.len() - start;
+        let len = ctx.append_choices(var, &mut self.candidates);
         emit(
             &mut self.stats,
             observer,

@@ -91,12 +91,7 @@ fn probe(
             .select(&ctx)
             .expect("an incomplete assignment has an unassigned variable");
         candidates.clear();
-        store.domain(var).append_values(candidates);
-        if propagation == Propagation::CheckPast {
-            let kept = store.retain_consistent(model, var, candidates);
-            candidates.truncate(kept);
-        }
-        if candidates.is_empty() {
+        if ctx.append_choices(var, candidates) == 0 {
             return (size, 0.0);
         }
         weight *= candidates.len() as f64;

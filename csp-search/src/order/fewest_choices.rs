@@ -50,10 +50,7 @@ impl VariableOrder for FewestChoices {
                 self.scratch.clear();
                 for &v in unassigned {
                     self.values.clear();
-                    ctx.domain(v).append_values(&mut self.values);
-                    let choices = ctx
-                        .store()
-                        .retain_consistent(ctx.model(), v, &mut self.values);
+                    let choices = ctx.append_choices(v, &mut self.values);
                     self.scratch.push((v, choices as u32));
                 }
                 &mut self.scratch.iter().copied()
@@ -64,17 +61,19 @@ impl VariableOrder for FewestChoices {
             TiePolicy::MaxDegree => {
                 let mut best: Option<(VarId, u32, u64)> = None;
                 for (v, c) in candidates {
-                    let better = match best {
-                        None => true,
-                        Some((_, b, _)) if c < b => true,
+                    // The degree costs a pass over v's constraints: compute it only for a candidate
+                    // that is at least tied on choices, and once.
+                    let replaces = match best {
+                        None => Some(ctx.degree(v)),
+                        Some((_, b, _)) if c < b => Some(ctx.degree(v)),
                         Some((w, b, d)) if c == b => {
                             let degree = ctx.degree(v);
-                            degree > d || (degree == d && v < w)
+                            (degree > d || (degree == d && v < w)).then_some(degree)
                         }
-                        Some(_) => false,
+                        Some(_) => None,
                     };
-                    if better {
-                        best = Some((v, c, ctx.degree(v)));
+                    if let Some(degree) = replaces {
+                        best = Some((v, c, degree));
                     }
                 }
                 best.map(|(v, _, _)| v)

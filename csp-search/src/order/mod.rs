@@ -67,7 +67,25 @@ impl<'a> SelectCtx<'a> {
         self.store.unassigned()
     }
 
-    /// How many choices the variable has at this node (its branching factor if chosen).
+    /// Appends the variable's choices at this node to `out`, ascending, and returns how many there
+    /// are: under forward checking its domain, under check-past the values that also pass Dijkstra's
+    /// test against the assigned variables (one batch call per constraint). The engine, the MIN
+    /// ordering and Knuth's probes all count choices through this one rule.
+    #[inline(always)]
+    pub fn append_choices(&self, var: VarId, out: &mut Vec<i32>) -> usize {
+        let start = out.len();
+        self.store.domain(var).append_values(out);
+        if self.propagation == Propagation::CheckPast {
+            let kept = self
+                .store
+                .retain_consistent(self.model, var, &mut out[start..]);
+            out.truncate(start + kept);
+        }
+        out.len() - start
+    }
+
+    /// How many choices the variable has at this node (its branching factor if chosen), without a
+    /// buffer; [`SelectCtx::append_choices`] is faster under check-past.
     #[inline]
     pub fn choices(&self, var: VarId) -> u32 {
         let domain = self.store.domain(var);
