@@ -30,6 +30,22 @@ pub enum Exit {
     Internal = 70,
 }
 
+impl Exit {
+    /// The exit code of a search that ended with `outcome` after finding `solutions` solutions:
+    /// answered when it stopped at the requested solutions or finished the tree having found some,
+    /// no solution when it finished the tree empty-handed, and a limit otherwise (for `solve`, fewer
+    /// solutions than asked for; for `count`, an unfinished count), whatever was found being shown.
+    pub fn of(outcome: csp_search::Outcome, solutions: u64) -> Self {
+        use csp_search::Outcome;
+        match outcome {
+            Outcome::Solved => Exit::Answered,
+            Outcome::Exhausted if solutions > 0 => Exit::Answered,
+            Outcome::Exhausted => Exit::NoSolution,
+            _ => Exit::LimitReached,
+        }
+    }
+}
+
 /// An error that ends the program with a one-line message.
 #[derive(Debug)]
 pub enum CliError {

@@ -131,12 +131,7 @@ fn run_trace(args: TraceArgs, out: &mut impl Write) -> Result<Exit, CliError> {
     let mut recorder = TraceRecorder::new(&model, Some(args.limit));
     let result = solve(&model, &config, &mut recorder);
     out.write_all(recorder.text().as_bytes())?;
-    Ok(match result.outcome {
-        Outcome::Solved => Exit::Answered,
-        Outcome::Exhausted if result.stats.solutions > 0 => Exit::Answered,
-        Outcome::Exhausted => Exit::NoSolution,
-        _ => Exit::LimitReached,
-    })
+    Ok(Exit::of(result.outcome, result.stats.solutions))
 }
 
 fn run_solve(args: SolveArgs, out: &mut impl Write) -> Result<Exit, CliError> {
@@ -169,13 +164,7 @@ fn run_solve(args: SolveArgs, out: &mut impl Write) -> Result<Exit, CliError> {
         )));
     }
     let found = run.result.stats.solutions;
-    let exit = match run.result.outcome {
-        Outcome::Solved => Exit::Answered,
-        Outcome::Exhausted if found > 0 => Exit::Answered,
-        Outcome::Exhausted => Exit::NoSolution,
-        // Stopped before the requested solutions: those found are shown, but the answer is short.
-        _ => Exit::LimitReached,
-    };
+    let exit = Exit::of(run.result.outcome, found);
     if json {
         Report::new("solve", args.n, &args.search, &run, solutions).write(out)?;
     } else {
@@ -199,11 +188,7 @@ fn run_solve(args: SolveArgs, out: &mut impl Write) -> Result<Exit, CliError> {
 fn run_count(args: CountArgs, out: &mut impl Write) -> Result<Exit, CliError> {
     let run = search(args.n, &args.search, None, None)?;
     let count = run.result.stats.solutions;
-    let exit = match run.result.outcome {
-        Outcome::Exhausted if count > 0 => Exit::Answered,
-        Outcome::Exhausted => Exit::NoSolution,
-        _ => Exit::LimitReached,
-    };
+    let exit = Exit::of(run.result.outcome, count);
     if args.search.json {
         Report::new("count", args.n, &args.search, &run, Vec::new()).write(out)?;
     } else {
