@@ -303,6 +303,21 @@ fn print_runs(title: &str, runs: &[Run]) {
     }
 }
 
+/// The fast preset on board `n` with every seed of the settings, each capped by the sweep's limits.
+fn preset_runs(n: usize, settings: &Settings) -> Vec<Run> {
+    (0..settings.seeds)
+        .map(|seed| {
+            solve_once(
+                n,
+                seed,
+                ValueOrderKind::MiddleOut,
+                true,
+                settings.node_limit(n),
+            )
+        })
+        .collect()
+}
+
 /// The sweep over `min_n..=max_n`: per board, the median and the slowest of its seeds, then the summary.
 fn sweep(settings: &Settings) {
     let sizes = settings.min_n..=settings.max_n;
@@ -311,17 +326,7 @@ fn sweep(settings: &Settings) {
     let mut medians = Vec::new();
     let mut maxima = Vec::new();
     for n in sizes.clone() {
-        let mut runs: Vec<Run> = (0..settings.seeds)
-            .map(|seed| {
-                solve_once(
-                    n,
-                    seed,
-                    ValueOrderKind::MiddleOut,
-                    true,
-                    settings.node_limit(n),
-                )
-            })
-            .collect();
+        let mut runs: Vec<Run> = preset_runs(n, settings);
         // A run stopped by a limit sorts after every solved run: its time is a lower bound.
         runs.sort_by_key(|run| (run.limit.is_some(), run.time));
         medians.push(median(&runs));
@@ -447,17 +452,7 @@ fn large_boards(settings: &Settings) {
         "n", "median ms", "max ms", "median nodes", "median bt", "median build ms"
     );
     for &n in &settings.large {
-        let runs: Vec<Run> = (0..settings.seeds)
-            .map(|seed| {
-                solve_once(
-                    n,
-                    seed,
-                    ValueOrderKind::MiddleOut,
-                    true,
-                    settings.node_limit(n),
-                )
-            })
-            .collect();
+        let runs: Vec<Run> = preset_runs(n, settings);
         let mut builds: Vec<Duration> = runs.iter().map(|run| run.build).collect();
         builds.sort_unstable();
         // The build time shows how much of a large board's time is not search.
