@@ -27,10 +27,12 @@ pub mod constraints;
 mod domain;
 mod error;
 mod model;
+mod rng;
 mod store;
 
 pub use constraint::{CheckCtx, Constraint, LocalCtx, PropagationCtx, Wipeout};
 pub use domain::{Domain, MAX_DOMAIN_WIDTH};
 pub use error::ModelError;
 pub use model::{ConstraintId, Model, ModelBuilder, VarId};
+pub use rng::{Rng, rng_for};
 pub use store::{Checkpoint, Store};

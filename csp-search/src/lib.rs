@@ -33,7 +33,6 @@ mod estimate;
 mod event;
 mod knuth;
 pub mod order;
-mod rng;
 mod stats;
 mod trace;
 pub mod value;
@@ -41,12 +40,12 @@ pub mod value;
 pub use config::{
     Limits, Propagation, Restarts, SearchConfig, TiePolicy, ValueOrderKind, VariableOrderKind, luby,
 };
+pub use csp_core::{Rng, rng_for};
 pub use engine::{Limit, Outcome, Search, SearchResult, solve};
 pub use estimate::TreeSizeEstimator;
 pub use event::{FnObserver, SearchEvent, SearchObserver};
 pub use knuth::{ProbeEstimate, knuth_probes};
 pub use order::{SelectCtx, VariableOrder};
-pub use rng::{Rng, rng_for};
 pub use stats::{LevelStats, Statistics};
 pub use trace::TraceRecorder;
 pub use value::ValueOrder;
