@@ -94,17 +94,24 @@ impl Domain {
     /// per-value overhead mattered.
     #[inline]
     pub fn append_values(&self, out: &mut Vec<i32>) {
-        out.reserve(self.size as usize);
+        // Size the buffer once and fill it by index: a `push` per value re-checked the capacity each
+        // time, which was a third of the cost of listing a small domain.
+        let start = out.len();
+        out.resize(start + self.size as usize, 0);
+        let slots = &mut out[start..];
+        let mut filled = 0;
         let bits_per_block = fixedbitset::Block::BITS as usize;
         for (block_index, &block) in self.bits.as_slice().iter().enumerate() {
             let mut remaining = block;
             let base = self.lo as i64 + (block_index * bits_per_block) as i64;
             while remaining != 0 {
                 let bit = remaining.trailing_zeros() as i64;
-                out.push((base + bit) as i32);
+                slots[filled] = (base + bit) as i32;
+                filled += 1;
                 remaining &= remaining - 1;
             }
         }
+        debug_assert_eq!(filled, slots.len(), "the domain's size counts its bits");
     }
 
     #[inline]
