@@ -5,23 +5,64 @@ use fixedbitset::FixedBitSet;
 pub const MAX_DOMAIN_WIDTH: u64 = 1 << 28;
 
 /// A finite set of integers: a bit set over `lo..=hi` plus its size, so that `size` is O(1).
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// A domain that still holds its whole span keeps no bits at all until a value is first removed: a
+/// model for local search over a million-column board then costs a few bytes per variable, not a
+/// megabit each. [`crate::Store::new`] gives each search its own fully materialised copy, so search
+/// never allocates when it prunes.
+#[derive(Debug, Clone)]
 pub struct Domain {
     lo: i32,
+    /// The span's width, `hi − lo + 1`.
+    width: u32,
+    /// One bit per span value; empty while the domain is the whole span (`size == width`).
     bits: FixedBitSet,
     size: u32,
 }
 
+impl PartialEq for Domain {
+    /// Domains are equal when they hold the same values over the same span, whichever representation
+    /// each has.
+    fn eq(&self, other: &Self) -> bool {
+        self.lo == other.lo
+            && self.width == other.width
+            && self.size == other.size
+            && (self.is_whole_span() || other.is_whole_span() || self.bits == other.bits)
+    }
+}
+
+impl Eq for Domain {}
+
 impl Domain {
     /// The domain `lo..=hi`. The caller has checked that the range is non-empty and not too wide.
     pub(crate) fn range(lo: i32, hi: i32) -> Self {
-        let width = (i64::from(hi) - i64::from(lo) + 1) as usize;
-        let mut bits = FixedBitSet::with_capacity(width);
-        bits.insert_range(..);
+        let width = (i64::from(hi) - i64::from(lo) + 1) as u32;
         Domain {
             lo,
-            bits,
-            size: width as u32,
+            width,
+            bits: FixedBitSet::new(),
+            size: width,
+        }
+    }
+
+    /// Whether the domain holds its whole span, with no bits materialised.
+    #[inline]
+    fn is_whole_span(&self) -> bool {
+        self.bits.is_empty()
+    }
+
+    /// The same domain with its bits materialised, so that removing values never allocates.
+    pub(crate) fn materialized(&self) -> Self {
+        let mut copy = self.clone();
+        copy.materialize();
+        copy
+    }
+
+    /// Allocates the bit set of a whole-span domain, every bit set.
+    fn materialize(&mut self) {
+        if self.is_whole_span() {
+            self.bits = FixedBitSet::with_capacity(self.width as usize);
+            self.bits.insert_range(..);
         }
     }
 
@@ -34,11 +75,17 @@ impl Domain {
         for &v in values {
             bits.insert((i64::from(v) - i64::from(lo)) as usize);
         }
-        Domain {
+        let mut domain = Domain {
             lo,
+            width: width as u32,
             bits,
             size: values.len() as u32,
+        };
+        // A gap-free value list is a whole span: keep the representation canonical.
+        if domain.size == domain.width {
+            domain.bits = FixedBitSet::new();
         }
+        domain
     }
 
     /// The number of values left.
@@ -57,7 +104,7 @@ impl Domain {
     #[inline]
     pub fn contains(&self, value: i32) -> bool {
         match self.offset(value) {
-            Some(index) => self.bits.contains(index),
+            Some(index) => self.is_whole_span() || self.bits.contains(index),
             None => false,
         }
     }
@@ -71,22 +118,34 @@ impl Domain {
     /// The largest value the domain's span covers.
     #[inline]
     pub fn span_hi(&self) -> i32 {
-        (i64::from(self.lo) + self.bits.len() as i64 - 1) as i32
+        (i64::from(self.lo) + i64::from(self.width) - 1) as i32
     }
 
     /// The smallest value left, if any.
     pub fn min(&self) -> Option<i32> {
+        if self.is_whole_span() {
+            return Some(self.lo);
+        }
         self.bits.minimum().map(|i| self.value_at(i))
     }
 
     /// The largest value left, if any.
     pub fn max(&self) -> Option<i32> {
+        if self.is_whole_span() {
+            return Some(self.span_hi());
+        }
         self.bits.maximum().map(|i| self.value_at(i))
     }
 
     /// The values left, ascending.
     pub fn values(&self) -> impl DoubleEndedIterator<Item = i32> + '_ {
-        self.bits.ones().map(move |i| self.value_at(i))
+        // Either the whole span or the set bits; the unused side is an empty range.
+        let whole = if self.is_whole_span() {
+            0..self.width as usize
+        } else {
+            0..0
+        };
+        whole.chain(self.bits.ones()).map(move |i| self.value_at(i))
     }
 
     /// Appends the values left, ascending, to `out`: the same as `out.extend(self.values())`, walking
@@ -99,6 +158,12 @@ impl Domain {
         let start = out.len();
         out.resize(start + self.size as usize, 0);
         let slots = &mut out[start..];
+        if self.is_whole_span() {
+            for (i, slot) in slots.iter_mut().enumerate() {
+                *slot = self.value_at(i);
+            }
+            return;
+        }
         let mut filled = 0;
         let bits_per_block = fixedbitset::Block::BITS as usize;
         for (block_index, &block) in self.bits.as_slice().iter().enumerate() {
@@ -124,19 +189,22 @@ impl Domain {
         // A span fits in i32 (`lo + width - 1 <= i32::MAX`), so a wrapped difference that lands
         // inside the span is the true one.
         let index = value.wrapping_sub(self.lo) as u32 as usize;
-        (index < self.bits.len()).then_some(index)
+        (index < self.width as usize).then_some(index)
     }
 
     /// The span index of `value` if the value is in the domain.
     #[inline(always)]
     pub(crate) fn index_if_present(&self, value: i32) -> Option<usize> {
         let index = self.offset(value)?;
-        self.bits.contains(index).then_some(index)
+        (self.is_whole_span() || self.bits.contains(index)).then_some(index)
     }
 
     /// Removes the value at span index `index`, which must be present.
     #[inline(always)]
     pub(crate) fn remove_index(&mut self, index: usize) {
+        // A store's domains are materialised when it is made; this only allocates for a domain used
+        // outside a store.
+        self.materialize();
         debug_assert!(self.bits.contains(index));
         self.bits.remove(index);
         self.size -= 1;
@@ -170,6 +238,37 @@ mod tests {
         assert_eq!(d.values().collect::<Vec<_>>(), vec![-2, -1, 0, 1, 2, 3]);
         assert_eq!((d.min(), d.max()), (Some(-2), Some(3)));
         assert!(!d.contains(4) && !d.contains(-3));
+    }
+
+    #[test]
+    fn a_whole_span_keeps_no_bits_and_answers_like_a_materialised_one() {
+        let lazy = Domain::range(-3, 130);
+        assert!(lazy.is_whole_span(), "no bits until a removal");
+        let eager = lazy.materialized();
+        assert!(!eager.is_whole_span());
+        assert_eq!(lazy, eager);
+        assert_eq!(
+            lazy.values().collect::<Vec<_>>(),
+            eager.values().collect::<Vec<_>>()
+        );
+        let (mut from_lazy, mut from_eager) = (vec![], vec![]);
+        lazy.append_values(&mut from_lazy);
+        eager.append_values(&mut from_eager);
+        assert_eq!(from_lazy, from_eager);
+        for v in -5..=133 {
+            assert_eq!(lazy.contains(v), eager.contains(v), "{v}");
+            assert_eq!(lazy.index_if_present(v), eager.index_if_present(v), "{v}");
+        }
+        assert_eq!((lazy.min(), lazy.max()), (Some(-3), Some(130)));
+        assert_eq!(Domain::from_sorted(&[4, 5, 6]), Domain::range(4, 6));
+        assert!(Domain::from_sorted(&[4, 5, 6]).is_whole_span(), "canonical");
+
+        let mut pruned = lazy.clone();
+        assert_eq!(pruned.remove(0), Some(3));
+        assert!(!pruned.contains(0) && pruned.contains(1) && pruned.size() == lazy.size() - 1);
+        assert_ne!(pruned, lazy);
+        pruned.restore(3);
+        assert_eq!(pruned, lazy, "restored to the whole span, bits or not");
     }
 
     #[test]

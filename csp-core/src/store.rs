@@ -61,7 +61,12 @@ impl Store {
     /// A fresh store for `model`: initial domains, nothing assigned, all state cells zero.
     pub fn new(model: &Model) -> Self {
         Store {
-            domains: model.initial_domains().to_vec(),
+            // Materialised now, so that pruning during search never allocates.
+            domains: model
+                .initial_domains()
+                .iter()
+                .map(Domain::materialized)
+                .collect(),
             values: vec![0; model.num_vars()],
             assigned: FixedBitSet::with_capacity(model.num_vars()),
             num_assigned: 0,
