@@ -5,6 +5,7 @@
 //!
 //! - [`core`] (`csp-core`): variables with finite domains, constraints, a trailed store.
 //! - [`search`] (`csp-search`): backtracking with pluggable orderings, propagation, observers.
+//! - [`local`] (`csp-local`): min-conflicts repair over any model.
 //! - [`nqueens`] (`nqueens-model`): N-queens on the engine, verification and rendering.
 //!
 //! ```
@@ -26,6 +27,7 @@
 //! ```
 
 pub use csp_core as core;
+pub use csp_local as local;
 pub use csp_search as search;
 pub use nqueens_model as nqueens;
 

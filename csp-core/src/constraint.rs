@@ -128,6 +128,25 @@ pub trait Constraint: fmt::Debug + Send + Sync {
         u32::from(!self.is_satisfied(&values))
     }
 
+    /// Local search, many values at once: adds to `conflicts[i]` what
+    /// [`conflicts`](Constraint::conflicts) counts for `var = values[i]`. Min-conflicts scans whole
+    /// domains through this; override it when one tight loop beats a call per value.
+    fn add_conflicts(&self, var: VarId, values: &[i32], ctx: &LocalCtx<'_>, conflicts: &mut [u32]) {
+        for (&value, total) in values.iter().zip(conflicts) {
+            *total += self.conflicts(var, value, ctx);
+        }
+    }
+
+    /// Local search, every scope variable at once: adds to `conflicts[k]` what
+    /// [`conflicts`](Constraint::conflicts) counts for the `k`-th scope variable at its current value.
+    /// Min-conflicts finds its conflicted variables through this; override it when one tight loop
+    /// beats a call per variable.
+    fn add_scope_conflicts(&self, ctx: &LocalCtx<'_>, conflicts: &mut [u32]) {
+        for (&var, total) in self.scope().iter().zip(conflicts) {
+            *total += self.conflicts(var, ctx.values[var.index()], ctx);
+        }
+    }
+
     /// Local search: rebuild the state cells from the complete assignment `values` (default: nothing).
     fn reset_local(&self, _values: &[i32], _cells: &mut [i64]) {}
 

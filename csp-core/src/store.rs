@@ -60,13 +60,30 @@ pub struct Store {
 impl Store {
     /// A fresh store for `model`: initial domains, nothing assigned, all state cells zero.
     pub fn new(model: &Model) -> Self {
-        Store {
-            // Materialised now, so that pruning during search never allocates.
-            domains: model
+        // Materialised now, so that pruning during search never allocates.
+        Self::with_domains(
+            model,
+            model
                 .initial_domains()
                 .iter()
                 .map(Domain::materialized)
                 .collect(),
+        )
+    }
+
+    /// A fresh store whose whole-span domains stay unmaterialised (bounds only) until a value is
+    /// removed, so it costs O(1) per variable instead of a bit per value.
+    ///
+    /// For building one assignment by checks alone — a greedy start for local search, say — over
+    /// domains too wide for a bit each. The first removal from a domain allocates its bits, so a tree
+    /// search should use [`Store::new`].
+    pub fn with_lazy_domains(model: &Model) -> Self {
+        Self::with_domains(model, model.initial_domains().to_vec())
+    }
+
+    fn with_domains(model: &Model, domains: Vec<Domain>) -> Self {
+        Store {
+            domains,
             values: vec![0; model.num_vars()],
             assigned: FixedBitSet::with_capacity(model.num_vars()),
             num_assigned: 0,

@@ -37,7 +37,10 @@ mod render;
 mod verify;
 
 pub use encoding::{Encoding, ParseEncodingError};
-pub use model::{MEMORY_BUDGET_BYTES, QueensError, estimated_model_bytes, max_n, model};
+pub use model::{
+    LOCAL_SEARCH_BYTES_PER_ROW, MEMORY_BUDGET_BYTES, QueensError, estimated_model_bytes,
+    local_search_max_n, local_search_model, max_n, model,
+};
 pub use queens_constraint::QueensConstraint;
 pub use render::render;
 pub use verify::{AttackKind, VerifyError, verify};

@@ -272,6 +272,49 @@ impl Constraint for QueensConstraint {
         u32::try_from(on_lines - itself).unwrap_or(0)
     }
 
+    /// [`conflicts`](Constraint::conflicts) for a run of values in one loop over the row's windows of
+    /// the counter tables.
+    fn add_conflicts(&self, var: VarId, values: &[i32], ctx: &LocalCtx<'_>, conflicts: &mut [u32]) {
+        let n = self.n_queens();
+        let row = self.row_of(var);
+        let cells = ctx.cells;
+        let columns = &cells[..n];
+        let up = &cells[n + row..][..n];
+        let down = &cells[3 * n - 1 + row..][..n];
+        let current = ctx.values[var.index()];
+        for (&value, total) in values.iter().zip(conflicts) {
+            // A negative value wraps to a huge column, so one comparison catches every off-board one.
+            let column = value as u32 as usize;
+            if column >= n {
+                *total += self.off_board_conflicts();
+                continue;
+            }
+            let on_lines = columns[column] + up[column] + down[n - 1 - column];
+            // Where the queen already stands, each of the three counters includes her.
+            let itself = 3 * i64::from(value == current);
+            *total += (on_lines - itself) as u32;
+        }
+    }
+
+    /// Every row's [`conflicts`](Constraint::conflicts) at its current column, in one pass.
+    fn add_scope_conflicts(&self, ctx: &LocalCtx<'_>, conflicts: &mut [u32]) {
+        let n = self.n_queens();
+        let cells = ctx.cells;
+        let (columns, diagonals) = cells.split_at(n);
+        let (up, down) = diagonals.split_at(2 * n - 1);
+        let values = &ctx.values[self.first..self.first + n];
+        for (row, (&value, total)) in values.iter().zip(conflicts).enumerate() {
+            let column = value as u32 as usize;
+            if column >= n {
+                *total += self.off_board_conflicts();
+                continue;
+            }
+            // Each counter includes this queen herself: three lines, three to take off.
+            let on_lines = columns[column] + up[row + column] + down[row + n - 1 - column];
+            *total += (on_lines - 3) as u32;
+        }
+    }
+
     fn reset_local(&self, values: &[i32], cells: &mut [i64]) {
         cells.fill(0);
         for row in 0..self.n_queens() {

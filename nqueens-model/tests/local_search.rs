@@ -40,6 +40,27 @@ fn assert_conflicts_are_exact(
 ) {
     let n = values.len();
     let ctx = LocalCtx { values, cells };
+    // The batch forms agree with the one-at-a-time count, off-board values included.
+    let mut per_row = vec![5; n];
+    counters.add_scope_conflicts(&ctx, &mut per_row);
+    let columns: Vec<i32> = (-2..n as i32 + 2).collect();
+    for row in 0..n {
+        let var = VarId::from_index(row);
+        assert_eq!(
+            per_row[row],
+            5 + counters.conflicts(var, values[row], &ctx),
+            "scope batch, row {row}"
+        );
+        let mut batch = vec![1; columns.len()];
+        counters.add_conflicts(var, &columns, &ctx, &mut batch);
+        for (&column, &total) in columns.iter().zip(&batch) {
+            assert_eq!(
+                total,
+                1 + counters.conflicts(var, column, &ctx),
+                "row {row}, column {column}"
+            );
+        }
+    }
     for row in 0..n {
         let var = VarId::from_index(row);
         for column in 0..n as i32 {
