@@ -110,10 +110,15 @@ fn run_seeds_from(
         .map(|seed| {
             let stop = AtomicBool::new(false);
             let start = Instant::now();
+            let cpu_start = thread_cpu_time();
             let report = method
                 .run(n, seed, &Limits::default(), &stop)
                 .unwrap_or_else(|error| panic!("{method} n = {n}: {error}"));
             let elapsed = start.elapsed();
+            let cpu = thread_cpu_time()
+                .zip(cpu_start)
+                .map(|(end, start)| end.saturating_sub(start));
+            CPU_TIMES.with(|times| times.borrow_mut().push(cpu));
             if std::env::var_os("LOCAL_BENCH_PER_SEED").is_some() {
                 let stats: Vec<String> = report
                     .stats
@@ -121,8 +126,12 @@ fn run_seeds_from(
                     .map(|(name, value)| format!("{name} {value}"))
                     .collect();
                 println!(
-                    "  {method} n = {n} seed {seed}: {:.4} s; {}",
+                    "  {method} n = {n} seed {seed}: {:.4} s (on a CPU {}); {}",
                     elapsed.as_secs_f64(),
+                    cpu.map_or_else(
+                        || "?".to_owned(),
+                        |cpu| format!("{:.4} s", cpu.as_secs_f64())
+                    ),
                     stats.join(", ")
                 );
             }
@@ -143,6 +152,30 @@ fn run_seeds_from(
             (elapsed, report)
         })
         .collect()
+}
+
+thread_local! {
+    /// The on-CPU time of every run of this thread, in order; [`print_summary`] takes them.
+    static CPU_TIMES: std::cell::RefCell<Vec<Option<Duration>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The time this thread has spent on a CPU, from /proc/thread-self/schedstat (None off Linux). On a
+/// shared machine it leaves out the time spent waiting for a core, which wall-clock time includes.
+fn thread_cpu_time() -> Option<Duration> {
+    let schedstat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let nanos: u64 = schedstat.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(nanos))
+}
+
+/// The median on-CPU time of the runs recorded since the last call, if every run has one.
+fn take_cpu_median() -> Option<f64> {
+    let times: Option<Vec<Duration>> = CPU_TIMES.with(|times| times.take().into_iter().collect());
+    let mut seconds: Vec<f64> = times?.iter().map(Duration::as_secs_f64).collect();
+    if seconds.is_empty() {
+        return None;
+    }
+    seconds.sort_by(f64::total_cmp);
+    Some(median(&seconds))
 }
 
 /// The median of a sorted slice (the mean of the middle two for an even length).
@@ -203,8 +236,9 @@ fn print_summary(method: LocalMethod, n: usize, runs: &[(Duration, RunReport)]) 
             )
         },
     );
+    let cpu = take_cpu_median().map_or_else(String::new, |cpu| format!(", on a CPU {cpu:.4} s"));
     println!(
-        "{method:>10} n = {n:>11}: {} seeds, median {:.4} s (min {:.4}, max {:.4}); medians: {}; {peak}",
+        "{method:>10} n = {n:>11}: {} seeds, median {:.4} s (min {:.4}, max {:.4}{cpu}); medians: {}; {peak}",
         runs.len(),
         median(&seconds),
         seconds[0],
@@ -219,15 +253,16 @@ fn table2() {
         "QS4 at Sosič & Gu's Table 2 sizes (10 seeds each; their column: IBM RS 6000/530, average of 10)"
     );
     println!(
-        "{:>10} {:>4} {:>12} {:>12} {:>12} {:>14} {:>12}",
-        "n", "c", "median s", "min s", "max s", "median ns/queen", "theirs s"
+        "{:>10} {:>4} {:>12} {:>12} {:>12} {:>12} {:>14} {:>12}",
+        "n", "c", "median s", "min s", "max s", "on-CPU s", "median ns/queen", "theirs s"
     );
     for (n, theirs) in TABLE_2 {
         let runs = run_seeds(LocalMethod::Qs4, n, 10);
         let seconds = sorted_seconds(&runs);
+        let cpu = take_cpu_median().unwrap_or(f64::NAN);
         let c = runs[0].1.stat("conflicting_queens").unwrap_or(0);
         println!(
-            "{n:>10} {c:>4} {:>12.6} {:>12.6} {:>12.6} {:>14.1} {theirs:>12.1}",
+            "{n:>10} {c:>4} {:>12.6} {:>12.6} {:>12.6} {cpu:>12.6} {:>14.1} {theirs:>12.1}",
             median(&seconds),
             seconds[0],
             seconds[seconds.len() - 1],

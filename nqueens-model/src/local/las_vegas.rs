@@ -102,6 +102,8 @@ fn algorithm_one(
         down.insert(down_diagonal(n, 0, vector[0]));
         let mut valid = true;
         for row in 1..n {
+            // Large boards take long per vector, so the stop flag is watched within one too.
+            watch.work(1)?;
             // Rolfe's while loop tests the queens of positions row, row + 1, …, n − 1 in turn (each
             // swap brings the next one into the row) and stops at the first on no diagonal in use.
             // Its swaps leave the first fitting queen in the row and shift the ones it passed over one
@@ -127,7 +129,7 @@ fn algorithm_one(
         if valid {
             return Ok(vector);
         }
-        // A vector costs O(n): the shuffle, and at most one test per row and per swap.
+        // The shuffle was a unit of work per row as well.
         watch.work(n as u64)?;
     }
 }
