@@ -8,6 +8,8 @@
 //!   Dijkstra's column and diagonal counters. Both behave identically under search.
 //! - [`verify`] checks any placement independently of the engine, in O(n).
 //! - [`render`] draws a placement as text.
+//! - [`local`] holds the N-queens-specific local-search solvers: Sosič & Gu's QS1 and QS4 and Rolfe's
+//!   two Las Vegas algorithms, with a first-answer-wins [`local::race`] over threads.
 //!
 //! A placement is a slice with `placement[row] = column`, rows and columns numbered from 0; the board
 //! is drawn with row 0 at the top and column 0 on the left.
@@ -31,6 +33,7 @@
 //! ```
 
 mod encoding;
+pub mod local;
 mod model;
 mod queens_constraint;
 mod render;
