@@ -239,13 +239,16 @@ fn explicit_options_take_the_papers_meanings_and_none_gives_the_fast_preset() {
     assert_eq!(report["config"]["ties"], "low");
     assert_eq!(report["config"]["values"], "asc");
     assert_eq!(report["config"]["preset"], false);
-    let report = json(&csp(&["queens", "solve", "8", "--json"]));
+    // With no strategy option the engine runs its fast preset.
+    let report = json(&csp(&[
+        "queens", "solve", "8", "--method", "search", "--json",
+    ]));
     assert_eq!(report["config"]["preset"], true);
     assert_eq!(report["config"]["ties"], "random");
     assert_eq!(report["config"]["values"], "middle");
     assert_eq!(report["config"]["restarts"], "luby");
     assert_eq!(report["config"]["restart_base"], 4 * 8 + 100);
-    let text = stdout(&csp(&["queens", "solve", "8"]));
+    let text = stdout(&csp(&["queens", "solve", "8", "--method", "search"]));
     assert!(text.contains("fast preset"), "{text}");
 }
 
@@ -419,4 +422,139 @@ fn compare_plot_writes_four_labelled_svg_figures() {
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn every_local_method_answers_verified_and_auto_says_what_it_chose() {
+    for method in ["qs1", "qs4", "min-conflicts", "las-vegas1", "las-vegas2"] {
+        let report = json(&csp(&[
+            "queens", "solve", "50", "--method", method, "--seed", "5", "--json",
+        ]));
+        assert_eq!(report["method"], method);
+        assert_eq!(report["outcome"], "solved");
+        assert_eq!(report["verified"], true);
+        assert_eq!(report["chosen_by_auto"], false);
+        let placement: Vec<u32> = report["solution"]
+            .as_array()
+            .expect("a solution")
+            .iter()
+            .map(|c| c.as_u64().expect("a column") as u32)
+            .collect();
+        assert!(csp::nqueens::verify(&placement).is_ok(), "{method}");
+        assert!(report["stats"].as_object().is_some_and(|s| !s.is_empty()));
+        // The same seed gives the same placement.
+        let again = json(&csp(&[
+            "queens", "solve", "50", "--method", method, "--seed", "5", "--json",
+        ]));
+        assert_eq!(again["solution"], report["solution"], "{method}");
+    }
+    let report = json(&csp(&["queens", "solve", "5000", "--json"]));
+    assert_eq!(report["chosen_by_auto"], true);
+    assert_eq!(report["method"], "qs4");
+    let text = stdout(&csp(&["queens", "solve", "5000"]));
+    assert!(
+        text.contains("(chosen by auto)") && text.contains("verified"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("5000 4"),
+        "a large board is summarised, not printed"
+    );
+}
+
+#[test]
+fn local_methods_answer_no_solution_for_two_and_three_and_refuse_search_options() {
+    for method in ["qs1", "qs4", "min-conflicts", "las-vegas1", "las-vegas2"] {
+        for n in ["2", "3"] {
+            let output = csp(&["queens", "solve", n, "--method", method]);
+            assert_eq!(output.status.code(), Some(1), "{method} {n}");
+            assert!(stdout(&output).contains("no solution exists"));
+        }
+    }
+    assert_bad_input(
+        &["queens", "solve", "8", "--method", "qs4", "--order", "lex"],
+        "--method search",
+    );
+    assert_bad_input(
+        &[
+            "queens",
+            "solve",
+            "8",
+            "--method",
+            "search",
+            "--threads",
+            "2",
+        ],
+        "--threads",
+    );
+    assert_bad_input(&["queens", "solve", "8", "--method", "qs5"], "qs5");
+    assert_bad_input(
+        &["queens", "solve", "4000000000", "--method", "qs1"],
+        "too large",
+    );
+}
+
+#[test]
+fn a_step_limit_is_reported_with_exit_3_and_threads_name_the_winning_seed() {
+    let output = csp(&[
+        "queens",
+        "solve",
+        "2000",
+        "--method",
+        "qs1",
+        "--max-steps",
+        "1",
+    ]);
+    assert_eq!(output.status.code(), Some(3), "{}", stdout(&output));
+    let report = json(&csp(&[
+        "queens",
+        "solve",
+        "300",
+        "--method",
+        "qs4",
+        "--threads",
+        "2",
+        "--seed",
+        "10",
+        "--json",
+    ]));
+    assert_eq!(report["outcome"], "solved");
+    let winner = report["winning_seed"].as_u64().expect("a seed");
+    assert!(winner == 10 || winner == 11, "{winner}");
+    // The winner's seed alone reproduces its placement.
+    let alone = json(&csp(&[
+        "queens",
+        "solve",
+        "300",
+        "--method",
+        "qs4",
+        "--seed",
+        &winner.to_string(),
+        "--json",
+    ]));
+    assert_eq!(alone["solution"], report["solution"]);
+}
+
+#[test]
+fn output_writes_one_column_per_line() {
+    let dir = std::env::temp_dir().join(format!("csp-output-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    for method in ["qs4", "search"] {
+        let path = dir.join(format!("{method}.txt"));
+        let output = csp(&[
+            "queens",
+            "solve",
+            "20",
+            "--method",
+            method,
+            "--output",
+            path.to_str().expect("utf-8"),
+        ]);
+        assert_eq!(output.status.code(), Some(0));
+        let text = std::fs::read_to_string(&path).expect("written");
+        let placement: Vec<u32> = text.lines().map(|l| l.parse().expect("a column")).collect();
+        assert_eq!(placement.len(), 20);
+        assert!(csp::nqueens::verify(&placement).is_ok(), "{method}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }

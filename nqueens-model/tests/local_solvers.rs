@@ -69,6 +69,17 @@ fn las_vegas2_solves_every_board_from_4_to_300() {
 }
 
 #[test]
+fn min_conflicts_solves_every_board_from_4_to_300() {
+    assert_solves(LocalMethod::MinConflicts, 4..=300, &[1, 2, 3]);
+}
+
+#[test]
+fn min_conflicts_solves_1000_to_100_000_queens() {
+    assert_solves(LocalMethod::MinConflicts, [1000, 10_000], &[1, 2, 3]);
+    assert_solves(LocalMethod::MinConflicts, [100_000], &[1]);
+}
+
+#[test]
 fn qs1_solves_1000_and_10_000_queens() {
     assert_solves(LocalMethod::Qs1, [1000, 10_000], &[1, 2, 3]);
 }
@@ -342,8 +353,8 @@ fn methods_parse_from_their_cli_names() {
         assert_eq!(method.name().parse::<LocalMethod>(), Ok(method));
         assert_eq!(method.to_string(), method.name());
     }
-    let error = "min-conflicts".parse::<LocalMethod>().unwrap_err();
-    assert!(error.to_string().contains("min-conflicts"));
+    let error = "min-conflict".parse::<LocalMethod>().unwrap_err();
+    assert!(error.to_string().contains("\"min-conflict\""), "{error}");
 }
 
 #[test]

@@ -29,7 +29,8 @@ pub enum Command {
 /// The `csp queens` commands.
 #[derive(Debug, Subcommand)]
 pub enum QueensCommand {
-    /// Find one solution (or --solutions K, or --all) by backtracking search.
+    /// Find one solution, by local search or construction (--method), or by the search engine
+    /// (also --solutions K or --all).
     Solve(SolveArgs),
     /// Count every solution by exhaustive backtracking search.
     Count(CountArgs),
@@ -152,12 +153,65 @@ pub struct SolveArgs {
     /// Find every solution.
     #[arg(long)]
     pub all: bool,
+    /// How to find the solution. [default: auto]
+    ///
+    /// auto picks the fastest correct method for the request and says which: the search engine when
+    /// any search option, --solutions or --all is given, or n < 4; otherwise qs4. search is the
+    /// backtracking engine (the options below). qs1, qs4 (Sosič & Gu), min-conflicts (csp-local on the
+    /// counters model), las-vegas1 and las-vegas2 (Rolfe) are seeded local searches that find one
+    /// solution.
+    #[arg(long, value_enum, default_value_t = MethodArg::Auto, hide_default_value = true)]
+    pub method: MethodArg,
+    /// Local-search methods: run T seeds at once (seed, seed + 1, …); the first solution wins and the
+    /// other runs stop.
+    #[arg(long, value_name = "T", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024), allow_negative_numbers = true)]
+    pub threads: u16,
+    /// Local-search methods: give up after this many steps (what a step is depends on the method).
+    #[arg(long, value_name = "M", value_parser = parse_count, allow_negative_numbers = true)]
+    pub max_steps: Option<u64>,
+    /// Write the solution to FILE, one 0-based column per line (row 0 first).
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<std::path::PathBuf>,
     /// The search options.
     #[command(flatten)]
     pub search: SearchArgs,
 }
 
+/// `--method`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MethodArg {
+    /// The fastest correct method for the request.
+    Auto,
+    /// The backtracking search engine.
+    Search,
+    /// Sosič & Gu's QS1: random permutation, collision-reducing swaps.
+    Qs1,
+    /// Sosič & Gu's QS4: conflict-free start for n − c queens, then swaps.
+    Qs4,
+    /// Min-conflicts (csp-local) on the counters model.
+    MinConflicts,
+    /// Rolfe's Las Vegas Algorithm One.
+    #[value(name = "las-vegas1")]
+    LasVegas1,
+    /// Rolfe's Las Vegas Algorithm Two.
+    #[value(name = "las-vegas2")]
+    LasVegas2,
+}
+
 impl SolveArgs {
+    /// Whether the request can only be met by the search engine: a search option, a number of
+    /// solutions, or an explicitly chosen encoding.
+    pub fn asks_for_search(&self) -> bool {
+        let search = &self.search;
+        !search.is_preset()
+            || self.all
+            || self.solutions.is_some()
+            || search.restart_base.is_some()
+            || search.node_limit.is_some()
+            || search.backtrack_limit.is_some()
+            || search.encoding != EncodingArg::Counters
+    }
+
     /// How many solutions to stop after: `--solutions K`, all with `--all`, else 1.
     pub fn solution_limit(&self) -> Option<u64> {
         if self.all {

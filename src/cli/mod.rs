@@ -2,6 +2,7 @@
 
 mod args;
 mod compare;
+mod method;
 mod output;
 mod plot;
 mod progress;

@@ -10,6 +10,7 @@ use csp_search::{
 use nqueens_model::{model, render, verify};
 
 use super::args::{CountArgs, EstimateArgs, QueensCommand, SearchArgs, SolveArgs, TraceArgs};
+use super::method::{self, Resolved};
 use super::output::{Report, describe_config, write_stats};
 use super::progress::Progress;
 use super::{CliError, Exit};
@@ -135,16 +136,32 @@ fn run_trace(args: TraceArgs, out: &mut impl Write) -> Result<Exit, CliError> {
 }
 
 fn run_solve(args: SolveArgs, out: &mut impl Write) -> Result<Exit, CliError> {
+    let (method, chosen_by_auto) = method::resolve(&args)?;
+    match method {
+        Resolved::Local(local) => method::run_local(&args, local, chosen_by_auto, out),
+        Resolved::Search => {
+            method::check_search_options(&args)?;
+            run_search_solve(args, out)
+        }
+    }
+}
+
+/// `solve` on the search engine.
+fn run_search_solve(args: SolveArgs, out: &mut impl Write) -> Result<Exit, CliError> {
     let solution_limit = args.solution_limit();
     let json = args.search.json;
     let mut solutions: Vec<Vec<u32>> = Vec::new();
     let mut write_error = None;
     let mut invalid = None;
+    let mut first = None;
     let mut on_solution = |index: u64, placement: &[u32]| {
         // Every answer is checked by the independent verifier before it is shown.
         if let Err(error) = verify(placement) {
             invalid = Some(error.to_string());
             return ControlFlow::Break(());
+        }
+        if index == 1 && args.output.is_some() {
+            first = Some(placement.to_vec());
         }
         if json {
             solutions.push(placement.to_vec());
@@ -162,6 +179,9 @@ fn run_solve(args: SolveArgs, out: &mut impl Write) -> Result<Exit, CliError> {
         return Err(CliError::Internal(format!(
             "the search returned an invalid placement ({error})"
         )));
+    }
+    if let (Some(path), Some(placement)) = (&args.output, &first) {
+        method::write_placement_file(path, placement)?;
     }
     let found = run.result.stats.solutions;
     let exit = Exit::of(run.result.outcome, found);

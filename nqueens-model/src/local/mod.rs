@@ -1,4 +1,5 @@
-//! N-queens-specific local search: Sosič & Gu's QS1 and QS4 and Rolfe's two Las Vegas algorithms.
+//! Local search for N-queens: Sosič & Gu's QS1 and QS4, Rolfe's two Las Vegas algorithms, and the
+//! generic min-conflicts of `csp-local` on the counters model ([`min_conflicts`]).
 //!
 //! Every solver keeps the queens as a permutation (`placement[row] = column`, so rows and columns never
 //! clash) and checks the two diagonal families in O(1) per move:
@@ -35,6 +36,7 @@
 
 mod diagonals;
 mod las_vegas;
+mod min_conflicts;
 mod qs1;
 mod qs4;
 
@@ -50,6 +52,7 @@ use thiserror::Error;
 use crate::MEMORY_BUDGET_BYTES;
 
 pub use las_vegas::{las_vegas1, las_vegas2};
+pub use min_conflicts::min_conflicts;
 pub use qs1::qs1;
 pub use qs4::{conflicting_queens, qs4};
 
@@ -137,6 +140,9 @@ pub enum LocalError {
     /// A race needs at least one thread.
     #[error("the number of threads must be at least 1")]
     NoThreads,
+    /// The engine refused the model or configuration (a bug in this crate; reported, not panicked).
+    #[error("the engine refused the local-search run: {0}")]
+    Model(String),
     /// The operating system refused to start a thread of a race.
     #[error("could not start thread {thread} of the race: {message}")]
     ThreadSpawn {
@@ -156,7 +162,7 @@ fn threads_note(threads: usize) -> String {
     }
 }
 
-/// The four solvers of this module, for callers that choose one at run time (the CLI's `--method`).
+/// The solvers of this module, for callers that choose one at run time (the CLI's `--method`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum LocalMethod {
     /// [`qs1`].
@@ -167,15 +173,18 @@ pub enum LocalMethod {
     LasVegas1,
     /// [`las_vegas2`].
     LasVegas2,
+    /// [`min_conflicts`]: `csp-local` on the counters model.
+    MinConflicts,
 }
 
 impl LocalMethod {
     /// Every method, in the order of the module's table.
-    pub const ALL: [LocalMethod; 4] = [
+    pub const ALL: [LocalMethod; 5] = [
         LocalMethod::Qs1,
         LocalMethod::Qs4,
         LocalMethod::LasVegas1,
         LocalMethod::LasVegas2,
+        LocalMethod::MinConflicts,
     ];
 
     /// The method's name on the command line: `qs1`, `qs4`, `las-vegas1`, `las-vegas2`.
@@ -185,6 +194,7 @@ impl LocalMethod {
             LocalMethod::Qs4 => "qs4",
             LocalMethod::LasVegas1 => "las-vegas1",
             LocalMethod::LasVegas2 => "las-vegas2",
+            LocalMethod::MinConflicts => "min-conflicts",
         }
     }
 
@@ -201,6 +211,7 @@ impl LocalMethod {
             LocalMethod::Qs4 => qs4(n, seed, limits, stop),
             LocalMethod::LasVegas1 => las_vegas1(n, seed, limits, stop),
             LocalMethod::LasVegas2 => las_vegas2(n, seed, limits, stop),
+            LocalMethod::MinConflicts => min_conflicts(n, seed, limits, stop),
         }
     }
 
@@ -214,7 +225,8 @@ impl LocalMethod {
     ///   size is bounded by the initial collisions, see `qs4.rs`): 4.5 bytes;
     /// - Las Vegas One: the placement and a bit per diagonal: 4.5 bytes;
     /// - Las Vegas Two: the placement, a bit per column and per diagonal, and a scratch row of bits:
-    ///   about 4.8 bytes.
+    ///   about 4.8 bytes;
+    /// - min-conflicts: the counters model and one run over it, [`crate::LOCAL_SEARCH_BYTES_PER_ROW`].
     pub const fn required_bytes(self, n: usize) -> u64 {
         // u128 keeps every product exact for any usize n; the result saturates below.
         let n = n as u128;
@@ -224,6 +236,7 @@ impl LocalMethod {
             LocalMethod::Qs1 => placement + 2 * 4 * (2 * n),
             LocalMethod::Qs4 | LocalMethod::LasVegas1 => placement + diagonal_bits,
             LocalMethod::LasVegas2 => placement + diagonal_bits + 2 * bitset_bytes(n),
+            LocalMethod::MinConflicts => n * crate::LOCAL_SEARCH_BYTES_PER_ROW as u128,
         } + FIXED_BYTES as u128;
         if total > u64::MAX as u128 {
             u64::MAX
@@ -281,7 +294,9 @@ impl fmt::Display for LocalMethod {
 
 /// The error of parsing a [`LocalMethod`] from an unknown name.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("unknown local-search method {0:?}: expected qs1, qs4, las-vegas1 or las-vegas2")]
+#[error(
+    "unknown local-search method {0:?}: expected qs1, qs4, las-vegas1, las-vegas2 or min-conflicts"
+)]
 pub struct ParseLocalMethodError(pub String);
 
 impl FromStr for LocalMethod {
