@@ -30,6 +30,7 @@
 //! # }
 //! ```
 
+pub mod count;
 mod encoding;
 mod model;
 mod queens_constraint;
