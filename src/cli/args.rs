@@ -31,7 +31,8 @@ pub enum Command {
 pub enum QueensCommand {
     /// Find one solution (or --solutions K, or --all) by backtracking search.
     Solve(SolveArgs),
-    /// Count every solution by exhaustive backtracking search.
+    /// Count every solution: by the fast bitboard counter, or by the engine when search options are
+    /// given.
     Count(CountArgs),
     /// Print the search's events, one line each (the format csp_search::TraceRecorder documents).
     Trace(TraceArgs),
@@ -41,6 +42,8 @@ pub enum QueensCommand {
     /// Compare LEX and MIN over a range of boards: Stone & Stone's Table 2 (backtracks per solution)
     /// and Table 1 (estimated vs actual tree sizes).
     Compare(CompareArgs),
+    /// Add up the shard results of a count made with --shard i/k (its --checkpoint files).
+    Merge(super::count::MergeArgs),
 }
 
 /// `csp queens compare`.
@@ -174,7 +177,10 @@ pub struct CountArgs {
     /// The board size n.
     #[arg(value_parser = parse_board_size, allow_negative_numbers = true)]
     pub n: usize,
-    /// The search options.
+    /// The fast counter's options.
+    #[command(flatten)]
+    pub fast: super::count::FastCountArgs,
+    /// The search options: any of them (other than --json and --no-progress) runs the engine instead.
     #[command(flatten)]
     pub search: SearchArgs,
 }

@@ -2,6 +2,7 @@
 
 mod args;
 mod compare;
+mod count;
 mod output;
 mod plot;
 mod progress;
