@@ -159,6 +159,16 @@ fn bad_counts_are_one_line_errors_with_exit_2() {
         "cannot read",
     );
     assert_bad_input(&["queens", "merge"], "FILES");
+    assert_bad_input(
+        &[
+            "queens",
+            "count",
+            "8",
+            "--checkpoint",
+            "/nonexistent/dir/c.json",
+        ],
+        "cannot write checkpoint",
+    );
 }
 
 /// Runs shard i/k of an n-queens count into its own file, as one machine of a job array would.
@@ -235,11 +245,19 @@ fn a_count_killed_part_way_resumes_to_the_same_answer() {
         .stderr(Stdio::null())
         .spawn()
         .expect("the csp binary runs");
+    // Wait for the first finished subproblem to be recorded (the file is written at the start, too).
     let started = Instant::now();
-    while !path.exists() {
+    let finished = |path: &Path| -> usize {
+        let Ok(text) = std::fs::read_to_string(path) else {
+            return 0;
+        };
+        let saved: Value = serde_json::from_str(&text).expect("an atomically written checkpoint");
+        saved["finished"].as_array().map_or(0, Vec::len)
+    };
+    while finished(&path) == 0 {
         assert!(
             started.elapsed() < Duration::from_secs(60),
-            "no checkpoint appeared"
+            "no subproblem was recorded"
         );
         std::thread::sleep(Duration::from_millis(2));
     }

@@ -35,6 +35,10 @@ pub fn count(n: usize, options: &CountOptions<'_>) -> Result<CountReport, CountE
         saved.check_matches(path, n, options.kind, shard, plan.len(), &plan.digest())?;
         result = saved;
     }
+    if let Some(path) = &options.checkpoint {
+        // Written at once, so that a path that cannot be written fails before any work is done.
+        result.write(path)?;
+    }
     let mut finished = result.finished_ids();
     let resumed = finished.len();
     let pending: Vec<usize> = (0..plan.len())
