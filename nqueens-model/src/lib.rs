@@ -8,6 +8,8 @@
 //!   Dijkstra's column and diagonal counters. Both behave identically under search.
 //! - [`verify`] checks any placement independently of the engine, in O(n).
 //! - [`render`] draws a placement as text.
+//! - [`count`] counts exactly and fast, bypassing the engine: solutions and essentially distinct
+//!   ones, the full LEX tree's size, toroidal solutions; on many threads, checkpointed, in shards.
 //!
 //! A placement is a slice with `placement[row] = column`, rows and columns numbered from 0; the board
 //! is drawn with row 0 at the top and column 0 on the left.
