@@ -6,7 +6,8 @@
 //! - [`core`] (`csp-core`): variables with finite domains, constraints, a trailed store.
 //! - [`search`] (`csp-search`): backtracking with pluggable orderings, propagation, observers.
 //! - [`local`] (`csp-local`): min-conflicts repair over any model.
-//! - [`nqueens`] (`nqueens-model`): N-queens on the engine, verification and rendering.
+//! - [`nqueens`] (`nqueens-model`): N-queens on the engine, verification and rendering, and
+//!   [`nqueens::count`], exact counts that bypass the engine.
 //!
 //! ```
 //! use csp::nqueens::{Encoding, model, verify};

@@ -10,6 +10,8 @@
 //! - [`render`] draws a placement as text.
 //! - [`local`] holds the N-queens-specific local-search solvers: Sosič & Gu's QS1 and QS4 and Rolfe's
 //!   two Las Vegas algorithms, with a first-answer-wins [`local::race`] over threads.
+//! - [`count`] counts exactly and fast, bypassing the engine: solutions and essentially distinct
+//!   ones, the full LEX tree's size, toroidal solutions; on many threads, checkpointed, in shards.
 //!
 //! A placement is a slice with `placement[row] = column`, rows and columns numbered from 0; the board
 //! is drawn with row 0 at the top and column 0 on the left.
@@ -32,6 +34,7 @@
 //! # }
 //! ```
 
+pub mod count;
 mod encoding;
 pub mod local;
 mod model;

@@ -32,7 +32,8 @@ pub enum QueensCommand {
     /// Find one solution, by local search or construction (--method), or by the search engine
     /// (also --solutions K or --all).
     Solve(SolveArgs),
-    /// Count every solution by exhaustive backtracking search.
+    /// Count every solution: by the fast bitboard counter, or by the engine when search options are
+    /// given.
     Count(CountArgs),
     /// Print the search's events, one line each (the format csp_search::TraceRecorder documents).
     Trace(TraceArgs),
@@ -42,6 +43,8 @@ pub enum QueensCommand {
     /// Compare LEX and MIN over a range of boards: Stone & Stone's Table 2 (backtracks per solution)
     /// and Table 1 (estimated vs actual tree sizes).
     Compare(CompareArgs),
+    /// Add up the shard results of a count made with --shard i/k (its --checkpoint files).
+    Merge(super::count::MergeArgs),
 }
 
 /// `csp queens compare`.
@@ -228,7 +231,10 @@ pub struct CountArgs {
     /// The board size n.
     #[arg(value_parser = parse_board_size, allow_negative_numbers = true)]
     pub n: usize,
-    /// The search options.
+    /// The fast counter's options.
+    #[command(flatten)]
+    pub fast: super::count::FastCountArgs,
+    /// The search options: any of them (other than --json and --no-progress) runs the engine instead.
     #[command(flatten)]
     pub search: SearchArgs,
 }

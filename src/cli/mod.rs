@@ -2,6 +2,7 @@
 
 mod args;
 mod compare;
+mod count;
 mod method;
 mod output;
 mod plot;

@@ -113,6 +113,51 @@ impl Drop for Progress {
     }
 }
 
+/// The fast counter's bar: subproblems finished out of the shard's, with an ETA, drawn on stderr once
+/// the count has run for a moment and only when stderr is a terminal.
+pub struct SubproblemBar {
+    bar: std::cell::OnceCell<ProgressBar>,
+    started: Instant,
+}
+
+impl SubproblemBar {
+    /// A bar, or `None` when it should stay silent: asked not to, or stderr is not a terminal.
+    pub fn for_stderr(disabled: bool) -> Option<Self> {
+        if disabled || !std::io::stderr().is_terminal() {
+            return None;
+        }
+        Some(SubproblemBar {
+            bar: std::cell::OnceCell::new(),
+            started: Instant::now(),
+        })
+    }
+
+    /// Shows `finished` of `total` subproblems done.
+    pub fn update(&self, finished: usize, total: usize) {
+        if self.bar.get().is_none() && self.started.elapsed() < SHOW_AFTER {
+            return;
+        }
+        let bar = self.bar.get_or_init(|| {
+            let style = ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:30}] {pos}/{len} subproblems, ETA {eta}",
+            )
+            .expect("the template is valid")
+            .progress_chars("=> ");
+            ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()).with_style(style)
+        });
+        bar.set_length(total as u64);
+        bar.set_position(finished as u64);
+    }
+}
+
+impl Drop for SubproblemBar {
+    fn drop(&mut self) {
+        if let Some(bar) = self.bar.get() {
+            bar.finish_and_clear();
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use csp_search::{SearchConfig, solve};

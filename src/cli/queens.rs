@@ -22,10 +22,14 @@ const MAX_DRAWN_BOARD: usize = 32;
 pub fn run(command: QueensCommand, out: &mut impl Write) -> Result<Exit, CliError> {
     match command {
         QueensCommand::Solve(args) => run_solve(args, out),
-        QueensCommand::Count(args) => run_count(args, out),
+        QueensCommand::Count(args) => match super::count::engine_requested(&args)? {
+            true => run_count(args, out),
+            false => super::count::run(args, out),
+        },
         QueensCommand::Trace(args) => run_trace(args, out),
         QueensCommand::Estimate(args) => run_estimate(args, out),
         QueensCommand::Compare(args) => super::compare::run(args, out),
+        QueensCommand::Merge(args) => super::count::run_merge(args, out),
     }
 }
 
