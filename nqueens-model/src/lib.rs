@@ -8,6 +8,10 @@
 //!   Dijkstra's column and diagonal counters. Both behave identically under search.
 //! - [`verify`] checks any placement independently of the engine, in O(n).
 //! - [`render`] draws a placement as text.
+//! - [`construct`] builds placements without search, in O(n): the explicit construction (streamable to
+//!   10⁹ rows and beyond), Abramson & Yung's knight-walk, decompositions and general scheme, the
+//!   Yagloms' patterns, toroidal queens, and Stone & Stone's odd trick.
+//! - [`stream`] writes placements too large to hold and verifies stored ones with bounded memory.
 //!
 //! A placement is a slice with `placement[row] = column`, rows and columns numbered from 0; the board
 //! is drawn with row 0 at the top and column 0 on the left.
@@ -30,10 +34,12 @@
 //! # }
 //! ```
 
+pub mod construct;
 mod encoding;
 mod model;
 mod queens_constraint;
 mod render;
+pub mod stream;
 mod verify;
 
 pub use encoding::{Encoding, ParseEncodingError};
