@@ -17,9 +17,8 @@ use super::{
 /// `b = n / a ≥ a`: for composite `n` coprime to 6 (25, 35, 49, 55, …). A prime `n` has only the
 /// trivial decomposition, which is the knight-walk, and is refused with a message naming it.
 pub fn decomposition(n: usize) -> Result<Construction, ConstructError> {
-    if n == 0 {
-        return Err(ConstructError::ZeroSize);
-    }
+    // The size check comes first, so that factoring takes at most √(2^30) = 2^15 trial divisions.
+    check_size(n, Method::Decomposition.name())?;
     let a =
         smallest_factor(n).ok_or_else(|| ConstructError::out_of_scope(Method::Decomposition, n))?;
     decomposition_of(a, n / a)

@@ -181,10 +181,13 @@ impl Recipe {
             | Recipe::LexSearch { n }
             | Recipe::Explicit { n, .. }
             | Recipe::YaglomDiagonal { n } => *n,
-            Recipe::Decomposition { a, b } => a * b,
-            Recipe::General { a, b, c } => (a - 1) * b + c,
-            Recipe::CornerRemoval(inner) => inner.n() - 1,
-            Recipe::CornerAdded(_, inner) => inner.n() + 1,
+            // Saturating, so that a recipe made up by hand cannot make this panic.
+            Recipe::Decomposition { a, b } => a.saturating_mul(*b),
+            Recipe::General { a, b, c } => {
+                a.saturating_sub(1).saturating_mul(*b).saturating_add(*c)
+            }
+            Recipe::CornerRemoval(inner) => inner.n().saturating_sub(1),
+            Recipe::CornerAdded(_, inner) => inner.n().saturating_add(1),
         }
     }
 }
@@ -279,12 +282,14 @@ impl Method {
     }
 
     /// Whether `n` lies in the method's scope. Memory limits are not considered: an `n` in scope may
-    /// still be refused as too large.
+    /// still be refused as too large. The one exception is decomposition, whose scope takes factoring
+    /// `n`: above [`MAX_CONSTRUCT_N`], where it could not build the board anyway, it is not asked, so
+    /// that no question about a huge `n` costs seconds of trial division.
     pub fn covers(self, n: usize) -> bool {
         match self {
             Method::Explicit | Method::AbramsonYung | Method::Yaglom => n == 1 || n >= 4,
             Method::KnightWalk => coprime_to_6(n),
-            Method::Decomposition => smallest_factor(n).is_some(),
+            Method::Decomposition => n <= MAX_CONSTRUCT_N && smallest_factor(n).is_some(),
             Method::OddTrick => n >= 4 && n.is_multiple_of(2),
         }
     }
@@ -539,6 +544,37 @@ mod tests {
         assert_eq!(
             ConstructError::out_of_scope(Method::Explicit, 3).to_string(),
             "explicit does not cover n = 3 (it needs n = 1 or n ≥ 4); no placement of 3 queens exists"
+        );
+    }
+
+    #[test]
+    fn questions_about_huge_n_are_answered_at_once() {
+        // 2^61 − 1 is prime: trial division to its square root would take minutes.
+        let huge_prime = (1_usize << 61) - 1;
+        assert!(!Method::Decomposition.covers(huge_prime));
+        assert!(matches!(
+            decomposition(huge_prime),
+            Err(ConstructError::TooLarge { .. })
+        ));
+        let message = ConstructError::out_of_scope(Method::OddTrick, huge_prime).to_string();
+        assert!(
+            message.contains("explicit, knight-walk, abramson-yung, yaglom"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn recipe_sizes_saturate_instead_of_panicking() {
+        let odd = Recipe::CornerRemoval(Box::new(Recipe::KnightWalk { n: 0 }));
+        assert_eq!(odd.n(), 0);
+        assert_eq!(Recipe::General { a: 0, b: 5, c: 1 }.n(), 1);
+        assert_eq!(
+            Recipe::Decomposition {
+                a: usize::MAX,
+                b: 7
+            }
+            .n(),
+            usize::MAX
         );
     }
 
