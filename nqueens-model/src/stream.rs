@@ -30,8 +30,8 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use crate::verify::{OccupiedLines, attack_between};
-use crate::{AttackKind, VerifyError};
+use crate::VerifyError;
+use crate::verify::{RowChecker, attack_between};
 
 /// The largest placement [`verify_stream`] and [`verify_columns`] check: every row and column must fit
 /// a `u32`. Its line sets then take at most 5 · 2³² bits, 2.7 GB, within the 4 GiB budget.
@@ -182,48 +182,47 @@ pub fn write_placement<W: Write>(
     format: Format,
 ) -> io::Result<u64> {
     let mut buffer = vec![0_u8; BUFFER_BYTES];
+    let mut columns = columns.into_iter();
+    let mut rows = 0_u64;
     // One loop per format, so that the hot loop does not ask which format it writes at every row.
-    let rows = match format {
-        Format::Text => fill_and_write(&mut writer, &mut buffer, columns, put_decimal_line)?,
-        Format::U32Le => fill_and_write(&mut writer, &mut buffer, columns, |out, column| {
-            out[..4].copy_from_slice(&column.to_le_bytes());
-            4
-        })?,
-    };
+    match format {
+        Format::Text => loop {
+            let mut used = 0;
+            let mut ended = false;
+            // Fill the buffer while it has room for a row of the greatest width.
+            while let Some(slot) = buffer[used..].first_chunk_mut::<MAX_ROW_BYTES>() {
+                let Some(column) = columns.next() else {
+                    ended = true;
+                    break;
+                };
+                used += put_decimal_line(slot, column);
+                rows += 1;
+            }
+            writer.write_all(&buffer[..used])?;
+            if ended {
+                break;
+            }
+        },
+        Format::U32Le => loop {
+            let mut used = 0;
+            // `zip` asks the buffer for a slot first, so no column is taken that has no room.
+            for (slot, column) in buffer.chunks_exact_mut(4).zip(&mut columns) {
+                slot.copy_from_slice(&column.to_le_bytes());
+                used += 4;
+            }
+            writer.write_all(&buffer[..used])?;
+            rows += (used / 4) as u64;
+            if used < buffer.len() {
+                break;
+            }
+        },
+    }
     writer.flush()?;
     Ok(rows)
 }
 
 /// The longest row in any format: ten digits and a newline.
 const MAX_ROW_BYTES: usize = 11;
-
-/// Encodes every column with `put` (which writes one row at the start of an 11-byte slot and returns
-/// its length) into `buffer`, writing the buffer out whenever it could not take another row.
-fn fill_and_write<W: Write>(
-    writer: &mut W,
-    buffer: &mut [u8],
-    columns: impl IntoIterator<Item = u32>,
-    put: impl Fn(&mut [u8; MAX_ROW_BYTES], u32) -> usize,
-) -> io::Result<u64> {
-    let mut rows = 0_u64;
-    let mut used = 0;
-    for column in columns {
-        if used + MAX_ROW_BYTES > buffer.len() {
-            writer.write_all(&buffer[..used])?;
-            used = 0;
-        }
-        // The buffer holds at least one slot after the flush above, so the slot always exists.
-        if let Some(slot) = buffer
-            .get_mut(used..used + MAX_ROW_BYTES)
-            .and_then(|slot| <&mut [u8; MAX_ROW_BYTES]>::try_from(slot).ok())
-        {
-            used += put(slot, column);
-        }
-        rows += 1;
-    }
-    writer.write_all(&buffer[..used])?;
-    Ok(rows)
-}
 
 /// The two-digit strings "00" to "99", so that a column is formatted two digits per division.
 const DIGIT_PAIRS: &[u8; 200] = b"\
@@ -284,23 +283,26 @@ pub fn verify_stream<R: Read + Seek>(mut reader: R, format: Format) -> Result<us
             max: MAX_VERIFY_N,
         })?;
     reader.seek(SeekFrom::Start(0))?;
-    let buffered = BufReader::with_capacity(BUFFER_BYTES, &mut reader);
     // One monomorphic loop per format: a boxed iterator would cost a dynamic call per row.
-    let found = match format {
-        Format::Text => first_bad_row(n, TextRows::new(buffered))?,
-        Format::U32Le => first_bad_row(n, U32LeRows { reader: buffered })?,
+    let scan = match format {
+        Format::Text => TextRows::new(&mut reader).check(n)?,
+        Format::U32Le => U32LeRows::new(&mut reader).check(n)?,
     };
-    let Some((row, column, out_of_range)) = found else {
+    let Scan::Bad {
+        row,
+        column,
+        off_board,
+    } = scan
+    else {
         return Ok(n);
     };
-    let error = if out_of_range {
+    let error = if off_board {
         VerifyError::ColumnOutOfRange { row, column, n }
     } else {
         reader.seek(SeekFrom::Start(0))?;
-        let buffered = BufReader::with_capacity(BUFFER_BYTES, &mut reader);
         match format {
-            Format::Text => name_attacker(row, column, TextRows::new(buffered))?,
-            Format::U32Le => name_attacker(row, column, U32LeRows { reader: buffered })?,
+            Format::Text => TextRows::new(&mut reader).name_attacker(row, column)?,
+            Format::U32Le => U32LeRows::new(&mut reader).name_attacker(row, column)?,
         }
     };
     Err(StreamError::Invalid {
@@ -324,14 +326,27 @@ where
             max: MAX_VERIFY_N,
         });
     }
-    let found = first_bad_row(n, columns.clone().map(Ok))?;
-    let Some((row, column, out_of_range)) = found else {
-        return Ok(());
+    let (row, column, off_board) = match scan(n, columns.clone()) {
+        Scan::Clean { rows } if rows == n => return Ok(()),
+        Scan::Clean { rows } => {
+            return Err(StreamError::LengthMismatch {
+                expected: n as u64,
+                found: rows as u64,
+            });
+        }
+        Scan::Bad {
+            row,
+            column,
+            off_board,
+        } => (row, column, off_board),
     };
-    let error = if out_of_range {
+    let error = if off_board {
         VerifyError::ColumnOutOfRange { row, column, n }
     } else {
-        name_attacker(row, column, columns.map(Ok))?
+        first_attacker(row, column, columns).ok_or(StreamError::LengthMismatch {
+            expected: row as u64,
+            found: 0,
+        })?
     };
     Err(StreamError::Invalid {
         error,
@@ -339,71 +354,107 @@ where
     })
 }
 
-/// The first row whose column is off the board (`true`) or attacked by an earlier row (`false`),
-/// with its column; `None` if the `n` rows form a solution.
-fn first_bad_row(
-    n: usize,
-    rows: impl Iterator<Item = Result<u32, StreamError>>,
-) -> Result<Option<(usize, u32, bool)>, StreamError> {
+/// What a first pass over the rows found.
+enum Scan {
+    /// No bad row among the rows read.
+    Clean {
+        /// How many rows there were, up to n + 1: reading stops one row past n.
+        rows: usize,
+    },
+    /// The first row whose queen is off the board or attacked by an earlier row.
+    Bad {
+        /// The row.
+        row: usize,
+        /// Its column.
+        column: u32,
+        /// Whether the column is off the board (otherwise an earlier queen attacks it).
+        off_board: bool,
+    },
+}
+
+/// Rows checked per run: a megabyte of columns. Each run is long enough for the checker to split it
+/// over two threads.
+const RUN_ROWS: usize = BUFFER_BYTES / 4;
+
+/// Checks the first `n` rows in order, as [`crate::verify`] does, a run at a time, and counts the
+/// rows (reading one row past `n` at most, to tell a longer placement).
+fn scan(n: usize, mut rows: impl Iterator<Item = u32>) -> Scan {
     // The same sets of occupied columns and diagonals as `verify` keeps: 5n − 2 bits.
-    let mut lines = OccupiedLines::new(n);
-    let mut found_rows = 0_usize;
-    for (row, column) in rows.enumerate() {
-        let column = column?;
-        found_rows = row + 1;
-        if row >= n {
+    let mut checker = RowChecker::new(n);
+    let mut run = Vec::with_capacity(RUN_ROWS.min(n));
+    let mut done = 0;
+    while done < n {
+        run.clear();
+        run.extend(rows.by_ref().take(RUN_ROWS.min(n - done)));
+        if run.is_empty() {
             break;
         }
-        if column as usize >= n {
-            return Ok(Some((row, column, true)));
+        if let Some(row) = checker.check(done, &run) {
+            let column = run[row - done];
+            return Scan::Bad {
+                row,
+                column,
+                off_board: column as usize >= n,
+            };
         }
-        if !lines.occupy(row, column) {
-            return Ok(Some((row, column, false)));
-        }
+        done += run.len();
     }
-    if found_rows != n {
-        return Err(StreamError::LengthMismatch {
-            expected: n as u64,
-            found: found_rows as u64,
-        });
+    let beyond = usize::from(done == n && rows.next().is_some());
+    Scan::Clean {
+        rows: done + beyond,
     }
-    Ok(None)
 }
 
-/// The attack on `row` (in `column`) by the earliest earlier row, read again from `rows`.
-fn name_attacker(
-    row: usize,
-    column: u32,
-    rows: impl Iterator<Item = Result<u32, StreamError>>,
-) -> Result<VerifyError, StreamError> {
-    for (earlier, earlier_column) in rows.take(row).enumerate() {
-        let earlier_column = earlier_column?;
-        if let Some(kind) = attack_between(earlier, earlier_column, row, column) {
-            return Ok(attack(earlier, earlier_column, row, column, kind));
-        }
-    }
-    // The first pass saw an occupied line, so the second finds its queen unless the input changed
-    // between the passes.
-    Err(StreamError::LengthMismatch {
-        expected: row as u64,
-        found: 0,
-    })
+/// The attack on `row` (in `column`) by the earliest earlier row, read again from `rows`; `None` if
+/// there is none, which can only mean the rows changed since the first pass.
+fn first_attacker(row: usize, column: u32, rows: impl Iterator<Item = u32>) -> Option<VerifyError> {
+    rows.take(row)
+        .enumerate()
+        .find_map(|(earlier, earlier_column)| {
+            attack_between(earlier, earlier_column, row, column).map(|kind| VerifyError::Attack {
+                first_row: earlier,
+                second_row: row,
+                first_column: earlier_column,
+                second_column: column,
+                kind,
+            })
+        })
 }
 
-/// A [`VerifyError::Attack`].
-fn attack(
-    first_row: usize,
-    first_column: u32,
-    row: usize,
-    column: u32,
-    kind: AttackKind,
-) -> VerifyError {
-    VerifyError::Attack {
-        first_row,
-        second_row: row,
-        first_column,
-        second_column: column,
-        kind,
+/// A stored placement read row by row: an iterator of plain columns, so that the hot loop moves four
+/// bytes a row, with the first reading error kept aside and reported once the loop is over.
+trait StoredRows: Iterator<Item = u32> + Sized {
+    /// The error that ended the rows early, if one did.
+    fn take_error(&mut self) -> Option<StreamError>;
+
+    /// [`scan`] over the stored rows, with a reading error reported as such and a count of rows other
+    /// than `n` as a mismatch.
+    fn check(mut self, n: usize) -> Result<Scan, StreamError> {
+        let found = scan(n, &mut self);
+        if let Some(error) = self.take_error() {
+            return Err(error);
+        }
+        match found {
+            Scan::Clean { rows } if rows != n => Err(StreamError::LengthMismatch {
+                expected: n as u64,
+                found: rows as u64,
+            }),
+            found => Ok(found),
+        }
+    }
+
+    /// [`first_attacker`] over the stored rows, read again.
+    fn name_attacker(mut self, row: usize, column: u32) -> Result<VerifyError, StreamError> {
+        let attack = first_attacker(row, column, &mut self);
+        if let Some(error) = self.take_error() {
+            return Err(error);
+        }
+        // The first pass saw an occupied line, so the second finds its queen unless the input changed
+        // between the passes.
+        attack.ok_or(StreamError::LengthMismatch {
+            expected: row as u64,
+            found: 0,
+        })
     }
 }
 
@@ -431,6 +482,8 @@ struct TextRows<R> {
     line: u64,
     /// A line that crosses the end of the reader's buffer, gathered here.
     partial: Vec<u8>,
+    /// The error that ended the rows, if one did.
+    error: Option<StreamError>,
 }
 
 /// The longest line gathered across a buffer boundary: far more than any column needs (ten digits
@@ -439,11 +492,12 @@ const MAX_PARTIAL_LINE: u64 = 64;
 
 impl<R: Read> TextRows<R> {
     /// The rows from the reader's position, which is the start of line 1.
-    fn new(reader: BufReader<R>) -> Self {
+    fn new(reader: R) -> Self {
         TextRows {
-            reader,
+            reader: BufReader::with_capacity(BUFFER_BYTES, reader),
             line: 0,
             partial: Vec::with_capacity(MAX_PARTIAL_LINE as usize),
+            error: None,
         }
     }
 
@@ -477,6 +531,26 @@ impl<R: Read> TextRows<R> {
             }),
             _ => parse_line(&self.partial, line).map(Some),
         }
+    }
+}
+
+impl<R: Read> Iterator for TextRows<R> {
+    type Item = u32;
+
+    fn next(&mut self) -> Option<u32> {
+        if self.error.is_some() {
+            return None;
+        }
+        self.next_row().unwrap_or_else(|error| {
+            self.error = Some(error);
+            None
+        })
+    }
+}
+
+impl<R: Read> StoredRows for TextRows<R> {
+    fn take_error(&mut self) -> Option<StreamError> {
+        self.error.take()
     }
 }
 
@@ -524,30 +598,79 @@ fn describe_byte(byte: u8) -> String {
     }
 }
 
-impl<R: Read> Iterator for TextRows<R> {
-    type Item = Result<u32, StreamError>;
+/// The columns of a `u32le` placement, four bytes each, decoded a megabyte at a time so that
+/// `next` is a load and an increment.
+struct U32LeRows<R> {
+    reader: R,
+    /// Raw bytes; the first `carried` of them are the start of a row that the last read cut short.
+    bytes: Vec<u8>,
+    carried: usize,
+    /// The decoded columns of the last read, and the next one to yield.
+    columns: Vec<u32>,
+    next: usize,
+    /// The error that ended the rows, if one did.
+    error: Option<StreamError>,
+}
 
-    fn next(&mut self) -> Option<Self::Item> {
-        self.next_row().transpose()
+impl<R: Read> U32LeRows<R> {
+    /// The rows from the reader's position, which is the start of row 0.
+    fn new(reader: R) -> Self {
+        U32LeRows {
+            reader,
+            bytes: vec![0; BUFFER_BYTES],
+            carried: 0,
+            columns: Vec::with_capacity(BUFFER_BYTES / 4),
+            next: 0,
+            error: None,
+        }
+    }
+
+    /// Reads and decodes the next megabyte; `false` at the end or on an error.
+    fn refill(&mut self) -> bool {
+        let mut filled = self.carried;
+        while filled < self.bytes.len() {
+            match self.reader.read(&mut self.bytes[filled..]) {
+                Ok(0) => break,
+                Ok(read) => filled += read,
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                Err(error) => {
+                    self.error = Some(error.into());
+                    return false;
+                }
+            }
+        }
+        let (rows, rest) = self.bytes[..filled].as_chunks::<4>();
+        self.columns.clear();
+        self.columns
+            .extend(rows.iter().map(|&row| u32::from_le_bytes(row)));
+        self.next = 0;
+        // A row cut short by the read moves to the front, to be completed by the next one. At the
+        // end of the input it is dropped: the length was checked to be a multiple of 4, so only a
+        // file that changed meanwhile ends that way, and the row count then tells.
+        let rest = rest.len();
+        self.bytes.copy_within(filled - rest..filled, 0);
+        self.carried = rest;
+        !self.columns.is_empty()
     }
 }
 
-/// The columns of a `u32le` placement, four bytes each.
-struct U32LeRows<R> {
-    reader: BufReader<R>,
+impl<R: Read> Iterator for U32LeRows<R> {
+    type Item = u32;
+
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        if self.next == self.columns.len() && (self.error.is_some() || !self.refill()) {
+            return None;
+        }
+        let column = self.columns.get(self.next).copied();
+        self.next += 1;
+        column
+    }
 }
 
-impl<R: Read> Iterator for U32LeRows<R> {
-    type Item = Result<u32, StreamError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        let mut bytes = [0_u8; 4];
-        match self.reader.read_exact(&mut bytes) {
-            Ok(()) => Some(Ok(u32::from_le_bytes(bytes))),
-            // The length was checked to be a multiple of 4, so the end falls between rows.
-            Err(error) if error.kind() == io::ErrorKind::UnexpectedEof => None,
-            Err(error) => Some(Err(error.into())),
-        }
+impl<R: Read> StoredRows for U32LeRows<R> {
+    fn take_error(&mut self) -> Option<StreamError> {
+        self.error.take()
     }
 }
 
@@ -589,13 +712,52 @@ mod tests {
         for format in Format::ALL {
             let mut file = Vec::new();
             write_placement(&mut file, columns.iter().copied(), format).unwrap();
-            let mut reader = Cursor::new(file);
-            let buffered = BufReader::with_capacity(BUFFER_BYTES, &mut reader);
             let read: Vec<u32> = match format {
-                Format::Text => TextRows::new(buffered).map(Result::unwrap).collect(),
-                Format::U32Le => U32LeRows { reader: buffered }.map(Result::unwrap).collect(),
+                Format::Text => TextRows::new(Cursor::new(file)).collect(),
+                Format::U32Le => U32LeRows::new(Cursor::new(file)).collect(),
             };
             assert_eq!(read, columns, "{format}");
+        }
+    }
+
+    /// A reader that hands out at most 3 bytes a call, so that rows straddle every read.
+    struct Trickle(Cursor<Vec<u8>>);
+
+    impl Read for Trickle {
+        fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+            let len = buffer.len().min(3);
+            self.0.read(&mut buffer[..len])
+        }
+    }
+
+    impl Seek for Trickle {
+        fn seek(&mut self, position: SeekFrom) -> io::Result<u64> {
+            self.0.seek(position)
+        }
+    }
+
+    #[test]
+    fn short_reads_split_rows_anywhere() {
+        let columns = [1_u32, 3, 0, 2, 70_000, 5, 4_000_000_000];
+        for format in Format::ALL {
+            let mut file = Vec::new();
+            write_placement(&mut file, columns, format).unwrap();
+            let read: Vec<u32> = match format {
+                Format::Text => TextRows::new(Trickle(Cursor::new(file.clone()))).collect(),
+                Format::U32Le => U32LeRows::new(Trickle(Cursor::new(file.clone()))).collect(),
+            };
+            assert_eq!(read, columns, "{format}");
+            let error = verify_stream(Trickle(Cursor::new(file)), format).unwrap_err();
+            assert!(
+                matches!(
+                    error,
+                    StreamError::Invalid {
+                        error: VerifyError::ColumnOutOfRange { row: 4, .. },
+                        ..
+                    }
+                ),
+                "{error}"
+            );
         }
     }
 

@@ -85,82 +85,115 @@ fn attack_message(
 /// board with `n = 0` has exactly one placement, with no queens.
 ///
 /// The checker is independent of the engine and takes O(n) time and O(n) bits of memory (sets of the
-/// occupied columns and diagonals), so it checks boards of a billion rows. From 2²⁰ rows on, the columns and up-diagonals are checked on one thread and the
-/// down-diagonals on another; the report is the same, since the first bad row is the earlier of the two
-/// threads' first bad rows. Only when it finds an attack does it scan the earlier rows again, once, to
-/// name the attacker.
+/// occupied columns and diagonals), so it checks boards of a billion rows. On long runs of rows the
+/// columns and up-diagonals are checked on one thread and the down-diagonals on another; the report
+/// is the same, since the first bad row is the earlier of the two threads' first bad rows. Only when it
+/// finds an attack does it scan the earlier rows again, once, to name the attacker.
 pub fn verify(placement: &[u32]) -> Result<(), VerifyError> {
     let n = placement.len();
-    let first_bad = if n >= PARALLEL_VERIFY_ROWS {
-        let (columns_and_ups, downs) = rayon::join(
-            || first_bad_row(placement, [Line::Column, Line::Up]),
-            || first_bad_row(placement, [Line::Down]),
-        );
-        columns_and_ups.min(downs)
-    } else {
-        first_bad_row(placement, [Line::Column, Line::Up, Line::Down])
+    let Some(row) = RowChecker::new(n).check(0, placement) else {
+        return Ok(());
     };
-    match placement.get(first_bad) {
-        None => Ok(()),
-        Some(&column) if column as usize >= n => Err(VerifyError::ColumnOutOfRange {
-            row: first_bad,
-            column,
+    let column = placement[row];
+    if column as usize >= n {
+        Err(VerifyError::ColumnOutOfRange { row, column, n })
+    } else {
+        Err(first_attacker(placement, row))
+    }
+}
+
+/// Checks the rows of an `n`-row placement run by run, in order, as [`verify`] does, remembering the
+/// lines occupied so far: [`verify`] gives it the whole placement at once, the streaming verifier
+/// (`crate::stream`) a megabyte at a time. It takes 5n − 2 bits.
+pub(crate) struct RowChecker {
+    columns_and_ups: LinePass<true, true, false>,
+    downs: LinePass<false, false, true>,
+}
+
+/// The rows from which [`RowChecker::check`] splits a run over two threads: below it, handing work to
+/// another thread costs more than it saves.
+const PARALLEL_CHECK_ROWS: usize = 1 << 16;
+
+impl RowChecker {
+    /// No line occupied, on a board of `n` rows.
+    pub(crate) fn new(n: usize) -> Self {
+        RowChecker {
+            columns_and_ups: LinePass::new(n),
+            downs: LinePass::new(n),
+        }
+    }
+
+    /// Checks the rows `first_row, first_row + 1, …` whose columns are `columns`, after every earlier
+    /// row was checked, and returns the first whose queen is off the board or attacked by an earlier
+    /// row. After a bad row the checker must not be used again.
+    pub(crate) fn check(&mut self, first_row: usize, columns: &[u32]) -> Option<usize> {
+        let (columns_and_ups, downs) = if columns.len() >= PARALLEL_CHECK_ROWS {
+            rayon::join(
+                || self.columns_and_ups.check(first_row, columns),
+                || self.downs.check(first_row, columns),
+            )
+        } else {
+            (
+                self.columns_and_ups.check(first_row, columns),
+                self.downs.check(first_row, columns),
+            )
+        };
+        // Each pass stops at its first bad row; every row before the earlier of the two is clean for
+        // both, so the earlier one is the first bad row.
+        match (columns_and_ups, downs) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+}
+
+/// One pass of [`RowChecker`]: the lines of the kinds switched on (columns, up-diagonals,
+/// down-diagonals) occupied so far. The switches are compile-time constants, so that each pass does
+/// only its own work; a pass with a kind switched off keeps one word for it.
+struct LinePass<const COLUMNS: bool, const UPS: bool, const DOWNS: bool> {
+    n: usize,
+    columns: LineBits,
+    ups: LineBits,
+    downs: LineBits,
+}
+
+impl<const COLUMNS: bool, const UPS: bool, const DOWNS: bool> LinePass<COLUMNS, UPS, DOWNS> {
+    fn new(n: usize) -> Self {
+        let diagonals = (2 * n).saturating_sub(1);
+        let kept = |on: bool, lines: usize| LineBits::new(if on { lines } else { 0 });
+        LinePass {
             n,
-        }),
-        Some(_) => Err(first_attacker(placement, first_bad)),
-    }
-}
-
-/// The rows from which [`verify`] splits its work over two threads: below it, starting a thread costs
-/// more than it saves.
-const PARALLEL_VERIFY_ROWS: usize = 1 << 20;
-
-/// The first row whose queen is off the board or stands on one of the given kinds of line already
-/// occupied by an earlier row; `placement.len()` if there is none.
-fn first_bad_row<const KINDS: usize>(placement: &[u32], kinds: [Line; KINDS]) -> usize {
-    let n = placement.len();
-    let mut occupied = kinds.map(|kind| LineBits::new(kind.count(n)));
-    for (row, &column) in placement.iter().enumerate() {
-        if column as usize >= n {
-            return row;
-        }
-        let mut free = true;
-        for (kind, bits) in kinds.iter().zip(&mut occupied) {
-            free &= bits.test_and_set(kind.index(n, row, column));
-        }
-        if !free {
-            return row;
-        }
-    }
-    n
-}
-
-/// A kind of line through a square.
-#[derive(Debug, Clone, Copy)]
-enum Line {
-    Column,
-    Up,
-    Down,
-}
-
-impl Line {
-    /// How many lines of this kind an `n × n` board has.
-    fn count(self, n: usize) -> usize {
-        match self {
-            Line::Column => n,
-            Line::Up | Line::Down => (2 * n).saturating_sub(1),
+            columns: kept(COLUMNS, n),
+            ups: kept(UPS, diagonals),
+            downs: kept(DOWNS, diagonals),
         }
     }
 
-    /// The line of this kind through `(row, column)`, for a column below `n`.
-    #[inline]
-    fn index(self, n: usize, row: usize, column: u32) -> usize {
-        let (column_line, up_line, down_line) = line_indices(n, row, column);
-        match self {
-            Line::Column => column_line,
-            Line::Up => up_line,
-            Line::Down => down_line,
+    /// The first of the rows `first_row..` (columns `columns`) whose queen is off the board or stands
+    /// on an occupied line of this pass's kinds.
+    fn check(&mut self, first_row: usize, columns: &[u32]) -> Option<usize> {
+        let n = self.n;
+        for (row, &column) in (first_row..).zip(columns) {
+            if column as usize >= n {
+                return Some(row);
+            }
+            let (column_line, up_line, down_line) = line_indices(n, row, column);
+            // Every kind is tested, not only up to the first clash: the pass stops at the row anyway.
+            let mut free = true;
+            if COLUMNS {
+                free &= self.columns.test_and_set(column_line);
+            }
+            if UPS {
+                free &= self.ups.test_and_set(up_line);
+            }
+            if DOWNS {
+                free &= self.downs.test_and_set(down_line);
+            }
+            if !free {
+                return Some(row);
+            }
         }
+        None
     }
 }
 
@@ -199,37 +232,6 @@ impl LineBits {
         }
         let free = self.word & mask == 0;
         self.word |= mask;
-        free
-    }
-}
-
-/// The columns and diagonals occupied so far on an `n × n` board, one row at a time: the streaming
-/// verifier (`crate::stream`) checks with it what [`verify`] checks, in 5n − 2 bits.
-pub(crate) struct OccupiedLines {
-    n: usize,
-    lines: [LineBits; 3],
-}
-
-impl OccupiedLines {
-    /// The three kinds of line, in the order `lines` holds them.
-    const KINDS: [Line; 3] = [Line::Column, Line::Up, Line::Down];
-
-    /// No line occupied, on a board of `n` rows.
-    pub(crate) fn new(n: usize) -> Self {
-        OccupiedLines {
-            n,
-            lines: Self::KINDS.map(|kind| LineBits::new(kind.count(n))),
-        }
-    }
-
-    /// Occupies the column and both diagonals through `(row, column)`, which must lie on the board,
-    /// and returns whether all three were free before.
-    #[inline]
-    pub(crate) fn occupy(&mut self, row: usize, column: u32) -> bool {
-        let mut free = true;
-        for (kind, bits) in Self::KINDS.iter().zip(&mut self.lines) {
-            free &= bits.test_and_set(kind.index(self.n, row, column));
-        }
         free
     }
 }
@@ -414,24 +416,30 @@ mod tests {
         ));
     }
 
-    /// What `verify` reports, computed on one thread whatever the size.
+    /// What `verify` reports, computed on one thread, row by row in runs too short to be split.
     fn verify_on_one_thread(placement: &[u32]) -> Result<(), VerifyError> {
         let n = placement.len();
-        let row = first_bad_row(placement, [Line::Column, Line::Up, Line::Down]);
-        match placement.get(row) {
+        let mut checker = RowChecker::new(n);
+        let first_bad = placement
+            .chunks(1000)
+            .enumerate()
+            .find_map(|(index, run)| checker.check(1000 * index, run));
+        match first_bad {
             None => Ok(()),
-            Some(&column) if column as usize >= n => {
-                Err(VerifyError::ColumnOutOfRange { row, column, n })
-            }
-            Some(_) => Err(first_attacker(placement, row)),
+            Some(row) if placement[row] as usize >= n => Err(VerifyError::ColumnOutOfRange {
+                row,
+                column: placement[row],
+                n,
+            }),
+            Some(row) => Err(first_attacker(placement, row)),
         }
     }
 
     #[test]
     fn two_threads_report_what_one_thread_reports() {
-        // The even columns then the odd ones (Hoffman–Loessi–Moore's rule for n mod 6 = 4): a solution
-        // of 2^20 + 6 rows, above the size where verify splits its work.
-        let n = PARALLEL_VERIFY_ROWS + 6;
+        // The odd columns then the even ones (Hoffman–Loessi–Moore's rule for n mod 6 = 4): a solution
+        // of 2^20 + 6 rows, far above the size where verify splits its work.
+        let n = (1 << 20) + 6;
         assert_eq!(n % 6, 4);
         let half = (n / 2) as u32;
         let solution: Vec<u32> = (0..half)
