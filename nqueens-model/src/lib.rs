@@ -12,6 +12,10 @@
 //!   two Las Vegas algorithms, with a first-answer-wins [`local::race`] over threads.
 //! - [`count`] counts exactly and fast, bypassing the engine: solutions and essentially distinct
 //!   ones, the full LEX tree's size, toroidal solutions; on many threads, checkpointed, in shards.
+//! - [`construct`] builds placements without search, in O(n): the explicit construction (streamable to
+//!   10⁹ rows and beyond), Abramson & Yung's knight-walk, decompositions and general scheme, the
+//!   Yagloms' patterns, toroidal queens, and Stone & Stone's odd trick.
+//! - [`stream`] writes placements too large to hold and verifies stored ones with bounded memory.
 //!
 //! A placement is a slice with `placement[row] = column`, rows and columns numbered from 0; the board
 //! is drawn with row 0 at the top and column 0 on the left.
@@ -34,12 +38,14 @@
 //! # }
 //! ```
 
+pub mod construct;
 pub mod count;
 mod encoding;
 pub mod local;
 mod model;
 mod queens_constraint;
 mod render;
+pub mod stream;
 mod verify;
 
 pub use encoding::{Encoding, ParseEncodingError};
