@@ -450,7 +450,7 @@ fn every_local_method_answers_verified_and_auto_says_what_it_chose() {
     }
     let report = json(&csp(&["queens", "solve", "5000", "--json"]));
     assert_eq!(report["chosen_by_auto"], true);
-    assert_eq!(report["method"], "qs4");
+    assert_eq!(report["method"], "explicit");
     let text = stdout(&csp(&["queens", "solve", "5000"]));
     assert!(
         text.contains("(chosen by auto)") && text.contains("verified"),
@@ -556,5 +556,76 @@ fn output_writes_one_column_per_line() {
         assert_eq!(placement.len(), 20);
         assert!(csp::nqueens::verify(&placement).is_ok(), "{method}");
     }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn every_construction_answers_verified_or_names_the_methods_that_cover_n() {
+    for (method, n) in [
+        ("explicit", "100"),
+        ("knight-walk", "25"),
+        ("decomposition", "35"),
+        ("abramson-yung", "26"),
+        ("yaglom", "30"),
+        ("odd-trick", "10"),
+    ] {
+        let report = json(&csp(&["queens", "solve", n, "--method", method, "--json"]));
+        assert_eq!(report["method"], method);
+        assert_eq!(report["verified"], true);
+        let placement: Vec<u32> = report["solution"]
+            .as_array()
+            .expect("a solution")
+            .iter()
+            .map(|c| c.as_u64().expect("a column") as u32)
+            .collect();
+        assert_eq!(placement.len().to_string(), n);
+        assert!(csp::nqueens::verify(&placement).is_ok(), "{method}");
+    }
+    assert_bad_input(
+        &["queens", "solve", "8", "--method", "knight-walk"],
+        "covered by explicit",
+    );
+    assert_bad_input(&["queens", "solve", "12", "--torus"], "coprime to 6");
+    let report = json(&csp(&["queens", "solve", "13", "--torus", "--json"]));
+    let placement: Vec<u32> = report["solution"]
+        .as_array()
+        .expect("a solution")
+        .iter()
+        .map(|c| c.as_u64().expect("a column") as u32)
+        .collect();
+    assert!(csp::nqueens::construct::verify_torus(&placement).is_ok());
+}
+
+#[test]
+fn verify_checks_a_stored_placement_and_names_the_first_attack() {
+    let dir = std::env::temp_dir().join(format!("csp-verify-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    for format in ["text", "u32le"] {
+        let path = dir.join(format!("explicit.{format}"));
+        let path = path.to_str().expect("utf-8");
+        let output = csp(&[
+            "queens", "solve", "100000", "--output", path, "--format", format, "--verify",
+        ]);
+        assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+        assert!(stdout(&output).contains("read back"));
+        let output = csp(&["queens", "verify", path, "--format", format]);
+        assert_eq!(output.status.code(), Some(0));
+        assert!(stdout(&output).contains("100000 queens"));
+    }
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "0\n2\n1\n3\n").expect("written");
+    let output = csp(&["queens", "verify", bad.to_str().expect("utf-8")]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stdout(&output).contains("rows 1 and 2"),
+        "{}",
+        stdout(&output)
+    );
+    let malformed = dir.join("malformed.txt");
+    std::fs::write(&malformed, "0\nx\n").expect("written");
+    assert_bad_input(
+        &["queens", "verify", malformed.to_str().expect("utf-8")],
+        "line 2",
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -40,6 +40,10 @@ pub enum QueensCommand {
     /// Estimate the full tree's size and solution count: online from a terse search (Stone & Stone),
     /// or from random probes (Knuth) with --probes.
     Estimate(EstimateArgs),
+    /// Check a stored placement (one 0-based column per line, or --format u32le) in O(n) and name the
+    /// first attacking pair: exit 0 when it is a solution, 1 when it is not, 2 when the file is
+    /// malformed.
+    Verify(VerifyArgs),
     /// Compare LEX and MIN over a range of boards: Stone & Stone's Table 2 (backtracks per solution)
     /// and Table 1 (estimated vs actual tree sizes).
     Compare(CompareArgs),
@@ -138,6 +142,16 @@ pub struct TraceArgs {
     pub limit: u64,
 }
 
+/// `csp queens verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// The placement file.
+    pub file: std::path::PathBuf,
+    /// Its format: text or u32le.
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = parse_format)]
+    pub format: nqueens_model::stream::Format,
+}
+
 /// `csp queens solve`.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
@@ -159,10 +173,12 @@ pub struct SolveArgs {
     /// How to find the solution. [default: auto]
     ///
     /// auto picks the fastest correct method for the request and says which: the search engine when
-    /// any search option, --solutions or --all is given, or n < 4; otherwise qs4. search is the
-    /// backtracking engine (the options below). qs1, qs4 (Sosič & Gu), min-conflicts (csp-local on the
-    /// counters model), las-vegas1 and las-vegas2 (Rolfe) are seeded local searches that find one
-    /// solution.
+    /// any search option, --solutions or --all is given, or n is 2 or 3; otherwise the O(n) explicit
+    /// construction (with --torus, the knight-walk). search is the backtracking engine (the options
+    /// below). explicit, knight-walk, decomposition, abramson-yung, yaglom and odd-trick are
+    /// constructions (Hoffman–Loessi–Moore, Abramson & Yung, the Yagloms, Stone & Stone); qs1, qs4
+    /// (Sosič & Gu), min-conflicts (csp-local on the counters model), las-vegas1 and las-vegas2
+    /// (Rolfe) are seeded local searches.
     #[arg(long, value_enum, default_value_t = MethodArg::Auto, hide_default_value = true)]
     pub method: MethodArg,
     /// Local-search methods: run T seeds at once (seed, seed + 1, …); the first solution wins and the
@@ -172,9 +188,21 @@ pub struct SolveArgs {
     /// Local-search methods: give up after this many steps (what a step is depends on the method).
     #[arg(long, value_name = "M", value_parser = parse_count, allow_negative_numbers = true)]
     pub max_steps: Option<u64>,
-    /// Write the solution to FILE, one 0-based column per line (row 0 first).
+    /// Write the solution to FILE (row 0 first): one 0-based column per line, or with --format u32le
+    /// four little-endian bytes a row. The explicit construction streams it with bounded memory.
     #[arg(long, value_name = "FILE")]
     pub output: Option<std::path::PathBuf>,
+    /// The format of --output: text or u32le.
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = parse_format)]
+    pub format: nqueens_model::stream::Format,
+    /// With --output, read the written file back and check it (O(n)); the printed verdict then covers
+    /// the file itself.
+    #[arg(long)]
+    pub verify: bool,
+    /// Toroidal queens: diagonals wrap around the board's edges (a solution exists exactly when n is
+    /// coprime to 6). Constructed by the knight-walk.
+    #[arg(long)]
+    pub torus: bool,
     /// The search options.
     #[command(flatten)]
     pub search: SearchArgs,
@@ -199,6 +227,23 @@ pub enum MethodArg {
     /// Rolfe's Las Vegas Algorithm Two.
     #[value(name = "las-vegas2")]
     LasVegas2,
+    /// The O(n) Hoffman–Loessi–Moore / Bernhardsson construction.
+    Explicit,
+    /// Abramson & Yung's knight-walk, 2i mod n (n coprime to 6).
+    KnightWalk,
+    /// Abramson & Yung's decomposition n = a·b.
+    Decomposition,
+    /// Abramson & Yung's constructions for every n ≥ 4 (Theorem 2).
+    AbramsonYung,
+    /// The Yagloms' construction.
+    Yaglom,
+    /// Stone & Stone's odd trick: LEX on n + 1, then the corner queen removed (even n).
+    OddTrick,
+}
+
+fn parse_format(text: &str) -> Result<nqueens_model::stream::Format, String> {
+    text.parse()
+        .map_err(|error: nqueens_model::stream::ParseFormatError| error.to_string())
 }
 
 impl SolveArgs {

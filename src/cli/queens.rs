@@ -30,6 +30,7 @@ pub fn run(command: QueensCommand, out: &mut impl Write) -> Result<Exit, CliErro
         QueensCommand::Estimate(args) => run_estimate(args, out),
         QueensCommand::Compare(args) => super::compare::run(args, out),
         QueensCommand::Merge(args) => super::count::run_merge(args, out),
+        QueensCommand::Verify(args) => method::run_verify(&args, out),
     }
 }
 
@@ -144,8 +145,12 @@ fn run_solve(args: SolveArgs, out: &mut impl Write) -> Result<Exit, CliError> {
     match method {
         Resolved::Local(local) => method::run_local(&args, local, chosen_by_auto, out),
         Resolved::Search => {
-            method::check_search_options(&args)?;
+            method::check_local_only_options(&args)?;
             run_search_solve(args, out)
+        }
+        construct => {
+            method::check_local_only_options(&args)?;
+            method::run_construct(&args, construct, chosen_by_auto, out)
         }
     }
 }
@@ -185,7 +190,7 @@ fn run_search_solve(args: SolveArgs, out: &mut impl Write) -> Result<Exit, CliEr
         )));
     }
     if let (Some(path), Some(placement)) = (&args.output, &first) {
-        method::write_placement_file(path, placement)?;
+        method::write_placement_file(path, placement.iter().copied(), args.format)?;
     }
     let found = run.result.stats.solutions;
     let exit = Exit::of(run.result.outcome, found);
