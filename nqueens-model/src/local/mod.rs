@@ -212,7 +212,7 @@ impl LocalMethod {
     /// - QS1: the placement and a `u32` counter for each of the `2·(2n − 1)` diagonals: 20 bytes;
     /// - QS4: the placement and one bit per diagonal (its counts above one live in a small map whose
     ///   size is bounded by the initial collisions, see `qs4.rs`): 4.5 bytes;
-    /// - Las Vegas One: the placement and a bit per diagonal: 4.5 bytes;
+    /// - Las Vegas One: the placement and a byte per diagonal: 8 bytes;
     /// - Las Vegas Two: the placement, a bit per column and per diagonal, and a scratch row of bits:
     ///   about 4.8 bytes.
     pub const fn required_bytes(self, n: usize) -> u64 {
@@ -222,7 +222,8 @@ impl LocalMethod {
         let diagonal_bits = 2 * bitset_bytes(2 * n);
         let total = match self {
             LocalMethod::Qs1 => placement + 2 * 4 * (2 * n),
-            LocalMethod::Qs4 | LocalMethod::LasVegas1 => placement + diagonal_bits,
+            LocalMethod::Qs4 => placement + diagonal_bits,
+            LocalMethod::LasVegas1 => placement + 2 * (2 * n),
             LocalMethod::LasVegas2 => placement + diagonal_bits + 2 * bitset_bytes(n),
         } + FIXED_BYTES as u128;
         if total > u64::MAX as u128 {
