@@ -91,6 +91,15 @@ fn las_vegas_solve_1000_queens() {
     assert_solves(LocalMethod::LasVegas2, [1000], &LAS_VEGAS2_QUICK_SEEDS_1000);
 }
 
+#[test]
+#[ignore = "about 30 s on a CPU in release, more here: run with `cargo test -- --ignored`"]
+fn las_vegas2_solves_10_000_queens() {
+    // Las Vegas Two's trials do not grow with n the way Algorithm One's permutation vectors do (about
+    // 1,800 at n = 2000 and at n = 10,000 with seed 1), but each trial costs O(n²/64) word operations.
+    // Las Vegas One is not run at 10,000: it needs 7 × 10^5 vectors at n = 2000 already.
+    assert_solves(LocalMethod::LasVegas2, [10_000], &[1]);
+}
+
 /// Seeds with which Las Vegas One finishes 1000 queens in few permutation vectors (4,744 and 8,975; the
 /// median over 100 seeds is in the tens of thousands).
 const LAS_VEGAS1_QUICK_SEEDS_1000: [u64; 2] = [2, 7];

@@ -331,9 +331,9 @@ pub fn solve(
 /// the winning report equals a single-threaded run with the same seed.
 ///
 /// When no thread finds an answer the report of the lowest thread that hit a limit is returned (or of
-/// thread 0 if all were stopped); an error from any thread is returned after all have ended. One
-/// thread runs on the caller's thread. Each run allocates its own memory, so a caller should check
-/// [`LocalMethod::check`] with the thread count first, as [`solve`] does.
+/// thread 0 if all were stopped); an error from any thread is returned after all have ended. With one
+/// thread the run happens on the caller's thread. Each run allocates its own memory, so a caller should
+/// check [`LocalMethod::check`] with the thread count first, as [`solve`] does.
 pub fn race<F>(threads: usize, seed: u64, run: F) -> Result<RunReport, LocalError>
 where
     F: Fn(u64, &AtomicBool) -> Result<RunReport, LocalError> + Sync,
