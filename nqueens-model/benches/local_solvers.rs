@@ -106,6 +106,8 @@ fn run_seeds_from(
     n: usize,
     seeds: std::ops::RangeInclusive<u64>,
 ) -> Vec<(Duration, RunReport)> {
+    // The on-CPU times recorded below belong to these runs only.
+    CPU_TIMES.with(|times| times.borrow_mut().clear());
     seeds
         .map(|seed| {
             let stop = AtomicBool::new(false);
@@ -160,7 +162,8 @@ thread_local! {
 }
 
 /// The time this thread has spent on a CPU, from /proc/thread-self/schedstat (None off Linux). On a
-/// shared machine it leaves out the time spent waiting for a core, which wall-clock time includes.
+/// shared machine it leaves out the time spent waiting for a core, which wall-clock time includes. It is
+/// updated at the scheduler's ticks, so it reads 0 for runs of a few milliseconds.
 fn thread_cpu_time() -> Option<Duration> {
     let schedstat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
     let nanos: u64 = schedstat.split_whitespace().next()?.parse().ok()?;
@@ -312,8 +315,9 @@ fn lv2_trials() {
         .collect();
     let sorted = sorted_stat(&runs, "trials");
     let seconds = sorted_seconds(&runs);
+    let cpu = take_cpu_median().map_or_else(String::new, |cpu| format!(", on a CPU {cpu:.3} s"));
     println!(
-        "las-vegas2 n = 1000, seeds 1-10: trials {} (median {}); time median {:.3} s, max {:.3} s",
+        "las-vegas2 n = 1000, seeds 1-10: trials {} (median {}); time median {:.3} s, max {:.3} s{cpu}",
         trials.join(", "),
         median(&sorted),
         median(&seconds),

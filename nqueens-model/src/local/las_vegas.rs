@@ -58,7 +58,7 @@ impl Stats for LasVegas1Stats {
 /// Choices where the text leaves room: the vector starts as the identity `0, 1, …, n − 1` before the
 /// first shuffle, and each later shuffle starts from the vector the previous attempt left ("shuffle the
 /// *current* permutation vector"); the shuffle is Durstenfeld's Fisher–Yates. The two diagonal vectors
-/// are Wirth's flags, one bit per diagonal. The OCR reads cleanly here; "for row = 1 to n-1" is taken as
+/// are Wirth's flags, one byte per diagonal. The OCR reads cleanly here; "for row = 1 to n-1" is taken as
 /// inclusive of `n − 1`, as the "if test = n" bound implies. The while loop's swaps are carried out as one
 /// rotation (see the comment in the code); a unit test of this file runs the literal swaps on the same
 /// random numbers and gets the same vectors and counts.
@@ -90,16 +90,18 @@ fn algorithm_one(
 ) -> Result<Vec<u32>, Halt> {
     let mut rng = rng_for(seed, super::streams::LAS_VEGAS1);
     let mut vector: Vec<u32> = (0..n as u32).collect();
-    let mut up = BitSet::new(2 * n - 1);
-    let mut down = BitSet::new(2 * n - 1);
+    // Wirth's two diagonal vectors, a byte per diagonal: testing a queen is then two loads and an
+    // `or`, which is what the inner loop does thousands of times per vector.
+    let mut up = vec![false; 2 * n - 1];
+    let mut down = vec![false; 2 * n - 1];
     loop {
         watch.step()?;
         stats.permutation_vectors += 1;
         shuffle(&mut rng, &mut vector);
-        up.clear();
-        down.clear();
-        up.insert(up_diagonal(0, vector[0]));
-        down.insert(down_diagonal(n, 0, vector[0]));
+        up.fill(false);
+        down.fill(false);
+        up[up_diagonal(0, vector[0])] = true;
+        down[down_diagonal(n, 0, vector[0])] = true;
         let mut valid = true;
         for row in 1..n {
             // Large boards take long per vector, so the stop flag is watched within one too.
@@ -113,8 +115,8 @@ fn algorithm_one(
                 Some(fit) => {
                     vector[row..=fit].rotate_right(1);
                     stats.swaps += (fit - row) as u64;
-                    up.insert(up_diagonal(row, vector[row]));
-                    down.insert(down_diagonal(n, row, vector[row]));
+                    up[up_diagonal(row, vector[row])] = true;
+                    down[down_diagonal(n, row, vector[row])] = true;
                 }
                 None => {
                     // Rolfe's loop swapped through test = n − 1 before finding test = n, so the
@@ -140,12 +142,13 @@ fn algorithm_one(
 /// positions are tested eight at a time into a bit mask, so a run of attacked queens costs one branch
 /// per eight instead of a mispredicted branch for each.
 #[inline]
-fn first_fit(vector: &[u32], row: usize, up: &BitSet, down: &BitSet) -> Option<usize> {
+fn first_fit(vector: &[u32], row: usize, up: &[bool], down: &[bool]) -> Option<usize> {
     const CHUNK: usize = 8;
     let n = vector.len();
-    let fits = |column: u32| {
-        !(up.contains(up_diagonal(row, column)) | down.contains(down_diagonal(n, row, column)))
-    };
+    // Row `row` meets up-diagonal row + c and down-diagonal c + (n − 1 − row): the row's slices of the
+    // two vectors, indexed by column.
+    let (up, down) = (&up[row..], &down[n - 1 - row..]);
+    let fits = |column: u32| !(up[column as usize] | down[column as usize]);
     if fits(vector[row]) {
         return Some(row);
     }

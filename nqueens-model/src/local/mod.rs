@@ -223,7 +223,7 @@ impl LocalMethod {
     /// - QS1: the placement and a `u32` counter for each of the `2·(2n − 1)` diagonals: 20 bytes;
     /// - QS4: the placement and one bit per diagonal (its counts above one live in a small map whose
     ///   size is bounded by the initial collisions, see `qs4.rs`): 4.5 bytes;
-    /// - Las Vegas One: the placement and a bit per diagonal: 4.5 bytes;
+    /// - Las Vegas One: the placement and a byte per diagonal: 8 bytes;
     /// - Las Vegas Two: the placement, a bit per column and per diagonal, and a scratch row of bits:
     ///   about 4.8 bytes;
     /// - min-conflicts: the counters model and one run over it, [`crate::LOCAL_SEARCH_BYTES_PER_ROW`].
@@ -234,7 +234,8 @@ impl LocalMethod {
         let diagonal_bits = 2 * bitset_bytes(2 * n);
         let total = match self {
             LocalMethod::Qs1 => placement + 2 * 4 * (2 * n),
-            LocalMethod::Qs4 | LocalMethod::LasVegas1 => placement + diagonal_bits,
+            LocalMethod::Qs4 => placement + diagonal_bits,
+            LocalMethod::LasVegas1 => placement + 2 * (2 * n),
             LocalMethod::LasVegas2 => placement + diagonal_bits + 2 * bitset_bytes(n),
             LocalMethod::MinConflicts => n * crate::LOCAL_SEARCH_BYTES_PER_ROW as u128,
         } + FIXED_BYTES as u128;
@@ -345,9 +346,9 @@ pub fn solve(
 /// the winning report equals a single-threaded run with the same seed.
 ///
 /// When no thread finds an answer the report of the lowest thread that hit a limit is returned (or of
-/// thread 0 if all were stopped); an error from any thread is returned after all have ended. One
-/// thread runs on the caller's thread. Each run allocates its own memory, so a caller should check
-/// [`LocalMethod::check`] with the thread count first, as [`solve`] does.
+/// thread 0 if all were stopped); an error from any thread is returned after all have ended. With one
+/// thread the run happens on the caller's thread. Each run allocates its own memory, so a caller should
+/// check [`LocalMethod::check`] with the thread count first, as [`solve`] does.
 pub fn race<F>(threads: usize, seed: u64, run: F) -> Result<RunReport, LocalError>
 where
     F: Fn(u64, &AtomicBool) -> Result<RunReport, LocalError> + Sync,
