@@ -19,7 +19,7 @@
 //!   live part of the stack is scratch space).
 //! - **Three walks at once.** A step's work is one chain of dependent operations; three independent
 //!   walks advanced in the same loop keep the processor's execution units busy. On this project's
-//!   machine three lanes were fastest (two are 15% slower, four 10% slower).
+//!   machine three lanes were fastest (two and four about 10% slower; more spill registers).
 
 use std::hint::select_unpredictable;
 

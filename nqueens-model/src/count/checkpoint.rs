@@ -24,6 +24,7 @@ pub const VERSION: u32 = 1;
 /// the shard), the finished subproblems and the sum of their tallies. Complete when every subproblem of
 /// the shard is finished; [`merge`] adds complete shard results up.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ShardResult {
     /// Always [`FORMAT`].
     pub format: String,

@@ -16,11 +16,11 @@
 //! the walk skips them ([`super::bitboard::Walk::shift`]).
 //!
 //! Which member of a class is searched changes how much work the search does, not its answer. The walk
-//! runs from the top row down; measured over every class for n = 12 to 16, the work is least when the
-//! bottom queen is nearest a corner and, among those, when the left and right queens sit low on the
-//! board. [`Constellation::oriented`] picks by that rule: 15% fewer nodes at n = 16 than the plain
-//! top-row-halving search with Takaken's symmetry rules, and half of the first member in the class's
-//! own order.
+//! runs from the top row down. Trying all eight members of every class at n = 12 and 14 showed the work
+//! least when the bottom queen is nearest a corner and, among those, when the left and right queens sit
+//! low on the board. [`Constellation::oriented`] picks by that rule: at n = 14 it visits 5.1 million
+//! nodes where each class's least member would visit 8.4 million (the best member of each, 4.8 million);
+//! at n = 16, 208 million, against 246 million for Takaken's top-row search with symmetry pruning.
 
 use super::bitboard::{MAX_N, Walk, board_mask};
 use super::symmetry::{Symmetry, attack};

@@ -160,6 +160,7 @@ impl FromStr for Shard {
 /// What a set of subproblems added up to. Each field is a sum over them; weights (mirror images,
 /// constellation classes, translations) are already applied.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Tally {
     /// Solutions (on the torus, toroidal ones).
     pub solutions: u128,
