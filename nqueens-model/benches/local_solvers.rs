@@ -7,7 +7,7 @@
 //! cargo bench -p nqueens-model --bench local_solvers -- table2 lv1-distribution lv2-trials
 //! ```
 //!
-//! A case is `METHOD:N[:SEEDS]` (METHOD one of qs1, qs4, las-vegas1, las-vegas2; N like 1000 or 1e6;
+//! A case is `METHOD:N[:SEEDS]` (METHOD one of qs1, qs4, min-conflicts, las-vegas1, las-vegas2; N like 1000 or 1e6;
 //! SEEDS 5 unless given; seeds are 1, 2, …), or one of the reports:
 //! - `table2`: QS4 at Sosič & Gu's Table 2 sizes, 10 to 3×10⁶, ten seeds each as in the paper;
 //! - `lv1-distribution`: Las Vegas One at n = 1000 over 100 seeds, the quartiles of permutation vectors
@@ -28,7 +28,13 @@ use nqueens_model::verify;
 use rayon::prelude::*;
 
 /// The cases run when none is named: one per performance target of the issue, at its size.
-const DEFAULT_CASES: [&str; 4] = ["qs4:1e6", "qs1:1e5", "las-vegas1:1000", "las-vegas2:300"];
+const DEFAULT_CASES: [&str; 5] = [
+    "qs4:1e6",
+    "qs1:1e5",
+    "min-conflicts:1e5",
+    "las-vegas1:1000",
+    "las-vegas2:300",
+];
 
 /// Sosič & Gu's Table 2 sizes and their average times on an IBM RS 6000/530, in seconds.
 const TABLE_2: [(usize, f64); 8] = [
