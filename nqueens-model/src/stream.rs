@@ -31,7 +31,7 @@ use std::str::FromStr;
 use thiserror::Error;
 
 use crate::VerifyError;
-use crate::verify::{RowChecker, attack_between};
+use crate::verify::{OccupiedLines, attack_between};
 
 /// The largest placement [`verify_stream`] and [`verify_columns`] check: every row and column must fit
 /// a `u32`. Its line sets then take at most 5 · 2³² bits, 2.7 GB, within the 4 GiB budget.
@@ -332,7 +332,7 @@ where
             max: MAX_VERIFY_N,
         });
     }
-    let (row, column, off_board) = match scan(n, columns.clone()) {
+    let (row, column, off_board) = match scan(n, &mut IteratorRows(columns.clone())) {
         Scan::Clean { rows } if rows == n => return Ok(()),
         Scan::Clean { rows } => {
             return Err(StreamError::LengthMismatch {
@@ -378,34 +378,41 @@ enum Scan {
     },
 }
 
-/// Rows checked per run: a megabyte of columns. Each run is long enough for the checker to split it
-/// over two threads.
+/// Rows checked per run: a megabyte of columns.
 const RUN_ROWS: usize = BUFFER_BYTES / 4;
 
 /// Checks the first `n` rows in order, as [`crate::verify`] does, a run at a time, and counts the
 /// rows (reading one row past `n` at most, to tell a longer placement).
-fn scan(n: usize, mut rows: impl Iterator<Item = u32>) -> Scan {
+///
+/// Reading overlaps checking: while another thread checks one run, this one reads the next (the reader
+/// never leaves this thread, so it need not be [`Send`]). A run read ahead past a bad row is simply
+/// not checked.
+fn scan(n: usize, source: &mut impl RowSource) -> Scan {
     // The same sets of occupied columns and diagonals as `verify` keeps: 5n − 2 bits.
-    let mut checker = RowChecker::new(n);
-    let mut run = Vec::with_capacity(RUN_ROWS.min(n));
+    let mut lines = OccupiedLines::new(n);
+    let mut current = Vec::with_capacity(RUN_ROWS.min(n));
+    let mut next = Vec::with_capacity(RUN_ROWS.min(n));
+    source.fill_run(&mut current, RUN_ROWS.min(n));
     let mut done = 0;
-    while done < n {
-        run.clear();
-        run.extend(rows.by_ref().take(RUN_ROWS.min(n - done)));
-        if run.is_empty() {
-            break;
-        }
-        if let Some(row) = checker.check(done, &run) {
-            let column = run[row - done];
+    while !current.is_empty() {
+        let after = done + current.len();
+        let mut bad = None;
+        rayon::in_place_scope(|scope| {
+            scope.spawn(|_| bad = lines.check(done, &current));
+            source.fill_run(&mut next, RUN_ROWS.min(n - after));
+        });
+        if let Some(row) = bad {
+            let column = current[row - done];
             return Scan::Bad {
                 row,
                 column,
                 off_board: column as usize >= n,
             };
         }
-        done += run.len();
+        done = after;
+        std::mem::swap(&mut current, &mut next);
     }
-    let beyond = usize::from(done == n && rows.next().is_some());
+    let beyond = usize::from(done == n && source.next().is_some());
     Scan::Clean {
         rows: done + beyond,
     }
@@ -427,16 +434,29 @@ fn first_attacker(row: usize, column: u32, rows: impl Iterator<Item = u32>) -> O
         })
 }
 
-/// A stored placement read row by row: an iterator of plain columns, so that the hot loop moves four
-/// bytes a row, with the first reading error kept aside and reported once the loop is over.
-trait StoredRows: Iterator<Item = u32> + Sized {
-    /// The error that ended the rows early, if one did.
-    fn take_error(&mut self) -> Option<StreamError>;
+/// Rows to check: an iterator of plain columns (so that the hot loops move four bytes a row) that
+/// also fills whole runs, with the first reading error kept aside and reported once a pass is over.
+trait RowSource: Iterator<Item = u32> + Sized {
+    /// Replaces the contents of `run` with the next rows, at most `max` of them; fewer only at the end
+    /// of the rows.
+    fn fill_run(&mut self, run: &mut Vec<u32>, max: usize) {
+        run.clear();
+        run.extend(self.by_ref().take(max));
+    }
 
-    /// [`scan`] over the stored rows, with a reading error reported as such and a count of rows other
-    /// than `n` as a mismatch.
+    /// The error that ended the rows early, if one did.
+    fn take_error(&mut self) -> Option<StreamError> {
+        None
+    }
+
+    /// [`scan`] over the rows, with a reading error reported as such and a count of rows other than
+    /// `n` as a mismatch.
     fn check(mut self, n: usize) -> Result<Scan, StreamError> {
         let found = scan(n, &mut self);
+        // A bad row comes before any error, which the reading ahead may have met further on.
+        if matches!(found, Scan::Bad { .. }) {
+            return Ok(found);
+        }
         if let Some(error) = self.take_error() {
             return Err(error);
         }
@@ -449,7 +469,7 @@ trait StoredRows: Iterator<Item = u32> + Sized {
         }
     }
 
-    /// [`first_attacker`] over the stored rows, read again.
+    /// [`first_attacker`] over the rows, read again.
     fn name_attacker(mut self, row: usize, column: u32) -> Result<VerifyError, StreamError> {
         let attack = first_attacker(row, column, &mut self);
         if let Some(error) = self.take_error() {
@@ -463,6 +483,19 @@ trait StoredRows: Iterator<Item = u32> + Sized {
         })
     }
 }
+
+/// The columns of an iterator, as [`verify_columns`] reads them.
+struct IteratorRows<I>(I);
+
+impl<I: Iterator<Item = u32>> Iterator for IteratorRows<I> {
+    type Item = u32;
+
+    fn next(&mut self) -> Option<u32> {
+        self.0.next()
+    }
+}
+
+impl<I: Iterator<Item = u32>> RowSource for IteratorRows<I> {}
 
 /// The number of rows of a text placement: its newlines, plus one for a last line without one.
 fn count_text_rows<R: Read>(reader: &mut R) -> Result<u64, StreamError> {
@@ -581,7 +614,7 @@ impl<R: Read> Iterator for TextRows<R> {
     }
 }
 
-impl<R: Read> StoredRows for TextRows<R> {
+impl<R: Read> RowSource for TextRows<R> {
     fn take_error(&mut self) -> Option<StreamError> {
         self.error.take()
     }
@@ -701,7 +734,20 @@ impl<R: Read> Iterator for U32LeRows<R> {
     }
 }
 
-impl<R: Read> StoredRows for U32LeRows<R> {
+impl<R: Read> RowSource for U32LeRows<R> {
+    /// Copies decoded columns a buffer at a time instead of one `next` per row.
+    fn fill_run(&mut self, run: &mut Vec<u32>, max: usize) {
+        run.clear();
+        while run.len() < max {
+            if self.next == self.columns.len() && (self.error.is_some() || !self.refill()) {
+                break;
+            }
+            let take = (self.columns.len() - self.next).min(max - run.len());
+            run.extend_from_slice(&self.columns[self.next..self.next + take]);
+            self.next += take;
+        }
+    }
+
     fn take_error(&mut self) -> Option<StreamError> {
         self.error.take()
     }
@@ -792,6 +838,77 @@ mod tests {
                 "{error}"
             );
         }
+    }
+
+    /// The explicit board's columns for rule 1 (n mod 6 = 0 or 4): the odd columns, then the even ones.
+    fn solution(n: usize) -> Vec<u32> {
+        assert!(matches!(n % 6, 0 | 4));
+        let half = (n / 2) as u32;
+        (0..half)
+            .map(|r| 2 * r + 1)
+            .chain((0..half).map(|k| 2 * k))
+            .collect()
+    }
+
+    #[test]
+    fn problems_in_later_runs_are_found_in_row_order() {
+        // 700,000 rows: three runs, so that checking one run overlaps reading the next.
+        let n = 699_996;
+        let good = solution(n);
+        let text = |placement: &[u32]| {
+            let mut file = Vec::new();
+            write_placement(&mut file, placement.iter().copied(), Format::Text).unwrap();
+            file
+        };
+        assert_eq!(
+            verify_stream(Cursor::new(text(&good)), Format::Text).unwrap(),
+            n
+        );
+        // A clash in the third run.
+        let mut clash = good.clone();
+        clash[600_000] = clash[17];
+        let error = verify_stream(Cursor::new(text(&clash)), Format::Text);
+        assert!(matches!(
+            error,
+            Err(StreamError::Invalid {
+                error: VerifyError::Attack {
+                    first_row: 17,
+                    second_row: 600_000,
+                    ..
+                },
+                position: Position::Line(600_001),
+            })
+        ));
+        // A malformed line in the second run, then a clash after it: the line is reported.
+        let mut file = text(&clash);
+        let line_start = file
+            .iter()
+            .enumerate()
+            .filter(|&(_, &byte)| byte == b'\n')
+            .nth(299_999)
+            .unwrap()
+            .0
+            + 1;
+        file[line_start] = b'x';
+        assert!(matches!(
+            verify_stream(Cursor::new(file.clone()), Format::Text),
+            Err(StreamError::MalformedLine { line: 300_001, .. })
+        ));
+        // A clash in the first run comes before the malformed line read ahead.
+        let mut early = clash.clone();
+        early[1000] = early[999] + 1;
+        let mut file = text(&early);
+        file[line_start] = b'x';
+        assert!(matches!(
+            verify_stream(Cursor::new(file), Format::Text),
+            Err(StreamError::Invalid {
+                error: VerifyError::Attack {
+                    second_row: 1000,
+                    ..
+                },
+                ..
+            })
+        ));
     }
 
     #[test]

@@ -95,7 +95,7 @@ pub fn verify(placement: &[u32]) -> Result<(), VerifyError> {
     let first_bad = if n >= PARALLEL_VERIFY_ROWS {
         first_bad_row_by_halves(placement)
     } else {
-        AllLines::new(n).check(0, placement)
+        OccupiedLines::new(n).check(0, placement)
     };
     let Some(row) = first_bad else {
         return Ok(());
@@ -111,9 +111,6 @@ pub fn verify(placement: &[u32]) -> Result<(), VerifyError> {
 /// The rows from which [`verify`] checks the two halves of a placement on two threads.
 const PARALLEL_VERIFY_ROWS: usize = 1 << 20;
 
-/// Every kind of line: the sets [`verify`] keeps.
-type AllLines = LinePass<true, true, true>;
-
 /// [`verify`]'s first bad row, found by checking the two halves at once.
 ///
 /// A row of the first half is bad exactly when it is bad within the first half, so the first half's
@@ -126,12 +123,12 @@ fn first_bad_row_by_halves(placement: &[u32]) -> Option<usize> {
     let (head, tail) = placement.split_at(middle);
     let ((mut head_lines, head_bad), (mut tail_lines, tail_bad)) = rayon::join(
         || {
-            let mut lines = AllLines::new(n);
+            let mut lines = OccupiedLines::new(n);
             let bad = lines.check(0, head);
             (lines, bad)
         },
         || {
-            let mut lines = AllLines::new(n);
+            let mut lines = OccupiedLines::new(n);
             let bad = lines.check(middle, tail);
             (lines, bad)
         },
@@ -146,102 +143,49 @@ fn first_bad_row_by_halves(placement: &[u32]) -> Option<usize> {
     head_lines.check(middle, tail)
 }
 
-/// Checks the rows of an `n`-row placement run by run, in order, as [`verify`] does, remembering the
-/// lines occupied so far: [`verify`] gives it the whole placement at once, the streaming verifier
-/// (`crate::stream`) a megabyte at a time. It takes 5n − 2 bits.
-pub(crate) struct RowChecker {
-    columns_and_ups: LinePass<true, true, false>,
-    downs: LinePass<false, false, true>,
-}
-
-/// The rows from which [`RowChecker::check`] splits a run over two threads: below it, handing work to
-/// another thread costs more than it saves.
-const PARALLEL_CHECK_ROWS: usize = 1 << 16;
-
-impl RowChecker {
-    /// No line occupied, on a board of `n` rows.
-    pub(crate) fn new(n: usize) -> Self {
-        RowChecker {
-            columns_and_ups: LinePass::new(n),
-            downs: LinePass::new(n),
-        }
-    }
-
-    /// Checks the rows `first_row, first_row + 1, …` whose columns are `columns`, after every earlier
-    /// row was checked, and returns the first whose queen is off the board or attacked by an earlier
-    /// row. After a bad row the checker must not be used again.
-    pub(crate) fn check(&mut self, first_row: usize, columns: &[u32]) -> Option<usize> {
-        let (columns_and_ups, downs) = if columns.len() >= PARALLEL_CHECK_ROWS {
-            rayon::join(
-                || self.columns_and_ups.check(first_row, columns),
-                || self.downs.check(first_row, columns),
-            )
-        } else {
-            (
-                self.columns_and_ups.check(first_row, columns),
-                self.downs.check(first_row, columns),
-            )
-        };
-        // Each pass stops at its first bad row; every row before the earlier of the two is clean for
-        // both, so the earlier one is the first bad row.
-        match (columns_and_ups, downs) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
-    }
-}
-
-/// One pass of [`RowChecker`]: the lines of the kinds switched on (columns, up-diagonals,
-/// down-diagonals) occupied so far. The switches are compile-time constants, so that each pass does
-/// only its own work; a pass with a kind switched off keeps one word for it.
-struct LinePass<const COLUMNS: bool, const UPS: bool, const DOWNS: bool> {
+/// The columns, up-diagonals and down-diagonals occupied so far on an `n × n` board, one bit each
+/// (5n − 2 bits in all), checked and filled a run of rows at a time: [`verify`] gives it a whole
+/// placement or half of one, the streaming verifier (`crate::stream`) a megabyte at a time.
+pub(crate) struct OccupiedLines {
     n: usize,
     columns: LineBits,
     ups: LineBits,
     downs: LineBits,
 }
 
-impl<const COLUMNS: bool, const UPS: bool, const DOWNS: bool> LinePass<COLUMNS, UPS, DOWNS> {
-    fn new(n: usize) -> Self {
+impl OccupiedLines {
+    /// No line occupied, on a board of `n` rows.
+    pub(crate) fn new(n: usize) -> Self {
         let diagonals = (2 * n).saturating_sub(1);
-        let kept = |on: bool, lines: usize| LineBits::new(if on { lines } else { 0 });
-        LinePass {
+        OccupiedLines {
             n,
-            columns: kept(COLUMNS, n),
-            ups: kept(UPS, diagonals),
-            downs: kept(DOWNS, diagonals),
+            columns: LineBits::new(n),
+            ups: LineBits::new(diagonals),
+            downs: LineBits::new(diagonals),
         }
     }
 
-    /// The first of the rows `first_row..` (columns `columns`) whose queen is off the board or stands
-    /// on an occupied line of this pass's kinds.
-    fn check(&mut self, first_row: usize, columns: &[u32]) -> Option<usize> {
+    /// Checks the rows `first_row, first_row + 1, …` whose columns are `columns`, occupying their
+    /// lines, and returns the first whose queen is off the board or stands on a line already occupied.
+    /// The rows must lie on the board; after a bad row the sets must not be used again.
+    pub(crate) fn check(&mut self, first_row: usize, columns: &[u32]) -> Option<usize> {
         let n = self.n;
         for (row, &column) in (first_row..).zip(columns) {
             if column as usize >= n {
                 return Some(row);
             }
             let (column_line, up_line, down_line) = line_indices(n, row, column);
-            // Every kind is tested, not only up to the first clash: the pass stops at the row anyway.
-            let mut free = true;
-            if COLUMNS {
-                free &= self.columns.test_and_set(column_line);
-            }
-            if UPS {
-                free &= self.ups.test_and_set(up_line);
-            }
-            if DOWNS {
-                free &= self.downs.test_and_set(down_line);
-            }
-            if !free {
+            // All three are tested, not only up to the first clash: the check stops at the row anyway.
+            let column_free = self.columns.test_and_set(column_line);
+            let up_free = self.ups.test_and_set(up_line);
+            let down_free = self.downs.test_and_set(down_line);
+            if !(column_free & up_free & down_free) {
                 return Some(row);
             }
         }
         None
     }
-}
 
-impl AllLines {
     /// Whether a line is occupied in both `self` and `other`.
     fn shares_a_line_with(&mut self, other: &mut Self) -> bool {
         [
@@ -485,14 +429,14 @@ mod tests {
         ));
     }
 
-    /// What `verify` reports, computed on one thread, row by row in runs too short to be split.
+    /// What `verify` reports, computed on one thread, in runs of a thousand rows.
     fn verify_on_one_thread(placement: &[u32]) -> Result<(), VerifyError> {
         let n = placement.len();
-        let mut checker = RowChecker::new(n);
+        let mut lines = OccupiedLines::new(n);
         let first_bad = placement
             .chunks(1000)
             .enumerate()
-            .find_map(|(index, run)| checker.check(1000 * index, run));
+            .find_map(|(index, run)| lines.check(1000 * index, run));
         match first_bad {
             None => Ok(()),
             Some(row) if placement[row] as usize >= n => Err(VerifyError::ColumnOutOfRange {
