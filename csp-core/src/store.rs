@@ -1,5 +1,7 @@
 //! The state of a model under search, and the trail that undoes it.
 
+use std::collections::VecDeque;
+
 use fixedbitset::FixedBitSet;
 
 use crate::{CheckCtx, ConstraintId, Domain, Model, PropagationCtx, VarId, Wipeout};
@@ -55,6 +57,10 @@ pub struct Store {
     /// For each constraint, how many of its scope's variables are unassigned. Dynamic-degree heuristics read it.
     unassigned_in_scope: Vec<u32>,
     trail: Trail,
+    /// Arc consistency's queue of constraints to revise; empty between calls.
+    queue: VecDeque<ConstraintId>,
+    /// Which constraints are in `queue`, so none waits there twice.
+    queued: FixedBitSet,
 }
 
 impl Store {
@@ -95,6 +101,8 @@ impl Store {
                 .map(|c| model.constraint(c).scope().len() as u32)
                 .collect(),
             trail: Trail::default(),
+            queue: VecDeque::new(),
+            queued: FixedBitSet::with_capacity(model.num_constraints()),
         }
     }
 
@@ -227,6 +235,85 @@ impl Store {
                 .map_err(|Wipeout| c)?;
         }
         Ok(())
+    }
+
+    /// Maintaining arc consistency after `var`'s assignment: forward checking first (exactly
+    /// [`Store::forward_check`]), then [`crate::Constraint::revise`] of every constraint on `var` and
+    /// of every constraint on a variable whose domain shrank, again and again (AC-3 over constraints),
+    /// until none removes anything. Names the constraint that failed.
+    ///
+    /// Arc consistency prunes at least what forward checking prunes, and with built-in constraints
+    /// (whose revisions are arc consistent, or bounds consistent for `Linear`) much more.
+    pub fn maintain_arc_consistency(
+        &mut self,
+        model: &Model,
+        var: VarId,
+    ) -> Result<(), ConstraintId> {
+        let mark = self.trail.removals.len();
+        self.forward_check(model, var)?;
+        for &c in model.constraints_of(var) {
+            self.enqueue(c);
+        }
+        // Forward checking is not a constraint's fixpoint, so its removals wake every constraint on
+        // the variables they touched, the one that made them included.
+        self.enqueue_changed(model, mark, None);
+        self.revise_queued(model)
+    }
+
+    /// Makes every constraint arc consistent with the current domains, as far as each one's
+    /// [`crate::Constraint::revise`] goes: the root propagation of a search that maintains arc
+    /// consistency. Names the constraint that failed.
+    pub fn establish_arc_consistency(&mut self, model: &Model) -> Result<(), ConstraintId> {
+        for c in model.constraint_ids() {
+            self.enqueue(c);
+        }
+        self.revise_queued(model)
+    }
+
+    /// Revises queued constraints until the queue is empty or one fails (the queue is then emptied,
+    /// ready for the next call).
+    fn revise_queued(&mut self, model: &Model) -> Result<(), ConstraintId> {
+        while let Some(c) = self.queue.pop_front() {
+            self.queued.set(c.index(), false);
+            let mark = self.trail.removals.len();
+            let cells = model.cell_range(c);
+            let mut ctx = PropagationCtx { store: self, cells };
+            if model.constraint(c).revise(&mut ctx).is_err() {
+                for c in self.queue.drain(..) {
+                    self.queued.set(c.index(), false);
+                }
+                return Err(c);
+            }
+            // A revision reaches its own fixpoint, so only the other constraints on the variables
+            // it pruned need another look.
+            self.enqueue_changed(model, mark, Some(c));
+        }
+        Ok(())
+    }
+
+    /// Queues every constraint (but `except`) on a variable with a removal on the trail since `mark`.
+    fn enqueue_changed(&mut self, model: &Model, mark: usize, except: Option<ConstraintId>) {
+        let mut previous = u32::MAX;
+        for i in mark..self.trail.removals.len() {
+            let var = self.trail.removals[i].var;
+            // Removals from one variable come in runs; its constraints are queued once per run.
+            if var == previous {
+                continue;
+            }
+            previous = var;
+            for &c in model.constraints_of(VarId::from_index(var as usize)) {
+                if Some(c) != except {
+                    self.enqueue(c);
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn enqueue(&mut self, c: ConstraintId) {
+        if !self.queued.put(c.index()) {
+            self.queue.push_back(c);
+        }
     }
 
     /// Dijkstra's test for an unassigned `var`: does `var = value` pass every constraint's
