@@ -9,6 +9,22 @@ use crate::{Domain, Store, VarId};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Wipeout;
 
+/// Which changes to a scope variable's domain can give [`Constraint::revise`] something to remove.
+/// Search maintaining arc consistency revises a constraint only after such a change, so a constraint
+/// that reasons about fixed variables alone is not woken by every removal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Wake {
+    /// Any removal (the default, always safe).
+    #[default]
+    AnyRemoval,
+    /// A change of a variable's smallest or largest value, or a variable left with one value: for
+    /// bounds reasoning.
+    Bounds,
+    /// A variable left with one value: for constraints such as `x != y` that can prune nothing
+    /// before.
+    Fixed,
+}
+
 /// A relation over some variables, with the incremental algorithms search needs.
 ///
 /// Only [`scope`](Constraint::scope) and [`is_satisfied`](Constraint::is_satisfied) are required: the
@@ -128,6 +144,13 @@ pub trait Constraint: fmt::Debug + Send + Sync {
     /// forward checking.
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         generic_revise(self, ctx)
+    }
+
+    /// Which domain changes can give [`revise`](Constraint::revise) something to do (default: any
+    /// removal). A constraint must not claim a narrower [`Wake`] than its revision needs: a change
+    /// it is not woken by must never leave it with values to remove.
+    fn wake(&self) -> Wake {
+        Wake::AnyRemoval
     }
 
     /// Local search: how many violations this constraint would count if `var` took `value`, every

@@ -218,7 +218,7 @@ impl Domain {
     }
 
     #[inline]
-    fn value_at(&self, index: usize) -> i32 {
+    pub(crate) fn value_at(&self, index: usize) -> i32 {
         (i64::from(self.lo) + index as i64) as i32
     }
 

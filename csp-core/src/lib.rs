@@ -31,7 +31,7 @@ mod rng;
 mod store;
 
 pub use constraint::{
-    CheckCtx, Constraint, GENERIC_REVISE_BUDGET, LocalCtx, PropagationCtx, Wipeout,
+    CheckCtx, Constraint, GENERIC_REVISE_BUDGET, LocalCtx, PropagationCtx, Wake, Wipeout,
 };
 pub use domain::{Domain, MAX_DOMAIN_WIDTH};
 pub use error::ModelError;

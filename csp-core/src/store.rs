@@ -4,7 +4,7 @@ use std::collections::VecDeque;
 
 use fixedbitset::FixedBitSet;
 
-use crate::{CheckCtx, ConstraintId, Domain, Model, PropagationCtx, VarId, Wipeout};
+use crate::{CheckCtx, ConstraintId, Domain, Model, PropagationCtx, VarId, Wake, Wipeout};
 
 /// A removed domain value: the value at `index` of variable `var`'s span.
 #[derive(Debug, Clone, Copy)]
@@ -291,18 +291,29 @@ impl Store {
         Ok(())
     }
 
-    /// Queues every constraint (but `except`) on a variable with a removal on the trail since `mark`.
+    /// Queues every constraint (but `except`) on a variable with a removal on the trail since `mark`,
+    /// if the change is one the constraint wakes for ([`crate::Constraint::wake`]).
     fn enqueue_changed(&mut self, model: &Model, mark: usize, except: Option<ConstraintId>) {
-        let mut previous = u32::MAX;
-        for i in mark..self.trail.removals.len() {
+        let mut i = mark;
+        while i < self.trail.removals.len() {
+            // Removals from one variable come in runs; each run is looked at once.
             let var = self.trail.removals[i].var;
-            // Removals from one variable come in runs; its constraints are queued once per run.
-            if var == previous {
-                continue;
+            let domain = &self.domains[var as usize];
+            let (min, max) = (domain.min(), domain.max());
+            let fixed = domain.size() == 1;
+            let mut bounds = fixed;
+            while i < self.trail.removals.len() && self.trail.removals[i].var == var {
+                let value = Some(domain.value_at(self.trail.removals[i].index as usize));
+                bounds |= value < min || value > max;
+                i += 1;
             }
-            previous = var;
             for &c in model.constraints_of(VarId::from_index(var as usize)) {
-                if Some(c) != except {
+                let wakes = match model.wake(c) {
+                    Wake::AnyRemoval => true,
+                    Wake::Bounds => bounds,
+                    Wake::Fixed => fixed,
+                };
+                if wakes && Some(c) != except {
                     self.enqueue(c);
                 }
             }

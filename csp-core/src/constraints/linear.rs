@@ -1,4 +1,4 @@
-use crate::{CheckCtx, Constraint, ModelError, PropagationCtx, VarId, Wipeout};
+use crate::{CheckCtx, Constraint, ModelError, PropagationCtx, VarId, Wake, Wipeout};
 
 /// How a linear sum relates to its right-hand side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -124,6 +124,11 @@ impl Constraint for Linear {
     /// weaker than arc consistency on equalities, whose holes inside a domain it does not see.
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         self.filter_bounds(ctx)
+    }
+
+    /// Bounds reasoning reads nothing but the bounds.
+    fn wake(&self) -> Wake {
+        Wake::Bounds
     }
 }
 

@@ -1,4 +1,4 @@
-use crate::{CheckCtx, Constraint, PropagationCtx, VarId, Wipeout};
+use crate::{CheckCtx, Constraint, PropagationCtx, VarId, Wake, Wipeout};
 
 /// `x + a != y + b`: plain disequality with offsets, enough to state the N-queens diagonals
 /// pairwise (`q[i] + i != q[j] + j`).
@@ -73,5 +73,10 @@ impl Constraint for NotEqual {
             }
         }
         Ok(())
+    }
+
+    /// Only a fixed variable forbids anything.
+    fn wake(&self) -> Wake {
+        Wake::Fixed
     }
 }

@@ -30,6 +30,9 @@ pub struct DomWdeg {
     rng: Rng,
     /// How often each constraint has failed, by [`ConstraintId::index`]; grown on the first failure.
     failures: Vec<u64>,
+    /// For each variable, the failures of all its constraints together (grown with `failures`): with
+    /// its number of constraints, a bound on its weighted degree that costs nothing to read.
+    var_failures: Vec<u64>,
     /// The unassigned variables at the current node: choices and weighted degree.
     scratch: Vec<(VarId, u32, u64)>,
     /// Under check-past: one variable's values, filtered in place to count its choices.
@@ -43,6 +46,7 @@ impl DomWdeg {
             ties,
             rng: rng_for(seed, TIE_STREAM),
             failures: Vec::new(),
+            var_failures: Vec::new(),
             scratch: Vec::new(),
             values: Vec::new(),
         }
@@ -82,6 +86,7 @@ impl VariableOrder for DomWdeg {
     fn select(&mut self, ctx: &SelectCtx<'_>) -> Option<VarId> {
         let mut scratch = std::mem::take(&mut self.scratch);
         scratch.clear();
+        let mut best: Option<(u32, u64)> = None;
         for &var in ctx.unassigned_unordered() {
             let choices = if ctx.propagation().prunes_domains() {
                 ctx.domain(var).size()
@@ -89,12 +94,20 @@ impl VariableOrder for DomWdeg {
                 self.values.clear();
                 ctx.append_choices(var, &mut self.values) as u32
             };
-            scratch.push((var, choices, self.weighted_degree(ctx, var)));
+            // The weighted degree costs a pass over the variable's constraints; skip it when even
+            // the bound (every constraint counted) leaves the ratio worse than the best so far, so a
+            // skipped variable is never among the best or tied with them.
+            let bound = ctx.model().constraints_of(var).len() as u64
+                + self.var_failures.get(var.index()).copied().unwrap_or(0);
+            if best.is_some_and(|best| compare((choices, bound), best) == Ordering::Greater) {
+                continue;
+            }
+            let key = (choices, self.weighted_degree(ctx, var));
+            if best.is_none_or(|best| compare(key, best) == Ordering::Less) {
+                best = Some(key);
+            }
+            scratch.push((var, key.0, key.1));
         }
-        let best = scratch
-            .iter()
-            .map(|&(_, c, w)| (c, w))
-            .min_by(|&a, &b| compare(a, b));
         let chosen = best.and_then(|best| {
             let mut ties = scratch
                 .iter()
@@ -115,11 +128,18 @@ impl VariableOrder for DomWdeg {
     }
 
     fn on_wipeout(&mut self, constraint: ConstraintId, ctx: &SelectCtx<'_>) {
+        let model = ctx.model();
         if self.failures.len() <= constraint.index() {
             self.failures
-                .resize(ctx.model().num_constraints().max(constraint.index() + 1), 0);
+                .resize(model.num_constraints().max(constraint.index() + 1), 0);
+            self.var_failures.resize(model.num_vars(), 0);
         }
         self.failures[constraint.index()] += 1;
+        for &var in model.constraint(constraint).scope() {
+            if let Some(failures) = self.var_failures.get_mut(var.index()) {
+                *failures += 1;
+            }
+        }
     }
 }
 
