@@ -7,6 +7,7 @@
 //! - [`search`] (`csp-search`): backtracking with pluggable orderings, propagation, observers.
 //! - [`local`] (`csp-local`): min-conflicts repair over any model.
 //! - [`nqueens`] (`nqueens-model`): N-queens on the engine, verification and rendering.
+//! - [`problems`] (`csp-problems`): Sudoku and graph colouring: parsers, models, checkers.
 //!
 //! ```
 //! use csp::nqueens::{Encoding, model, verify};
@@ -28,6 +29,7 @@
 
 pub use csp_core as core;
 pub use csp_local as local;
+pub use csp_problems as problems;
 pub use csp_search as search;
 pub use nqueens_model as nqueens;
 
