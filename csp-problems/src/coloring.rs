@@ -19,6 +19,10 @@ use thiserror::Error;
 
 use crate::dimacs::Graph;
 
+/// The most vertex-colour pairs a model may have: a bit each in the domains, and up to 8 bytes each
+/// on the trail of a search, so at most about 1 GiB.
+pub const MAX_CELLS: usize = 1 << 27;
+
 /// The k-colouring model of a graph, and where each vertex's variable is.
 #[derive(Debug)]
 pub struct ColoringModel {
@@ -52,6 +56,16 @@ pub fn model(graph: &Graph, colors: usize, pinned: &[usize]) -> Result<ColoringM
             constraint: "colouring".to_owned(),
             reason: format!("{colors} colours cannot be modelled (1 to 2^31 - 1 are)"),
         })?;
+    if graph.vertices().saturating_mul(colors) > MAX_CELLS {
+        return Err(ModelError::InvalidConstraint {
+            constraint: "colouring".to_owned(),
+            reason: format!(
+                "{} vertices times {colors} colours is more than the {MAX_CELLS} vertex-colour pairs \
+                 a model may have",
+                graph.vertices()
+            ),
+        });
+    }
     if pinned.len() > colors || pinned.iter().any(|&v| v >= graph.vertices()) {
         return Err(ModelError::InvalidConstraint {
             constraint: "colouring".to_owned(),
@@ -256,7 +270,10 @@ fn color_with_clique<O: SearchObserver>(
         };
         return Ok(answer(status, None));
     }
-    let model = model(graph, colors, clique)?;
+    // One more colour than the largest degree always suffices (colour greedily), so more are never
+    // modelled: the answer is the same and the domains stay small.
+    let modelled = colors.min(graph.max_degree() + 1);
+    let model = model(graph, modelled, clique)?;
     let mut coloring = None;
     let keep = FnObserver(|event: &SearchEvent<'_>| {
         if let SearchEvent::Solution { values, .. } = event {
@@ -296,8 +313,8 @@ pub struct Chromatic {
     pub attempts: Vec<Attempt>,
 }
 
-/// The chromatic number: colour with one more colour than the largest degree (always possible),
-/// then again with one colour fewer than the last colouring used, until an attempt proves that no
+/// The chromatic number: colour with as many colours as a greedy colouring needs (so the first
+/// search succeeds), then again with one colour fewer than the last colouring used, until an attempt proves that no
 /// colouring exists (by search, or because the clique is larger) or stops at a limit. Every search runs
 /// as `config` says, limits included, streaming its events to `observer` too.
 pub fn chromatic_number<O: SearchObserver>(
@@ -312,7 +329,7 @@ pub fn chromatic_number<O: SearchObserver>(
         optimal: false,
         attempts: Vec::new(),
     };
-    let mut colors = (graph.max_degree() + 1).min(graph.vertices());
+    let mut colors = greedy_bound(graph);
     loop {
         let attempt = color_with_clique(graph, colors, &clique, config, &mut observer)?;
         let status = attempt.status;
@@ -335,6 +352,31 @@ pub fn chromatic_number<O: SearchObserver>(
         }
         return Ok(chromatic);
     }
+}
+
+/// The colours a greedy colouring uses (Welsh and Powell: vertices by falling degree, each taking
+/// the smallest colour no coloured neighbour has): at most one more than the largest degree, and a
+/// start for the chromatic number's descent that keeps its first model small.
+pub fn greedy_bound(graph: &Graph) -> usize {
+    let neighbours = graph.neighbours();
+    let mut order: Vec<usize> = (0..graph.vertices()).collect();
+    order.sort_by_key(|&v| (std::cmp::Reverse(neighbours[v].len()), v));
+    let mut color: Vec<Option<usize>> = vec![None; graph.vertices()];
+    let mut taken: Vec<bool> = Vec::new();
+    let mut used = 0;
+    for v in order {
+        taken.clear();
+        taken.resize(neighbours[v].len() + 1, false);
+        for &w in &neighbours[v] {
+            if let Some(c) = color[w].filter(|&c| c < taken.len()) {
+                taken[c] = true;
+            }
+        }
+        let c = taken.iter().position(|&t| !t).unwrap_or(taken.len());
+        color[v] = Some(c);
+        used = used.max(c + 1);
+    }
+    used
 }
 
 /// The colouring with its colours renumbered 0, 1, 2, … in order of first use.
@@ -388,6 +430,30 @@ mod tests {
         assert!(result.optimal);
         let none = color(&edgeless, 0, &default_config(), ()).unwrap();
         assert_eq!(none.status, Status::CliqueTooLarge { clique: 1 });
+    }
+
+    #[test]
+    fn greedy_bound_and_model_size() {
+        assert_eq!(greedy_bound(&cycle(5)), 3);
+        assert_eq!(greedy_bound(&cycle(6)), 2);
+        let star = Graph::new(5, (1..5).map(|v| (0, v))).unwrap();
+        assert_eq!(greedy_bound(&star), 2);
+        let wide = Graph::new(1 << 20, []).unwrap();
+        assert!(
+            model(&wide, 1 << 8, &[]).is_err(),
+            "2^28 vertex-colour pairs is refused"
+        );
+        let pinned = model(&cycle(5), 3, &[3, 4]).unwrap();
+        assert_eq!(
+            pinned.vertex_vars[3].index(),
+            0,
+            "pinned vertices come first"
+        );
+        assert_eq!(pinned.model.name(pinned.vertex_vars[3]), "v4");
+        assert!(
+            model(&cycle(5), 1, &[3, 4]).is_err(),
+            "two pinned, one colour"
+        );
     }
 
     #[test]
