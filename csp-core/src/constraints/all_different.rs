@@ -108,6 +108,17 @@ fn small_window(scope: &[VarId], ctx: &PropagationCtx<'_>) -> Option<i32> {
     if scope.len() > 64 {
         return None;
     }
+    // The spans the domains were declared with bound them for free; only when those are too wide
+    // are the current bounds worth a scan.
+    let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+    for &var in scope {
+        let domain = ctx.domain(var);
+        lo = lo.min(i64::from(domain.span_lo()));
+        hi = hi.max(i64::from(domain.span_hi()));
+    }
+    if hi - lo < 64 {
+        return Some(lo as i32);
+    }
     let (mut lo, mut hi) = (i64::MAX, i64::MIN);
     for &var in scope {
         let (min, max) = match ctx.value(var) {
@@ -130,8 +141,8 @@ fn small_window(scope: &[VarId], ctx: &PropagationCtx<'_>) -> Option<i32> {
 /// matched value, the variables can be contracted away. In the graph over values where `a → b` when
 /// the variable matched to `b` can also take `a`, the edge from variable `y` to value `a` is in some
 /// maximum matching exactly when `a` is `y`'s matched value `b`, or `a` and `b` lie on a common cycle
-/// (each reaches the other), or `a` is reachable from a free value. Reachability is the transitive
-/// closure of at most 64 words (Warshall's algorithm).
+/// (each reaches the other, so they share a strongly connected component), or `a` is reachable from
+/// a free value. Each component is found by a forward and a backward search on words.
 fn revise_on_words(
     scope: &[VarId],
     ctx: &mut PropagationCtx<'_>,
@@ -175,52 +186,40 @@ fn revise_on_words(
         };
         matched |= 1 << a;
     }
-    // reach[a]: the values reachable from value a by one or more edges, then closed transitively.
-    let mut reach = [0u64; 64];
+    // successors[a]: the values one edge from value a (through the variable matched to them);
+    // predecessors: the same edges reversed.
+    let mut successors = [0u64; 64];
+    let mut predecessors = [0u64; 64];
     for x in 0..n {
         let b = var_match[x];
         let mut others = domains[x] & !(1u64 << b);
         while others != 0 {
             let a = others.trailing_zeros() as usize;
             others &= others - 1;
-            reach[a] |= 1u64 << b;
+            successors[a] |= 1u64 << b;
         }
+        predecessors[b as usize] = domains[x] & !(1u64 << b);
     }
-    let mut pivots = union;
-    while pivots != 0 {
-        let k = pivots.trailing_zeros() as usize;
-        pivots &= pivots - 1;
-        let mut sources = union;
-        while sources != 0 {
-            let a = sources.trailing_zeros() as usize;
-            sources &= sources - 1;
-            if reach[a] >> k & 1 == 1 {
-                reach[a] |= reach[k];
-            }
+    // The strongly connected components, each as the values reachable both from and to one of its
+    // members (forward and backward breadth-first search on words).
+    let mut component = [0u64; 64];
+    let mut unlabelled = union;
+    while unlabelled != 0 {
+        let root = 1u64 << unlabelled.trailing_zeros();
+        let members = reachable(root, &successors) & reachable(root, &predecessors);
+        let mut each = members;
+        while each != 0 {
+            component[each.trailing_zeros() as usize] = members;
+            each &= each - 1;
         }
+        unlabelled &= !members;
     }
-    let free = union & !matched;
-    let mut from_free = free;
-    let mut sources = free;
-    while sources != 0 {
-        let a = sources.trailing_zeros() as usize;
-        sources &= sources - 1;
-        from_free |= reach[a];
-    }
+    let from_free = reachable(union & !matched, &successors);
     for (x, &var) in scope.iter().enumerate() {
         if ctx.is_assigned(var) {
             continue;
         }
-        let b = var_match[x] as usize;
-        let mut same_cycle = 1u64 << b;
-        let mut candidates = reach[b];
-        while candidates != 0 {
-            let a = candidates.trailing_zeros() as usize;
-            candidates &= candidates - 1;
-            if reach[a] >> b & 1 == 1 {
-                same_cycle |= 1 << a;
-            }
-        }
+        let same_cycle = component[var_match[x] as usize];
         let mut doomed = domains[x] & !same_cycle & !from_free;
         while doomed != 0 {
             let a = doomed.trailing_zeros();
@@ -229,6 +228,22 @@ fn revise_on_words(
         }
     }
     Ok(())
+}
+
+/// The values reachable from the values `from` (themselves included) along `edges`.
+#[inline]
+fn reachable(from: u64, edges: &[u64; 64]) -> u64 {
+    let (mut seen, mut frontier) = (from, from);
+    while frontier != 0 {
+        let mut next = 0;
+        while frontier != 0 {
+            next |= edges[frontier.trailing_zeros() as usize];
+            frontier &= frontier - 1;
+        }
+        frontier = next & !seen;
+        seen |= frontier;
+    }
+    seen
 }
 
 /// Kuhn's augmenting path from the unmatched variable `x`, depth first (at most 64 deep); flips it
