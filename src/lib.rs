@@ -8,6 +8,7 @@
 //! - [`local`] (`csp-local`): min-conflicts repair over any model.
 //! - [`nqueens`] (`nqueens-model`): N-queens on the engine, verification and rendering, and
 //!   [`nqueens::count`], exact counts that bypass the engine.
+//! - [`problems`] (`csp-problems`): Sudoku and graph colouring: parsers, models, checkers.
 //!
 //! ```
 //! use csp::nqueens::{Encoding, model, verify};
@@ -29,6 +30,7 @@
 
 pub use csp_core as core;
 pub use csp_local as local;
+pub use csp_problems as problems;
 pub use csp_search as search;
 pub use nqueens_model as nqueens;
 

@@ -9,6 +9,22 @@ use crate::{Domain, Store, VarId};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Wipeout;
 
+/// Which changes to a scope variable's domain can give [`Constraint::revise`] something to remove.
+/// Search maintaining arc consistency revises a constraint only after such a change, so a constraint
+/// that reasons about fixed variables alone is not woken by every removal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Wake {
+    /// Any removal (the default, always safe).
+    #[default]
+    AnyRemoval,
+    /// A change of a variable's smallest or largest value, or a variable left with one value: for
+    /// bounds reasoning.
+    Bounds,
+    /// A variable left with one value: for constraints such as `x != y` that can prune nothing
+    /// before.
+    Fixed,
+}
+
 /// A relation over some variables, with the incremental algorithms search needs.
 ///
 /// Only [`scope`](Constraint::scope) and [`is_satisfied`](Constraint::is_satisfied) are required: the
@@ -111,6 +127,32 @@ pub trait Constraint: fmt::Debug + Send + Sync {
         Ok(())
     }
 
+    /// Maintaining arc consistency: remove from the unassigned variables of the scope values that have
+    /// no support (no allowed tuple of current values containing them), and fail if no allowed tuple
+    /// is left. An assigned variable counts as holding just its value. Search calls it whenever a scope
+    /// variable's domain shrank, at the root and after [`propagate`](Constraint::propagate), until no
+    /// constraint removes anything more.
+    ///
+    /// A revision must reach its own fixpoint: a second call with no domain change in between removes
+    /// nothing, so search does not revise a constraint again because of its own removals. It must be
+    /// sound (remove only values without support) and may be weaker than full arc consistency (bounds
+    /// reasoning, say); the built-ins document their strength.
+    ///
+    /// The default enforces generalised arc consistency with the checker: it enumerates the tuples of
+    /// current values, marking every value that takes part in an allowed one, as long as there are at
+    /// most [`GENERIC_REVISE_BUDGET`] tuples; above that it removes nothing, leaving the constraint to
+    /// forward checking.
+    fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        generic_revise(self, ctx)
+    }
+
+    /// Which domain changes can give [`revise`](Constraint::revise) something to do (default: any
+    /// removal). A constraint must not claim a narrower [`Wake`] than its revision needs: a change
+    /// it is not woken by must never leave it with values to remove.
+    fn wake(&self) -> Wake {
+        Wake::AnyRemoval
+    }
+
     /// Local search: how many violations this constraint would count if `var` took `value`, every
     /// other variable keeping its value in `ctx`. The default counts 1 for a violated constraint.
     fn conflicts(&self, var: VarId, value: i32, ctx: &LocalCtx<'_>) -> u32 {
@@ -152,6 +194,88 @@ pub trait Constraint: fmt::Debug + Send + Sync {
 
     /// Local search: `var` moved from `old` to `new`; keep the state cells current (default: nothing).
     fn moved(&self, _var: VarId, _old: i32, _new: i32, _cells: &mut [i64]) {}
+}
+
+/// The most tuples of current values the default [`Constraint::revise`] enumerates (one checker call
+/// each); a constraint whose current domains hold more is left to forward checking.
+pub const GENERIC_REVISE_BUDGET: u64 = 1 << 12;
+
+/// Generalised arc consistency from the checker alone: the default of [`Constraint::revise`].
+fn generic_revise<C: Constraint + ?Sized>(
+    constraint: &C,
+    ctx: &mut PropagationCtx<'_>,
+) -> Result<(), Wipeout> {
+    let scope = constraint.scope();
+    // The sizes first, so that a huge domain is never listed.
+    let mut tuples: u64 = 1;
+    for &var in scope {
+        let size = u64::from(ctx.current_size(var));
+        if size == 0 {
+            return Err(Wipeout);
+        }
+        tuples = tuples.saturating_mul(size);
+        if tuples > GENERIC_REVISE_BUDGET {
+            return Ok(());
+        }
+    }
+    // Every scope variable's current values, one run after another: variable `i` owns
+    // `values[starts[i]..starts[i + 1]]`.
+    let mut values: SmallVec<[i32; 32]> = SmallVec::new();
+    let mut starts: SmallVec<[usize; 9]> = SmallVec::new();
+    for &var in scope {
+        starts.push(values.len());
+        values.extend(ctx.current_values(var));
+    }
+    starts.push(values.len());
+    let mut supported: SmallVec<[bool; 32]> = smallvec::smallvec![false; values.len()];
+    let mut unsupported = values.len();
+    let mut any_allowed = false;
+    // An odometer over the tuples: `digits[i]` indexes variable `i`'s run.
+    let mut digits: SmallVec<[usize; 8]> = smallvec::smallvec![0; scope.len()];
+    let mut tuple: SmallVec<[i32; 8]> = starts[..scope.len()].iter().map(|&s| values[s]).collect();
+    'tuples: loop {
+        if constraint.is_satisfied(&tuple) {
+            any_allowed = true;
+            for (i, &digit) in digits.iter().enumerate() {
+                let slot = starts[i] + digit;
+                if !supported[slot] {
+                    supported[slot] = true;
+                    unsupported -= 1;
+                }
+            }
+            if unsupported == 0 {
+                break;
+            }
+        }
+        let mut i = scope.len();
+        loop {
+            if i == 0 {
+                break 'tuples;
+            }
+            i -= 1;
+            digits[i] += 1;
+            if starts[i] + digits[i] < starts[i + 1] {
+                tuple[i] = values[starts[i] + digits[i]];
+                break;
+            }
+            digits[i] = 0;
+            tuple[i] = values[starts[i]];
+        }
+    }
+    if !any_allowed {
+        return Err(Wipeout);
+    }
+    for (i, &var) in scope.iter().enumerate() {
+        if ctx.is_assigned(var) {
+            continue;
+        }
+        for slot in starts[i]..starts[i + 1] {
+            if !supported[slot] {
+                ctx.remove(var, values[slot])?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// What [`Constraint::check`] may read: the current domains and assignment, and the constraint's own
@@ -215,6 +339,42 @@ impl PropagationCtx<'_> {
     #[inline(always)]
     pub fn remove(&mut self, var: VarId, value: i32) -> Result<bool, Wipeout> {
         self.store.remove_value(var, value)
+    }
+
+    /// How many values the variable can still take: 1 if it is assigned (an assigned variable keeps
+    /// its domain in the store, but holds only its value), else its domain's size.
+    #[inline]
+    pub fn current_size(&self, var: VarId) -> u32 {
+        if self.store.is_assigned(var) {
+            1
+        } else {
+            self.store.domain(var).size()
+        }
+    }
+
+    /// The values the variable can still take, ascending: its value if it is assigned, else its
+    /// domain.
+    pub fn current_values(&self, var: VarId) -> impl Iterator<Item = i32> + '_ {
+        let value = self.store.value(var);
+        let domain = value.is_none().then(|| self.store.domain(var).values());
+        value.into_iter().chain(domain.into_iter().flatten())
+    }
+
+    /// The variable's only possible value, if it has one: its value if it is assigned, else the
+    /// single value left in its domain.
+    #[inline]
+    pub fn fixed_value(&self, var: VarId) -> Option<i32> {
+        match self.store.value(var) {
+            Some(value) => Some(value),
+            None => {
+                let domain = self.store.domain(var);
+                if domain.size() == 1 {
+                    domain.min()
+                } else {
+                    None
+                }
+            }
+        }
     }
 
     /// Keeps only values in `lo..=hi` of `var`'s domain.

@@ -179,8 +179,46 @@ impl Domain {
         debug_assert_eq!(filled, slots.len(), "the domain's size counts its bits");
     }
 
+    /// The values in `base..base + 64` as the bits of one word (bit `i` for the value `base + i`);
+    /// values outside that window are left out. For algorithms that work on small domains as words.
+    pub(crate) fn window64(&self, base: i32) -> u64 {
+        // Where the span's first value falls in the window (negative: before it).
+        let start = i64::from(self.lo) - i64::from(base);
+        if self.is_whole_span() {
+            let (from, to) = (start.max(0), (start + i64::from(self.width)).min(64));
+            if from >= to {
+                return 0;
+            }
+            let ones = to - from;
+            let run = if ones == 64 {
+                u64::MAX
+            } else {
+                (1u64 << ones) - 1
+            };
+            return run << from;
+        }
+        let bits_per_block = i64::from(fixedbitset::Block::BITS);
+        let mut word = 0u64;
+        for (block_index, &block) in self.bits.as_slice().iter().enumerate() {
+            let offset = start + block_index as i64 * bits_per_block;
+            if offset >= 64 {
+                break;
+            }
+            if offset + bits_per_block <= 0 {
+                continue;
+            }
+            let block = block as u64;
+            word |= if offset >= 0 {
+                block << offset
+            } else {
+                block >> -offset
+            };
+        }
+        word
+    }
+
     #[inline]
-    fn value_at(&self, index: usize) -> i32 {
+    pub(crate) fn value_at(&self, index: usize) -> i32 {
         (i64::from(self.lo) + index as i64) as i32
     }
 
@@ -269,6 +307,29 @@ mod tests {
         assert_ne!(pruned, lazy);
         pruned.restore(3);
         assert_eq!(pruned, lazy, "restored to the whole span, bits or not");
+    }
+
+    #[test]
+    fn window64_holds_exactly_the_values_in_the_window() {
+        let mut d = Domain::range(-70, 200).materialized();
+        for v in [-70, -3, 0, 63, 64, 65, 127, 128, 199] {
+            d.remove(v);
+        }
+        for base in [-80, -70, -5, 0, 1, 60, 100, 190, 250] {
+            let expected: u64 = d
+                .values()
+                .filter(|&v| (base..base + 64).contains(&v))
+                .map(|v| 1u64 << (v - base))
+                .sum();
+            assert_eq!(d.window64(base), expected, "materialised, base {base}");
+            let whole = Domain::range(-70, 200);
+            let expected: u64 = whole
+                .values()
+                .filter(|&v| (base..base + 64).contains(&v))
+                .map(|v| 1u64 << (v - base))
+                .sum();
+            assert_eq!(whole.window64(base), expected, "whole span, base {base}");
+        }
     }
 
     #[test]

@@ -30,7 +30,9 @@ mod model;
 mod rng;
 mod store;
 
-pub use constraint::{CheckCtx, Constraint, LocalCtx, PropagationCtx, Wipeout};
+pub use constraint::{
+    CheckCtx, Constraint, GENERIC_REVISE_BUDGET, LocalCtx, PropagationCtx, Wake, Wipeout,
+};
 pub use domain::{Domain, MAX_DOMAIN_WIDTH};
 pub use error::ModelError;
 pub use model::{ConstraintId, Model, ModelBuilder, VarId};

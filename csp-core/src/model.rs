@@ -3,7 +3,7 @@ use std::ops::RangeInclusive;
 
 use hashbrown::HashSet;
 
-use crate::{Constraint, Domain, MAX_DOMAIN_WIDTH, ModelError};
+use crate::{Constraint, Domain, MAX_DOMAIN_WIDTH, ModelError, Wake};
 
 /// A variable of a [`Model`]: a dense index, in the order the variables were declared.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -54,6 +54,8 @@ pub struct Model {
     /// For each constraint, where its state cells lie in a [`crate::Store`].
     cell_ranges: Vec<std::ops::Range<usize>>,
     num_cells: usize,
+    /// Each constraint's [`Constraint::wake`], asked once.
+    wakes: Vec<Wake>,
 }
 
 impl Model {
@@ -121,6 +123,12 @@ impl Model {
     /// array a local search keeps for the whole model.
     pub fn cell_range(&self, id: ConstraintId) -> std::ops::Range<usize> {
         self.cell_ranges[id.index()].clone()
+    }
+
+    /// The constraint's [`Constraint::wake`].
+    #[inline]
+    pub fn wake(&self, id: ConstraintId) -> Wake {
+        self.wakes[id.index()]
     }
 
     /// How many state cells all the constraints keep together.
@@ -263,7 +271,9 @@ impl ModelBuilder {
             cell_ranges.push(num_cells..num_cells + size);
             num_cells += size;
         }
+        let wakes = self.constraints.iter().map(|c| c.wake()).collect();
         Model {
+            wakes,
             names: self.names,
             domains: self.domains,
             constraints: self.constraints,

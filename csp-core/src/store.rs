@@ -1,8 +1,10 @@
 //! The state of a model under search, and the trail that undoes it.
 
+use std::collections::VecDeque;
+
 use fixedbitset::FixedBitSet;
 
-use crate::{CheckCtx, ConstraintId, Domain, Model, PropagationCtx, VarId, Wipeout};
+use crate::{CheckCtx, ConstraintId, Domain, Model, PropagationCtx, VarId, Wake, Wipeout};
 
 /// A removed domain value: the value at `index` of variable `var`'s span.
 #[derive(Debug, Clone, Copy)]
@@ -55,6 +57,10 @@ pub struct Store {
     /// For each constraint, how many of its scope's variables are unassigned. Dynamic-degree heuristics read it.
     unassigned_in_scope: Vec<u32>,
     trail: Trail,
+    /// Arc consistency's queue of constraints to revise; empty between calls.
+    queue: VecDeque<ConstraintId>,
+    /// Which constraints are in `queue`, so none waits there twice.
+    queued: FixedBitSet,
 }
 
 impl Store {
@@ -95,6 +101,8 @@ impl Store {
                 .map(|c| model.constraint(c).scope().len() as u32)
                 .collect(),
             trail: Trail::default(),
+            queue: VecDeque::new(),
+            queued: FixedBitSet::with_capacity(model.num_constraints()),
         }
     }
 
@@ -227,6 +235,96 @@ impl Store {
                 .map_err(|Wipeout| c)?;
         }
         Ok(())
+    }
+
+    /// Maintaining arc consistency after `var`'s assignment: forward checking first (exactly
+    /// [`Store::forward_check`]), then [`crate::Constraint::revise`] of every constraint on `var` and
+    /// of every constraint on a variable whose domain shrank, again and again (AC-3 over constraints),
+    /// until none removes anything. Names the constraint that failed.
+    ///
+    /// Arc consistency prunes at least what forward checking prunes, and with built-in constraints
+    /// (whose revisions are arc consistent, or bounds consistent for `Linear`) much more.
+    pub fn maintain_arc_consistency(
+        &mut self,
+        model: &Model,
+        var: VarId,
+    ) -> Result<(), ConstraintId> {
+        let mark = self.trail.removals.len();
+        self.forward_check(model, var)?;
+        for &c in model.constraints_of(var) {
+            self.enqueue(c);
+        }
+        // Forward checking is not a constraint's fixpoint, so its removals wake every constraint on
+        // the variables they touched, the one that made them included.
+        self.enqueue_changed(model, mark, None);
+        self.revise_queued(model)
+    }
+
+    /// Makes every constraint arc consistent with the current domains, as far as each one's
+    /// [`crate::Constraint::revise`] goes: the root propagation of a search that maintains arc
+    /// consistency. Names the constraint that failed.
+    pub fn establish_arc_consistency(&mut self, model: &Model) -> Result<(), ConstraintId> {
+        for c in model.constraint_ids() {
+            self.enqueue(c);
+        }
+        self.revise_queued(model)
+    }
+
+    /// Revises queued constraints until the queue is empty or one fails (the queue is then emptied,
+    /// ready for the next call).
+    fn revise_queued(&mut self, model: &Model) -> Result<(), ConstraintId> {
+        while let Some(c) = self.queue.pop_front() {
+            self.queued.set(c.index(), false);
+            let mark = self.trail.removals.len();
+            let cells = model.cell_range(c);
+            let mut ctx = PropagationCtx { store: self, cells };
+            if model.constraint(c).revise(&mut ctx).is_err() {
+                for c in self.queue.drain(..) {
+                    self.queued.set(c.index(), false);
+                }
+                return Err(c);
+            }
+            // A revision reaches its own fixpoint, so only the other constraints on the variables
+            // it pruned need another look.
+            self.enqueue_changed(model, mark, Some(c));
+        }
+        Ok(())
+    }
+
+    /// Queues every constraint (but `except`) on a variable with a removal on the trail since `mark`,
+    /// if the change is one the constraint wakes for ([`crate::Constraint::wake`]).
+    fn enqueue_changed(&mut self, model: &Model, mark: usize, except: Option<ConstraintId>) {
+        let mut i = mark;
+        while i < self.trail.removals.len() {
+            // Removals from one variable come in runs; each run is looked at once.
+            let var = self.trail.removals[i].var;
+            let domain = &self.domains[var as usize];
+            let (min, max) = (domain.min(), domain.max());
+            let fixed = domain.size() == 1;
+            let mut bounds = fixed;
+            while i < self.trail.removals.len() && self.trail.removals[i].var == var {
+                let value = Some(domain.value_at(self.trail.removals[i].index as usize));
+                bounds |= value < min || value > max;
+                i += 1;
+            }
+            for &c in model.constraints_of(VarId::from_index(var as usize)) {
+                let wakes = match model.wake(c) {
+                    Wake::AnyRemoval => true,
+                    Wake::Bounds => bounds,
+                    Wake::Fixed => fixed,
+                };
+                if wakes && Some(c) != except {
+                    self.enqueue(c);
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn enqueue(&mut self, c: ConstraintId) {
+        if !self.queued.put(c.index()) {
+            self.queue.push_back(c);
+        }
     }
 
     /// Dijkstra's test for an unassigned `var`: does `var = value` pass every constraint's

@@ -1188,3 +1188,165 @@ fn linear_from_slices_of_different_lengths_is_an_arity_mismatch() {
     assert_one_line(&error);
     assert!(Linear::from_slices(&[1, 2], &vars, Relation::Equal, 0).is_ok());
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Arc consistency (`revise`)
+// ---------------------------------------------------------------------------------------------------
+
+/// Whether the constraint's revision is documented as full (generalised) arc consistency; `Linear`
+/// promises bounds consistency only, so it is held to soundness alone.
+fn revise_is_arc_consistent(spec: &Spec) -> bool {
+    !matches!(spec, Spec::Linear { .. })
+}
+
+/// The current values of every scope variable: the value of an assigned one, else its domain.
+fn current_choices(scope: &[VarId], store: &Store) -> Vec<Vec<i32>> {
+    scope_choices(scope, store, &current_domains(store), None)
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// At every node of a forward-checking walk, arc consistency on the one constraint (run on a copy
+    /// of the store, so the walk goes on unchanged) removes only values without support, fails only
+    /// when no allowed tuple is left, leaves every value supported where it promises arc
+    /// consistency, and is a fixpoint: a second run changes nothing.
+    #[test]
+    fn revise_removes_exactly_the_unsupported_values(
+        instance in instance_strategy(1),
+        order in order_strategy(),
+        picks in picks_strategy(),
+        skips in prop::collection::vec(prop::bool::weighted(0.25), 5),
+    ) {
+        let model = instance.model();
+        let id = only_constraint(&model);
+        let constraint = model.constraint(id);
+        let scope = constraint.scope().to_vec();
+        let exact = revise_is_arc_consistent(&instance.specs[0]);
+        explore(&model, &order, &picks, &skips, &mut |node| {
+            if matches!(node.result, Some(Err(_))) {
+                return Ok(());
+            }
+            let mut store = node.store.clone();
+            let before = current_domains(&store);
+            let choices = current_choices(&scope, &store);
+            let any = find_tuple(&choices, |t| constraint.is_satisfied(t));
+            match store.establish_arc_consistency(&model) {
+                Err(failed) => {
+                    prop_assert_eq!(failed, id);
+                    prop_assert!(any.is_none(), "revise failed although {any:?} is allowed");
+                    return Ok(());
+                }
+                Ok(()) => prop_assert!(
+                    !exact || any.is_some(),
+                    "revise succeeded although no tuple of {choices:?} is allowed"
+                ),
+            }
+            let after = current_domains(&store);
+            for v in model.vars() {
+                let (was, now) = (&before[v.index()], &after[v.index()]);
+                if !scope.contains(&v) || store.is_assigned(v) {
+                    prop_assert_eq!(now, was, "revise changed {:?}", v);
+                    continue;
+                }
+                prop_assert!(now.iter().all(|w| was.contains(w)), "revise added to {v:?}");
+                for &w in was {
+                    let support = find_tuple(
+                        &scope_choices(&scope, node.store, &before, Some((v, w))),
+                        |t| constraint.is_satisfied(t),
+                    );
+                    if now.contains(&w) {
+                        prop_assert!(
+                            !exact || support.is_some(),
+                            "revise kept {v:?}={w} without support in {choices:?}"
+                        );
+                    } else {
+                        prop_assert!(
+                            support.is_none(),
+                            "revise removed {v:?}={w}, supported by {support:?}"
+                        );
+                    }
+                }
+            }
+            prop_assert_eq!(store.establish_arc_consistency(&model), Ok(()));
+            prop_assert_eq!(current_domains(&store), after, "a second revision changed something");
+            Ok(())
+        })?;
+    }
+
+    /// All-different has two implementations of Régin's algorithm: on words when the values fit in
+    /// 64 consecutive integers, on adjacency lists otherwise. Spreading the same domains apart (every
+    /// value times 100) moves an instance from the first to the second; the pruning must not change.
+    #[test]
+    fn all_different_prunes_the_same_on_words_and_on_lists(
+        domains in prop::collection::vec(prop::collection::btree_set(0i32..=7, 1..=6), 1..=7),
+        assigned in prop::collection::vec(any::<Option<u8>>(), 7),
+    ) {
+        let prune = |scale: i32| -> Result<Vec<Vec<i32>>, ConstraintId> {
+            let mut builder = ModelBuilder::new();
+            let vars: Vec<VarId> = domains
+                .iter()
+                .enumerate()
+                .map(|(i, d)| {
+                    builder
+                        .int_var_with_values(format!("v{i}"), d.iter().map(|&x| x * scale))
+                        .expect("a valid domain")
+                })
+                .collect();
+            builder.post(AllDifferent::new(vars.clone())).expect("a valid scope");
+            let model = builder.build();
+            let mut store = Store::new(&model);
+            for (&var, choice) in vars.iter().zip(&assigned) {
+                if let Some(choice) = choice {
+                    let values: Vec<i32> = store.domain(var).values().collect();
+                    store.assign(&model, var, pick(&values, *choice));
+                }
+            }
+            store.establish_arc_consistency(&model)?;
+            Ok(current_domains(&store)
+                .into_iter()
+                .zip(&vars)
+                .map(|(d, &v)| match store.value(v) {
+                    Some(x) => vec![x / scale],
+                    None => d.into_iter().map(|x| x / scale).collect(),
+                })
+                .collect())
+        };
+        prop_assert_eq!(prune(1), prune(100));
+    }
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// Search maintains arc consistency by revising only the constraints a change wakes
+    /// (`Constraint::wake`); that must reach the same fixpoint as revising every constraint. Along a
+    /// random path of assignments, each followed by `maintain_arc_consistency`, a full pass over every
+    /// constraint finds nothing more to remove.
+    #[test]
+    fn maintaining_arc_consistency_reaches_the_full_fixpoint(
+        instance in instance_strategy(3),
+        order in order_strategy(),
+        picks in picks_strategy(),
+    ) {
+        let model = instance.model();
+        let mut store = Store::new(&model);
+        if store.establish_arc_consistency(&model).is_err() {
+            return Ok(());
+        }
+        for (&index, &choice) in order.iter().zip(&picks) {
+            if index >= model.num_vars() || store.is_assigned(var(index)) {
+                continue;
+            }
+            let values: Vec<i32> = store.domain(var(index)).values().collect();
+            store.assign(&model, var(index), pick(&values, choice));
+            if store.maintain_arc_consistency(&model, var(index)).is_err() {
+                return Ok(());
+            }
+            let after = current_domains(&store);
+            let mut full = store.clone();
+            prop_assert_eq!(full.establish_arc_consistency(&model), Ok(()));
+            prop_assert_eq!(current_domains(&full), after, "after {:?}", var(index));
+        }
+    }
+}

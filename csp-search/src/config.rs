@@ -11,6 +11,20 @@ pub enum Propagation {
     /// unassigned variables; an emptied domain is a dead end at once.
     #[default]
     ForwardChecking,
+    /// Maintaining arc consistency (MAC): forward checking, then every constraint on a variable whose
+    /// domain shrank is revised ([`csp_core::Constraint::revise`]) until none removes anything more
+    /// (AC-3 over constraints); arc consistency is also established at the root before the first
+    /// choice. Prunes at least what forward checking prunes; with all-different constraints (Régin's
+    /// matching) far more.
+    Mac,
+}
+
+impl Propagation {
+    /// Whether this level removes values from domains, so that a variable's choices are its domain
+    /// (forward checking and MAC), rather than being counted against the assignment (check-past).
+    pub fn prunes_domains(self) -> bool {
+        !matches!(self, Propagation::CheckPast)
+    }
 }
 
 /// How ties between equally constrained variables are broken.
@@ -33,6 +47,10 @@ pub enum VariableOrderKind {
     /// The unassigned variable with the fewest choices left (Stone & Stone's MIN, "most constrained").
     #[default]
     FewestChoices,
+    /// The unassigned variable with the fewest choices per unit of weighted degree (Boussemart et al.'s
+    /// dom/wdeg): every constraint starts with weight 1 and gains 1 each time its propagation fails,
+    /// so search learns which constraints are hard. See [`crate::order::DomWdeg`].
+    DomWdeg,
 }
 
 /// In which order a variable's values are tried.
@@ -95,7 +113,7 @@ pub struct Limits {
 pub struct SearchConfig {
     /// The variable ordering.
     pub variable_order: VariableOrderKind,
-    /// How [`VariableOrderKind::FewestChoices`] breaks ties.
+    /// How [`VariableOrderKind::FewestChoices`] and [`VariableOrderKind::DomWdeg`] break ties.
     pub ties: TiePolicy,
     /// The value ordering.
     pub value_order: ValueOrderKind,

@@ -310,6 +310,23 @@ impl<'m, V: VariableOrder, W: ValueOrder> Search<'m, V, W> {
             emit(&mut self.stats, observer, &event)?;
             return Ok(());
         }
+        if self.propagation == Propagation::Mac
+            && let Err(constraint) = self.store.establish_arc_consistency(self.model)
+        {
+            // Arc consistency at the root already proves that there is no solution.
+            let ctx = SelectCtx {
+                model: self.model,
+                store: &self.store,
+                propagation: self.propagation,
+            };
+            self.variable_order.on_wipeout(constraint, &ctx);
+            emit(
+                &mut self.stats,
+                observer,
+                &SearchEvent::DeadEnd { level: 1 },
+            )?;
+            return Err(Outcome::Exhausted);
+        }
         if !self.expand(observer)? {
             // The root itself is a dead end.
             return Err(Outcome::Exhausted);
@@ -409,9 +426,15 @@ impl<'m, V: VariableOrder, W: ValueOrder> Search<'m, V, W> {
                     value,
                 },
             )?;
-            if self.propagation == Propagation::ForwardChecking
-                && self.store.forward_check(self.model, frame.var).is_err()
+            if let Err(constraint) =
+                propagate(self.model, &mut self.store, self.propagation, frame.var)
             {
+                let ctx = SelectCtx {
+                    model: self.model,
+                    store: &self.store,
+                    propagation: self.propagation,
+                };
+                self.variable_order.on_wipeout(constraint, &ctx);
                 emit(&mut self.stats, observer, &SearchEvent::DeadEnd { level })?;
                 self.undo(&frame, observer)?;
                 continue;
@@ -450,6 +473,22 @@ impl<'m, V: VariableOrder, W: ValueOrder> Search<'m, V, W> {
                 value: frame.value,
             },
         )
+    }
+}
+
+/// The propagation that follows `var`'s assignment at the given level; the error names the constraint
+/// that failed. Check-past does none: its test runs when choices are counted.
+#[inline]
+pub(crate) fn propagate(
+    model: &Model,
+    store: &mut Store,
+    propagation: Propagation,
+    var: VarId,
+) -> Result<(), csp_core::ConstraintId> {
+    match propagation {
+        Propagation::CheckPast => Ok(()),
+        Propagation::ForwardChecking => store.forward_check(model, var),
+        Propagation::Mac => store.maintain_arc_consistency(model, var),
     }
 }
 

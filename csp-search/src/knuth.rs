@@ -30,7 +30,7 @@ pub struct ProbeEstimate {
 ///
 /// A probe starts at the root with weight 1. At each node it counts the choices `c` exactly as the
 /// search would (under check-past, the values consistent with the assignment; under forward
-/// checking, the domain), multiplies the weight by `c`, adds the weight to its tree-size estimate, and
+/// checking and MAC, the domain), multiplies the weight by `c`, adds the weight to its tree-size estimate, and
 /// goes down to one of the `c` children chosen uniformly at random. It stops at a node with no
 /// choices, at a child whose propagation fails (a node of the tree, already counted), or at a solution,
 /// which adds the weight to its solution estimate. Each probe's estimate is unbiased; their mean
@@ -40,8 +40,22 @@ pub struct ProbeEstimate {
 /// ordering's own randomness and the probes' choices, so the same seed gives the same estimate.
 pub fn knuth_probes(model: &Model, config: &SearchConfig, probes: u64) -> ProbeEstimate {
     let mut store = Store::new(model);
-    let root = store.checkpoint();
     let mut order = BuiltinVariableOrder::from_config(config);
+    // Under MAC the search's root is the arc-consistent one; if that fails, the tree is the root alone.
+    if config.propagation == Propagation::Mac
+        && let Err(constraint) = store.establish_arc_consistency(model)
+    {
+        let ctx = SelectCtx::new(model, &store, config.propagation);
+        order.on_wipeout(constraint, &ctx);
+        return ProbeEstimate {
+            probes,
+            tree_size: 1.0,
+            tree_size_std_error: 0.0,
+            solutions: 0.0,
+            solutions_std_error: 0.0,
+        };
+    }
+    let root = store.checkpoint();
     let mut rng: Rng = rng_for(config.seed, PROBE_STREAM);
     let mut candidates: Vec<i32> = Vec::new();
     let (mut size_sum, mut size_squares) = (0.0f64, 0.0f64);
@@ -98,7 +112,9 @@ fn probe(
         size += weight;
         let value = candidates[rng.random_range(0..candidates.len())];
         store.assign(model, var, value);
-        if propagation == Propagation::ForwardChecking && store.forward_check(model, var).is_err() {
+        if let Err(constraint) = crate::engine::propagate(model, store, propagation, var) {
+            let ctx = SelectCtx::new(model, store, propagation);
+            order.on_wipeout(constraint, &ctx);
             return (size, 0.0);
         }
     }

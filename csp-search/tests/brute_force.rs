@@ -239,3 +239,106 @@ proptest! {
         prop_assert_eq!(result.stats.solutions, u64::from(exists));
     }
 }
+
+/// The configurations that maintain arc consistency or learn weights: MAC under every ordering, and
+/// dom/wdeg under every propagation level, with and without restarts (which dom/wdeg makes differ run
+/// to run even without randomness, since the weights carry over).
+fn config_mac_or_dom_wdeg() -> impl Strategy<Value = SearchConfig> {
+    (
+        prop_oneof![
+            Just((VariableOrderKind::DomWdeg, Propagation::CheckPast)),
+            Just((VariableOrderKind::DomWdeg, Propagation::ForwardChecking)),
+            Just((VariableOrderKind::DomWdeg, Propagation::Mac)),
+            Just((VariableOrderKind::Lexicographic, Propagation::Mac)),
+            Just((VariableOrderKind::FewestChoices, Propagation::Mac)),
+        ],
+        prop_oneof![
+            Just(TiePolicy::LowestIndex),
+            Just(TiePolicy::Random),
+            Just(TiePolicy::MaxDegree)
+        ],
+        prop_oneof![
+            Just(ValueOrderKind::Ascending),
+            Just(ValueOrderKind::Random)
+        ],
+        any::<u64>(),
+        prop_oneof![
+            Just(None),
+            (1..8u64).prop_map(|base_nodes| Some(Restarts { base_nodes }))
+        ],
+    )
+        .prop_map(
+            |((variable_order, propagation), ties, value_order, seed, restarts)| SearchConfig {
+                variable_order,
+                ties,
+                value_order,
+                propagation,
+                seed,
+                restarts,
+                ..SearchConfig::default().all_solutions()
+            },
+        )
+}
+
+fn all_solutions(
+    model: &Model,
+    config: &SearchConfig,
+) -> (csp_search::SearchResult, Vec<Vec<i32>>) {
+    let mut found = Vec::new();
+    let result = solve(
+        model,
+        config,
+        FnObserver(|event: &SearchEvent<'_>| {
+            if let SearchEvent::Solution { values, .. } = event {
+                found.push(values.to_vec());
+            }
+            ControlFlow::Continue(())
+        }),
+    );
+    (result, found)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn mac_and_dom_wdeg_find_exactly_the_brute_force_solutions(
+        problem in problem(),
+        config in config_mac_or_dom_wdeg(),
+    ) {
+        let model = build(&problem);
+        let expected = brute_force(&problem, &model);
+        let (result, mut found) = all_solutions(&model, &config);
+        prop_assert_eq!(result.outcome, Outcome::Exhausted);
+        prop_assert_eq!(result.stats.solutions, found.len() as u64);
+        prop_assert_eq!(result.stats.backtracks, result.stats.nodes, "a full search undoes everything");
+        found.sort();
+        let before = found.len();
+        found.dedup();
+        prop_assert_eq!(found.len(), before, "no solution is reported twice");
+        prop_assert_eq!(found, expected);
+        let first = solve(&model, &config.clone().first(1), ());
+        let exists = result.stats.solutions > 0;
+        prop_assert_eq!(first.outcome, if exists { Outcome::Solved } else { Outcome::Exhausted });
+    }
+
+    /// With the variables in model order, MAC's tree is part of forward checking's: MAC prunes all
+    /// that forward checking prunes, and more. Both list the solutions in the same order.
+    #[test]
+    fn mac_explores_no_more_nodes_than_forward_checking_in_model_order(problem in problem()) {
+        let model = build(&problem);
+        let fc = SearchConfig {
+            variable_order: VariableOrderKind::Lexicographic,
+            propagation: Propagation::ForwardChecking,
+            ..SearchConfig::default().all_solutions()
+        };
+        let mac = SearchConfig { propagation: Propagation::Mac, ..fc.clone() };
+        let (fc_result, fc_found) = all_solutions(&model, &fc);
+        let (mac_result, mac_found) = all_solutions(&model, &mac);
+        prop_assert_eq!(fc_found, mac_found);
+        prop_assert!(
+            mac_result.stats.nodes <= fc_result.stats.nodes,
+            "MAC {} nodes, forward checking {}", mac_result.stats.nodes, fc_result.stats.nodes
+        );
+    }
+}

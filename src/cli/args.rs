@@ -24,6 +24,11 @@ pub enum Command {
         #[command(subcommand)]
         command: QueensCommand,
     },
+    /// Sudoku: solve every puzzle of a file (81-character lines), or count each one's solutions.
+    Sudoku(super::sudoku::SudokuArgs),
+    /// Graph colouring of a DIMACS .col file: a k-colouring or a proof that none exists, or the
+    /// chromatic number.
+    Color(super::color::ColorArgs),
 }
 
 /// The `csp queens` commands.
@@ -345,6 +350,8 @@ pub enum OrderArg {
     Lex,
     /// Fewest choices first.
     Min,
+    /// Fewest choices per weighted degree (dom/wdeg): constraints gain weight when they fail.
+    DomWdeg,
 }
 
 /// `--ties`.
@@ -387,6 +394,8 @@ pub enum PropagationArg {
     CheckPast,
     /// Forward checking.
     Fc,
+    /// Maintaining arc consistency.
+    Mac,
 }
 
 /// `--encoding`.
@@ -424,6 +433,7 @@ impl SearchArgs {
                 variable_order: match self.order.unwrap_or(OrderArg::Min) {
                     OrderArg::Lex => VariableOrderKind::Lexicographic,
                     OrderArg::Min => VariableOrderKind::FewestChoices,
+                    OrderArg::DomWdeg => VariableOrderKind::DomWdeg,
                 },
                 ties: match self.ties.unwrap_or(TiesArg::Low) {
                     TiesArg::Low => TiePolicy::LowestIndex,
@@ -439,6 +449,7 @@ impl SearchArgs {
                 propagation: match self.propagation.unwrap_or(PropagationArg::Fc) {
                     PropagationArg::CheckPast => Propagation::CheckPast,
                     PropagationArg::Fc => Propagation::ForwardChecking,
+                    PropagationArg::Mac => Propagation::Mac,
                 },
                 restarts: match self.restarts.unwrap_or(RestartsArg::None) {
                     RestartsArg::None => None,
@@ -483,14 +494,14 @@ fn parse_board_size(text: &str) -> Result<usize, String> {
 }
 
 /// A count (or seed): a whole number from 0 to 2⁶⁴ − 1.
-fn parse_count(text: &str) -> Result<u64, String> {
+pub(super) fn parse_count(text: &str) -> Result<u64, String> {
     text.trim()
         .parse()
         .map_err(|_| "expected a whole number from 0 to 18446744073709551615".to_owned())
 }
 
 /// A positive, finite number of seconds.
-fn parse_seconds(text: &str) -> Result<Duration, String> {
+pub(super) fn parse_seconds(text: &str) -> Result<Duration, String> {
     let seconds: f64 = text
         .trim()
         .parse()

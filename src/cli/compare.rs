@@ -78,6 +78,7 @@ fn config_for(
         variable_order: match order {
             OrderArg::Lex => VariableOrderKind::Lexicographic,
             OrderArg::Min => VariableOrderKind::FewestChoices,
+            OrderArg::DomWdeg => VariableOrderKind::DomWdeg,
         },
         ties: if args.ties_random {
             TiePolicy::Random
@@ -98,6 +99,7 @@ fn config_for(
 fn propagation_for(order: OrderArg, args: &CompareArgs) -> Propagation {
     match (args.propagation, order) {
         (Some(PropagationArg::CheckPast), _) | (None, OrderArg::Lex) => Propagation::CheckPast,
+        (Some(PropagationArg::Mac), _) => Propagation::Mac,
         _ => Propagation::ForwardChecking,
     }
 }
@@ -136,6 +138,7 @@ fn measure(
         order: order_name(order),
         propagation: match propagation {
             Propagation::CheckPast => "check-past",
+            Propagation::Mac => "mac",
             _ => "fc",
         },
         solutions,
@@ -151,6 +154,7 @@ fn order_name(order: OrderArg) -> &'static str {
     match order {
         OrderArg::Lex => "lex",
         OrderArg::Min => "min",
+        OrderArg::DomWdeg => "dom-wdeg",
     }
 }
 
@@ -300,14 +304,7 @@ fn write_tables(
             .iter()
             .find(|c| c.n == n && c.order == order && c.solutions == solutions)
     };
-    let orders: Vec<&str> = args
-        .orders
-        .iter()
-        .map(|o| match o {
-            OrderArg::Lex => "lex",
-            OrderArg::Min => "min",
-        })
-        .collect();
+    let orders: Vec<&str> = args.orders.iter().map(|&o| order_name(o)).collect();
     writeln!(
         out,
         "Table 2: backtracks per solution (node budget {} per search)",

@@ -1,13 +1,16 @@
 //! Argument parsing and dispatch for the `csp` binary.
 
 mod args;
+mod color;
 mod compare;
 mod count;
 mod method;
 mod output;
 mod plot;
+mod problem_search;
 mod progress;
 mod queens;
+mod sudoku;
 
 use std::ffi::OsString;
 use std::fmt;
@@ -112,6 +115,8 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> Result<Exit, CliError> {
     let mut out = io::BufWriter::new(stdout.lock());
     let result = match cli.command {
         args::Command::Queens { command } => queens::run(command, &mut out),
+        args::Command::Sudoku(args) => sudoku::run(args, &mut out),
+        args::Command::Color(args) => color::run(args, &mut out),
     };
     match result.and_then(|code| out.flush().map(|()| code).map_err(CliError::from)) {
         // A reader that went away (`| head`) is not the user's mistake.

@@ -16,10 +16,12 @@ pub fn describe_config(options: &SearchArgs, config: &SearchConfig) -> String {
     let names = Names::of(config);
     let order = match config.variable_order {
         VariableOrderKind::Lexicographic => "LEX".to_owned(),
+        VariableOrderKind::DomWdeg => format!("dom/wdeg (ties {})", names.ties),
         _ => format!("MIN (ties {})", names.ties),
     };
     let propagation = match config.propagation {
         Propagation::CheckPast => "check-past",
+        Propagation::Mac => "MAC",
         _ => "forward checking",
     };
     let restarts = match config.restarts {
@@ -52,6 +54,7 @@ impl Names {
         Names {
             order: match config.variable_order {
                 VariableOrderKind::Lexicographic => "lex",
+                VariableOrderKind::DomWdeg => "dom-wdeg",
                 _ => "min",
             },
             ties: match config.ties {
@@ -67,6 +70,7 @@ impl Names {
             },
             propagation: match config.propagation {
                 Propagation::CheckPast => "check-past",
+                Propagation::Mac => "mac",
                 _ => "fc",
             },
         }

@@ -1,3 +1,5 @@
+use std::cell::RefCell;
+
 use crate::{CheckCtx, Constraint, LocalCtx, PropagationCtx, VarId, Wipeout};
 
 /// The state cell counting pairs of assigned variables that share a value.
@@ -5,9 +7,17 @@ const CLASHES: usize = 0;
 
 /// Every variable of the scope takes a different value.
 ///
-/// Propagation is forward checking: an assigned value is removed from every unassigned variable of
-/// the scope. One trailed state cell counts the clashes among the assigned variables, so that
-/// `check` and `propagate` stay exact even when variables were assigned without propagation.
+/// Under forward checking ([`Constraint::propagate`]) an assigned value is removed from every
+/// unassigned variable of the scope. When search maintains arc consistency,
+/// [`Constraint::revise`] runs Régin's algorithm (1994): a maximum matching of variables to values,
+/// then the strongly connected components of the residual graph, which together name every value
+/// that takes part in no solution of the constraint. That is generalised arc consistency: stronger
+/// than removing fixed values to a fixpoint, it also sees Hall sets (three variables sharing three
+/// values take them from every other variable) and fails as soon as fewer values than variables
+/// remain (the pigeonhole).
+///
+/// One trailed state cell counts the clashes among the assigned variables, so that `check`,
+/// `propagate` and `revise` stay exact even when variables were assigned without propagation.
 #[derive(Debug, Clone)]
 pub struct AllDifferent {
     scope: Vec<VarId>,
@@ -68,11 +78,492 @@ impl Constraint for AllDifferent {
         Ok(())
     }
 
+    fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        if ctx.cell(CLASHES) > 0 {
+            return Err(Wipeout);
+        }
+        if let Some(base) = small_window(&self.scope, ctx) {
+            return revise_on_words(&self.scope, ctx, base);
+        }
+        // The scratch space is per thread: a model is shared between threads, and revisions never
+        // nest. Should one ever be busy, a fresh one does the same work.
+        SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+            Ok(mut scratch) => scratch.revise(&self.scope, ctx),
+            Err(_) => Regin::default().revise(&self.scope, ctx),
+        })
+    }
+
     fn conflicts(&self, var: VarId, value: i32, ctx: &LocalCtx<'_>) -> u32 {
         // One violation per other variable sharing the value, so the count falls as a repair helps.
         self.scope
             .iter()
             .filter(|&&other| other != var && ctx.values[other.index()] == value)
             .count() as u32
+    }
+}
+
+/// The smallest current value of the scope, when there are at most 64 variables and their current
+/// values all lie within 64 consecutive integers, so that [`revise_on_words`] applies.
+fn small_window(scope: &[VarId], ctx: &PropagationCtx<'_>) -> Option<i32> {
+    if scope.len() > 64 {
+        return None;
+    }
+    // The spans the domains were declared with bound them for free; only when those are too wide
+    // are the current bounds worth a scan.
+    let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+    for &var in scope {
+        let domain = ctx.domain(var);
+        lo = lo.min(i64::from(domain.span_lo()));
+        hi = hi.max(i64::from(domain.span_hi()));
+    }
+    if hi - lo < 64 {
+        return Some(lo as i32);
+    }
+    let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+    for &var in scope {
+        let (min, max) = match ctx.value(var) {
+            Some(value) => (value, value),
+            None => {
+                let domain = ctx.domain(var);
+                (domain.min()?, domain.max()?)
+            }
+        };
+        lo = lo.min(i64::from(min));
+        hi = hi.max(i64::from(max));
+    }
+    (hi - lo < 64).then_some(lo as i32)
+}
+
+/// Régin's algorithm with every domain a 64-bit word (bit `i` for the value `base + i`), for the
+/// common small case: Sudoku's and Latin squares' units, cliques of a colouring.
+///
+/// The same reasoning as [`Regin`], on a smaller graph: since a variable's only outgoing edge is to its
+/// matched value, the variables can be contracted away. In the graph over values where `a → b` when
+/// the variable matched to `b` can also take `a`, the edge from variable `y` to value `a` is in some
+/// maximum matching exactly when `a` is `y`'s matched value `b`, or `a` and `b` lie on a common cycle
+/// (each reaches the other, so they share a strongly connected component), or `a` is reachable from
+/// a free value. Each component is found by a forward and a backward search on words.
+fn revise_on_words(
+    scope: &[VarId],
+    ctx: &mut PropagationCtx<'_>,
+    base: i32,
+) -> Result<(), Wipeout> {
+    let n = scope.len();
+    let mut domains = [0u64; 64];
+    let mut union = 0u64;
+    for (x, &var) in scope.iter().enumerate() {
+        domains[x] = match ctx.value(var) {
+            Some(value) => 1u64 << (value - base),
+            None => ctx.domain(var).window64(base),
+        };
+        union |= domains[x];
+    }
+    if (union.count_ones() as usize) < n {
+        return Err(Wipeout);
+    }
+    // A maximum matching: greedy, then augmenting paths for the variables left over.
+    let mut var_match = [0u8; 64];
+    let mut owner = [u8::MAX; 64];
+    let mut matched = 0u64;
+    let mut unmatched = 0u64;
+    for x in 0..n {
+        let free = domains[x] & !matched;
+        if free == 0 {
+            unmatched |= 1 << x;
+            continue;
+        }
+        let a = free.trailing_zeros() as u8;
+        var_match[x] = a;
+        owner[a as usize] = x as u8;
+        matched |= 1 << a;
+    }
+    while unmatched != 0 {
+        let x = unmatched.trailing_zeros() as usize;
+        unmatched &= unmatched - 1;
+        let mut visited = 0u64;
+        let Some(a) = augment(x, &domains, &mut var_match, &mut owner, &mut visited) else {
+            return Err(Wipeout);
+        };
+        matched |= 1 << a;
+    }
+    // successors[a]: the values one edge from value a (through the variable matched to them);
+    // predecessors: the same edges reversed.
+    let mut successors = [0u64; 64];
+    let mut predecessors = [0u64; 64];
+    for x in 0..n {
+        let b = var_match[x];
+        let mut others = domains[x] & !(1u64 << b);
+        while others != 0 {
+            let a = others.trailing_zeros() as usize;
+            others &= others - 1;
+            successors[a] |= 1u64 << b;
+        }
+        predecessors[b as usize] = domains[x] & !(1u64 << b);
+    }
+    // The strongly connected components, each as the values reachable both from and to one of its
+    // members (forward and backward breadth-first search on words).
+    let mut component = [0u64; 64];
+    let mut unlabelled = union;
+    while unlabelled != 0 {
+        let root = 1u64 << unlabelled.trailing_zeros();
+        let members = reachable(root, &successors) & reachable(root, &predecessors);
+        let mut each = members;
+        while each != 0 {
+            component[each.trailing_zeros() as usize] = members;
+            each &= each - 1;
+        }
+        unlabelled &= !members;
+    }
+    let from_free = reachable(union & !matched, &successors);
+    for (x, &var) in scope.iter().enumerate() {
+        if ctx.is_assigned(var) {
+            continue;
+        }
+        let same_cycle = component[var_match[x] as usize];
+        let mut doomed = domains[x] & !same_cycle & !from_free;
+        while doomed != 0 {
+            let a = doomed.trailing_zeros();
+            doomed &= doomed - 1;
+            ctx.remove(var, base + a as i32)?;
+        }
+    }
+    Ok(())
+}
+
+/// The values reachable from the values `from` (themselves included) along `edges`.
+#[inline]
+fn reachable(from: u64, edges: &[u64; 64]) -> u64 {
+    let (mut seen, mut frontier) = (from, from);
+    while frontier != 0 {
+        let mut next = 0;
+        while frontier != 0 {
+            next |= edges[frontier.trailing_zeros() as usize];
+            frontier &= frontier - 1;
+        }
+        frontier = next & !seen;
+        seen |= frontier;
+    }
+    seen
+}
+
+/// Kuhn's augmenting path from the unmatched variable `x`, depth first (at most 64 deep); flips it
+/// and returns the value newly matched, or `None` when there is no such path.
+fn augment(
+    x: usize,
+    domains: &[u64; 64],
+    var_match: &mut [u8; 64],
+    owner: &mut [u8; 64],
+    visited: &mut u64,
+) -> Option<u8> {
+    let mut candidates = domains[x];
+    while candidates != 0 {
+        let a = candidates.trailing_zeros() as u8;
+        candidates &= candidates - 1;
+        if *visited >> a & 1 == 1 {
+            continue;
+        }
+        *visited |= 1 << a;
+        let previous = owner[a as usize];
+        let newly = if previous == u8::MAX {
+            Some(a)
+        } else {
+            augment(previous as usize, domains, var_match, owner, visited)
+        };
+        if newly.is_some() {
+            owner[a as usize] = x as u8;
+            var_match[x] = a;
+            return newly;
+        }
+    }
+    None
+}
+
+thread_local! {
+    /// Régin's scratch space, reused across revisions so that they do not allocate once warm.
+    static SCRATCH: RefCell<Regin> = RefCell::new(Regin::default());
+}
+
+/// No partner: an unmatched variable or value, or an unvisited node.
+const NONE: u32 = u32::MAX;
+
+/// Régin's filtering for all-different, with its scratch space.
+///
+/// The value graph has a node per scope variable (`0..n`) and per distinct current value (`n..n + m`,
+/// values sorted), and an edge where a variable can take a value. Given a maximum matching covering
+/// every variable, an edge belongs to some such matching, and so to some solution of the constraint,
+/// exactly when it is matched, or lies on an even alternating cycle (its ends share a strongly
+/// connected component once matched edges point from variable to value and the others from value to
+/// variable), or on an even alternating path from a free value (its value is reachable from one).
+#[derive(Debug, Default)]
+struct Regin {
+    /// The distinct current values, sorted: value node `n + i` is `values[i]`.
+    values: Vec<i32>,
+    /// Variable `x` can take the values `var_values[var_start[x]..var_start[x + 1]]` (indices).
+    var_values: Vec<u32>,
+    var_start: Vec<u32>,
+    /// Value `a` is in the domains of `value_vars[value_start[a]..value_start[a + 1]]`.
+    value_vars: Vec<u32>,
+    value_start: Vec<u32>,
+    /// Where the next variable of each value's run goes, while `value_vars` is filled.
+    cursor: Vec<u32>,
+    /// The matching, both ways (`NONE` for unmatched).
+    var_match: Vec<u32>,
+    value_match: Vec<u32>,
+    /// Augmenting-path search: the round in which each value was last visited, and the path as
+    /// `(variable, next adjacency position)`.
+    seen_round: Vec<u32>,
+    path: Vec<(u32, u32)>,
+    /// Tarjan's algorithm over all `n + m` nodes.
+    index: Vec<u32>,
+    lowlink: Vec<u32>,
+    on_stack: Vec<bool>,
+    component: Vec<u32>,
+    stack: Vec<u32>,
+    calls: Vec<(u32, u32)>,
+    /// Nodes reachable from a free value.
+    reachable: Vec<bool>,
+}
+
+impl Regin {
+    fn revise(&mut self, scope: &[VarId], ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        let n = scope.len();
+        if n == 0 {
+            return Ok(());
+        }
+        self.build_graph(scope, ctx);
+        let m = self.values.len();
+        if m < n || !self.find_matching(n) {
+            return Err(Wipeout);
+        }
+        self.components(n, m);
+        self.reach_from_free_values(n, m);
+        for (x, &var) in scope.iter().enumerate() {
+            if ctx.is_assigned(var) {
+                continue;
+            }
+            let (from, to) = (self.var_start[x] as usize, self.var_start[x + 1] as usize);
+            for k in from..to {
+                let a = self.var_values[k];
+                let node = n + a as usize;
+                if a != self.var_match[x]
+                    && !self.reachable[node]
+                    && self.component[node] != self.component[x]
+                {
+                    ctx.remove(var, self.values[a as usize])?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Lists the distinct values and both adjacencies.
+    fn build_graph(&mut self, scope: &[VarId], ctx: &PropagationCtx<'_>) {
+        self.values.clear();
+        for &var in scope {
+            self.values.extend(ctx.current_values(var));
+        }
+        self.values.sort_unstable();
+        self.values.dedup();
+        let m = self.values.len();
+        self.var_values.clear();
+        self.var_start.clear();
+        self.value_start.clear();
+        self.value_start.resize(m + 1, 0);
+        for &var in scope {
+            self.var_start.push(self.var_values.len() as u32);
+            // Both lists ascend, so one forward walk finds every index.
+            let mut position = 0;
+            for value in ctx.current_values(var) {
+                while self.values[position] != value {
+                    position += 1;
+                }
+                self.var_values.push(position as u32);
+                self.value_start[position + 1] += 1;
+            }
+        }
+        self.var_start.push(self.var_values.len() as u32);
+        for a in 0..m {
+            self.value_start[a + 1] += self.value_start[a];
+        }
+        self.value_vars.clear();
+        self.value_vars.resize(self.var_values.len(), 0);
+        // Fill each value's run of variables, one write cursor per value.
+        self.cursor.clear();
+        self.cursor.extend_from_slice(&self.value_start[..m]);
+        for x in 0..scope.len() {
+            for k in self.var_start[x]..self.var_start[x + 1] {
+                let a = self.var_values[k as usize] as usize;
+                self.value_vars[self.cursor[a] as usize] = x as u32;
+                self.cursor[a] += 1;
+            }
+        }
+    }
+
+    /// A maximum matching by augmenting paths (Kuhn), after a greedy start. Returns whether it covers
+    /// every variable.
+    fn find_matching(&mut self, n: usize) -> bool {
+        let m = self.values.len();
+        self.var_match.clear();
+        self.var_match.resize(n, NONE);
+        self.value_match.clear();
+        self.value_match.resize(m, NONE);
+        for x in 0..n {
+            for k in self.var_start[x]..self.var_start[x + 1] {
+                let a = self.var_values[k as usize] as usize;
+                if self.value_match[a] == NONE {
+                    self.value_match[a] = x as u32;
+                    self.var_match[x] = a as u32;
+                    break;
+                }
+            }
+        }
+        self.seen_round.clear();
+        self.seen_round.resize(m, NONE);
+        for x in 0..n {
+            if self.var_match[x] == NONE && !self.augment(x as u32, x as u32) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Looks for an alternating path from the free variable `root` to a free value, depth first, and
+    /// flips it. Values already visited in this `round` lead nowhere new.
+    fn augment(&mut self, root: u32, round: u32) -> bool {
+        self.path.clear();
+        self.path.push((root, self.var_start[root as usize]));
+        while let Some(&mut (x, ref mut k)) = self.path.last_mut() {
+            if *k == self.var_start[x as usize + 1] {
+                self.path.pop();
+                continue;
+            }
+            let a = self.var_values[*k as usize] as usize;
+            *k += 1;
+            if self.seen_round[a] == round {
+                continue;
+            }
+            self.seen_round[a] = round;
+            let owner = self.value_match[a];
+            if owner == NONE {
+                // Flip the path: each variable on it takes the value it reached last.
+                let mut value = a as u32;
+                while let Some((y, _)) = self.path.pop() {
+                    let previous = self.var_match[y as usize];
+                    self.var_match[y as usize] = value;
+                    self.value_match[value as usize] = y;
+                    value = previous;
+                }
+                return true;
+            }
+            self.path.push((owner, self.var_start[owner as usize]));
+        }
+        false
+    }
+
+    /// The next successor of `node` from adjacency position `k`: a variable's only successor is its
+    /// matched value; a value's are the variables that can take it but are not matched to it.
+    #[inline]
+    fn successor(&self, n: usize, node: u32, k: u32) -> Option<(u32, u32)> {
+        let node = node as usize;
+        if node < n {
+            return (k == 0).then(|| (n as u32 + self.var_match[node], 1));
+        }
+        let a = node - n;
+        let (from, to) = (self.value_start[a], self.value_start[a + 1]);
+        let mut position = from + k;
+        while position < to {
+            let x = self.value_vars[position as usize];
+            if self.var_match[x as usize] != a as u32 {
+                return Some((x, position - from + 1));
+            }
+            position += 1;
+        }
+        None
+    }
+
+    /// Tarjan's strongly connected components, without recursion.
+    fn components(&mut self, n: usize, m: usize) {
+        let nodes = n + m;
+        self.index.clear();
+        self.index.resize(nodes, NONE);
+        self.lowlink.clear();
+        self.lowlink.resize(nodes, 0);
+        self.on_stack.clear();
+        self.on_stack.resize(nodes, false);
+        self.component.clear();
+        self.component.resize(nodes, NONE);
+        self.stack.clear();
+        self.calls.clear();
+        let mut counter = 0u32;
+        for root in 0..nodes as u32 {
+            if self.index[root as usize] != NONE {
+                continue;
+            }
+            self.visit(root, &mut counter);
+            while let Some(&(node, k)) = self.calls.last() {
+                match self.successor(n, node, k) {
+                    Some((next, k)) => {
+                        if let Some(call) = self.calls.last_mut() {
+                            call.1 = k;
+                        }
+                        if self.index[next as usize] == NONE {
+                            self.visit(next, &mut counter);
+                        } else if self.on_stack[next as usize] {
+                            let low = self.lowlink[node as usize].min(self.index[next as usize]);
+                            self.lowlink[node as usize] = low;
+                        }
+                    }
+                    None => {
+                        self.calls.pop();
+                        if let Some(&(parent, _)) = self.calls.last() {
+                            let low =
+                                self.lowlink[parent as usize].min(self.lowlink[node as usize]);
+                            self.lowlink[parent as usize] = low;
+                        }
+                        if self.lowlink[node as usize] == self.index[node as usize] {
+                            while let Some(member) = self.stack.pop() {
+                                self.on_stack[member as usize] = false;
+                                self.component[member as usize] = node;
+                                if member == node {
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn visit(&mut self, node: u32, counter: &mut u32) {
+        self.index[node as usize] = *counter;
+        self.lowlink[node as usize] = *counter;
+        *counter += 1;
+        self.stack.push(node);
+        self.on_stack[node as usize] = true;
+        self.calls.push((node, 0));
+    }
+
+    /// Marks every node reachable from a free value along the oriented edges.
+    fn reach_from_free_values(&mut self, n: usize, m: usize) {
+        self.reachable.clear();
+        self.reachable.resize(n + m, false);
+        self.stack.clear();
+        for a in 0..m {
+            if self.value_match[a] == NONE {
+                self.reachable[n + a] = true;
+                self.stack.push((n + a) as u32);
+            }
+        }
+        while let Some(node) = self.stack.pop() {
+            let mut k = 0;
+            while let Some((next, after)) = self.successor(n, node, k) {
+                k = after;
+                if !self.reachable[next as usize] {
+                    self.reachable[next as usize] = true;
+                    self.stack.push(next);
+                }
+            }
+        }
     }
 }

@@ -1,4 +1,4 @@
-use crate::{CheckCtx, Constraint, ModelError, PropagationCtx, VarId, Wipeout};
+use crate::{CheckCtx, Constraint, ModelError, PropagationCtx, VarId, Wake, Wipeout};
 
 /// How a linear sum relates to its right-hand side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,6 +117,25 @@ impl Constraint for Linear {
     }
 
     fn propagate(&self, _var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        self.filter_bounds(ctx)
+    }
+
+    /// Bounds consistency, as under forward checking (which already reads every current domain):
+    /// weaker than arc consistency on equalities, whose holes inside a domain it does not see.
+    fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        self.filter_bounds(ctx)
+    }
+
+    /// Bounds reasoning reads nothing but the bounds.
+    fn wake(&self) -> Wake {
+        Wake::Bounds
+    }
+}
+
+impl Linear {
+    /// Cuts every unassigned variable's domain to the values whose term the rest of the sum, at its
+    /// bounds, can still complement, until nothing changes.
+    fn filter_bounds(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         let rhs = i128::from(self.rhs);
         loop {
             let bounds = |v: VarId, ctx: &PropagationCtx<'_>| -> Result<(i32, i32), Wipeout> {

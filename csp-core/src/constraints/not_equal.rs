@@ -1,4 +1,4 @@
-use crate::{CheckCtx, Constraint, PropagationCtx, VarId, Wipeout};
+use crate::{CheckCtx, Constraint, PropagationCtx, VarId, Wake, Wipeout};
 
 /// `x + a != y + b`: plain disequality with offsets, enough to state the N-queens diagonals
 /// pairwise (`q[i] + i != q[j] + j`).
@@ -57,5 +57,26 @@ impl Constraint for NotEqual {
             ctx.remove(other, forbidden)?;
         }
         Ok(())
+    }
+
+    /// Arc consistency: a value loses its last support only when the other variable is fixed to
+    /// the one value it forbids. Each side is looked at once, the second after the first's removal,
+    /// which is a fixpoint: a side fixed by that removal forbids a value the first side no longer has.
+    #[inline]
+    fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        for var in self.scope {
+            if let Some(value) = ctx.fixed_value(var) {
+                let (other, forbidden) = self.forbidden_partner(var, value);
+                if let Ok(forbidden) = i32::try_from(forbidden) {
+                    ctx.remove(other, forbidden)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Only a fixed variable forbids anything.
+    fn wake(&self) -> Wake {
+        Wake::Fixed
     }
 }

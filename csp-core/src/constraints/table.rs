@@ -65,6 +65,21 @@ impl Constraint for Table {
     }
 
     fn propagate(&self, _var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        self.filter(ctx)
+    }
+
+    /// The same generalised arc consistency as forward checking: it already reads the current
+    /// domains of every scope variable.
+    fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        self.filter(ctx)
+    }
+}
+
+impl Table {
+    /// Keeps the values that appear in a live tuple (one agreeing with every assigned value and
+    /// current domain); fails when no tuple is live. Removing such values kills no live tuple, so one
+    /// pass is a fixpoint.
+    fn filter(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         let live = |row: &[i32], ctx: &PropagationCtx<'_>| {
             self.scope
                 .iter()

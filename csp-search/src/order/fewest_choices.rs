@@ -41,7 +41,7 @@ impl VariableOrder for FewestChoices {
         // order, so every tie policy compares indices explicitly where the order matters.
         let unassigned = ctx.unassigned_unordered();
         let candidates: &mut dyn Iterator<Item = (VarId, u32)> = match ctx.propagation() {
-            Propagation::ForwardChecking => {
+            Propagation::ForwardChecking | Propagation::Mac => {
                 &mut unassigned.iter().map(|&v| (v, ctx.domain(v).size()))
             }
             Propagation::CheckPast => {
@@ -96,7 +96,7 @@ impl VariableOrder for FewestChoices {
                 }
                 let pick = self.rng.random_range(0..ties);
                 let chosen = match ctx.propagation() {
-                    Propagation::ForwardChecking => unassigned
+                    Propagation::ForwardChecking | Propagation::Mac => unassigned
                         .iter()
                         .copied()
                         .filter(|&v| ctx.domain(v).size() == min)

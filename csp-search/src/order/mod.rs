@@ -3,13 +3,15 @@
 //! A [`VariableOrder`] sees the search through a read-only [`SelectCtx`]; it takes `&mut self` so it
 //! can keep its own state (a random generator, scratch space) between calls.
 
+mod dom_wdeg;
 mod fewest_choices;
 mod lexicographic;
 
+pub use dom_wdeg::DomWdeg;
 pub use fewest_choices::FewestChoices;
 pub use lexicographic::Lexicographic;
 
-use csp_core::{Domain, Model, Store, VarId};
+use csp_core::{ConstraintId, Domain, Model, Store, VarId};
 
 use crate::{Propagation, SearchConfig, TiePolicy, VariableOrderKind};
 
@@ -90,7 +92,7 @@ impl<'a> SelectCtx<'a> {
     pub fn choices(&self, var: VarId) -> u32 {
         let domain = self.store.domain(var);
         match self.propagation {
-            Propagation::ForwardChecking => domain.size(),
+            Propagation::ForwardChecking | Propagation::Mac => domain.size(),
             Propagation::CheckPast => domain
                 .values()
                 .filter(|&v| self.store.is_consistent(self.model, var, v))
@@ -113,17 +115,33 @@ impl<'a> SelectCtx<'a> {
 pub trait VariableOrder {
     /// An unassigned variable, or `None` if every variable is assigned.
     fn select(&mut self, ctx: &SelectCtx<'_>) -> Option<VarId>;
+
+    /// Propagation failed at the node `ctx` shows (before it is undone): `constraint` emptied a
+    /// domain or found its assigned variables inconsistent. Called under forward checking and MAC,
+    /// at every such dead end, including one at the root. The default ignores it; conflict-driven
+    /// orderings such as [`DomWdeg`] learn from it.
+    fn on_wipeout(&mut self, constraint: ConstraintId, ctx: &SelectCtx<'_>) {
+        let _ = (constraint, ctx);
+    }
 }
 
 impl<T: VariableOrder + ?Sized> VariableOrder for &mut T {
     fn select(&mut self, ctx: &SelectCtx<'_>) -> Option<VarId> {
         (**self).select(ctx)
     }
+
+    fn on_wipeout(&mut self, constraint: ConstraintId, ctx: &SelectCtx<'_>) {
+        (**self).on_wipeout(constraint, ctx)
+    }
 }
 
 impl<T: VariableOrder + ?Sized> VariableOrder for Box<T> {
     fn select(&mut self, ctx: &SelectCtx<'_>) -> Option<VarId> {
         (**self).select(ctx)
+    }
+
+    fn on_wipeout(&mut self, constraint: ConstraintId, ctx: &SelectCtx<'_>) {
+        (**self).on_wipeout(constraint, ctx)
     }
 }
 
@@ -137,6 +155,8 @@ pub enum BuiltinVariableOrder {
     Lexicographic(Lexicographic),
     /// See [`FewestChoices`].
     FewestChoices(FewestChoices),
+    /// See [`DomWdeg`].
+    DomWdeg(DomWdeg),
 }
 
 impl BuiltinVariableOrder {
@@ -147,6 +167,7 @@ impl BuiltinVariableOrder {
             VariableOrderKind::FewestChoices => {
                 Self::FewestChoices(FewestChoices::new(config.ties, config.seed))
             }
+            VariableOrderKind::DomWdeg => Self::DomWdeg(DomWdeg::new(config.ties, config.seed)),
         }
     }
 }
@@ -157,6 +178,16 @@ impl VariableOrder for BuiltinVariableOrder {
         match self {
             Self::Lexicographic(order) => order.select(ctx),
             Self::FewestChoices(order) => order.select(ctx),
+            Self::DomWdeg(order) => order.select(ctx),
+        }
+    }
+
+    #[inline]
+    fn on_wipeout(&mut self, constraint: ConstraintId, ctx: &SelectCtx<'_>) {
+        match self {
+            Self::Lexicographic(order) => order.on_wipeout(constraint, ctx),
+            Self::FewestChoices(order) => order.on_wipeout(constraint, ctx),
+            Self::DomWdeg(order) => order.on_wipeout(constraint, ctx),
         }
     }
 }

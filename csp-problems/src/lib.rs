@@ -1,0 +1,27 @@
+//! # csp-problems
+//!
+//! Two practical problems on the generic engine, through its public API only: Sudoku and graph
+//! colouring. Each comes with a parser that names the line and what is wrong with bad input (and
+//! never panics), a model builder, and a checker that is independent of the engine, so that every
+//! answer can be verified.
+//!
+//! - [`sudoku`]: puzzles as 81-character lines; a model with 27 all-different constraints; a checker
+//!   against the givens and the rules.
+//! - [`dimacs`]: graphs in the DIMACS `.col` format.
+//! - [`coloring`]: k-colouring models, a checker of every edge, and the chromatic number by a descent
+//!   of k-colouring searches down to a proof that one colour fewer fails.
+//!
+//! ```
+//! use csp_problems::sudoku::{self, Grid};
+//!
+//! let puzzle: Grid = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+//!     .parse()
+//!     .unwrap();
+//! let answer = sudoku::solve(&puzzle, &sudoku::default_config(), ()).unwrap();
+//! let solution = answer.first.expect("Norvig's hardest puzzle has a solution");
+//! assert!(sudoku::check(&puzzle, &solution).is_ok());
+//! ```
+
+pub mod coloring;
+pub mod dimacs;
+pub mod sudoku;
