@@ -434,12 +434,7 @@ fn every_local_method_answers_verified_and_auto_says_what_it_chose() {
         assert_eq!(report["outcome"], "solved");
         assert_eq!(report["verified"], true);
         assert_eq!(report["chosen_by_auto"], false);
-        let placement: Vec<u32> = report["solution"]
-            .as_array()
-            .expect("a solution")
-            .iter()
-            .map(|c| c.as_u64().expect("a column") as u32)
-            .collect();
+        let placement = solution_of(&report);
         assert!(csp::nqueens::verify(&placement).is_ok(), "{method}");
         assert!(report["stats"].as_object().is_some_and(|s| !s.is_empty()));
         // The same seed gives the same placement.
@@ -572,12 +567,7 @@ fn every_construction_answers_verified_or_names_the_methods_that_cover_n() {
         let report = json(&csp(&["queens", "solve", n, "--method", method, "--json"]));
         assert_eq!(report["method"], method);
         assert_eq!(report["verified"], true);
-        let placement: Vec<u32> = report["solution"]
-            .as_array()
-            .expect("a solution")
-            .iter()
-            .map(|c| c.as_u64().expect("a column") as u32)
-            .collect();
+        let placement = solution_of(&report);
         assert_eq!(placement.len().to_string(), n);
         assert!(csp::nqueens::verify(&placement).is_ok(), "{method}");
     }
@@ -587,12 +577,7 @@ fn every_construction_answers_verified_or_names_the_methods_that_cover_n() {
     );
     assert_bad_input(&["queens", "solve", "12", "--torus"], "coprime to 6");
     let report = json(&csp(&["queens", "solve", "13", "--torus", "--json"]));
-    let placement: Vec<u32> = report["solution"]
-        .as_array()
-        .expect("a solution")
-        .iter()
-        .map(|c| c.as_u64().expect("a column") as u32)
-        .collect();
+    let placement = solution_of(&report);
     assert!(csp::nqueens::construct::verify_torus(&placement).is_ok());
 }
 
@@ -628,4 +613,14 @@ fn verify_checks_a_stored_placement_and_names_the_first_attack() {
         "line 2",
     );
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The `solution` array of a `solve --json` report, as a placement.
+fn solution_of(report: &serde_json::Value) -> Vec<u32> {
+    report["solution"]
+        .as_array()
+        .expect("a solution")
+        .iter()
+        .map(|column| column.as_u64().expect("a column") as u32)
+        .collect()
 }
