@@ -90,7 +90,7 @@ impl Constraint for Predicate {
 
     /// Arc consistency (AC-3's revision, both ways): a value stays while some current value of the
     /// other variable satisfies the relation with it. One pass each way is a fixpoint, as a value
-    /// that supports another is supported by it. Above `REVISE_BUDGET` pairs only a fixed variable
+    /// that supports another is supported by it. Above 2¹⁶ pairs of values only a fixed variable
     /// prunes its partner (forward checking's strength), so wide domains cannot stall the search.
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         let [x, y] = self.scope;
