@@ -20,7 +20,7 @@ use super::args::{MethodArg, SolveArgs, VerifyArgs};
 use super::{CliError, Exit};
 
 /// Boards up to this size are drawn; up to [`MAX_PRINTED_PLACEMENT`] the columns are printed on one line.
-const MAX_DRAWN_BOARD: usize = 32;
+pub(super) const MAX_DRAWN_BOARD: usize = 32;
 
 /// Larger solutions are summarised, not printed (`--output FILE` writes them).
 const MAX_PRINTED_PLACEMENT: usize = 1000;
@@ -174,12 +174,7 @@ pub fn run_local(
         return Ok(exit);
     }
     match placement {
-        Some(placement) if n <= MAX_DRAWN_BOARD => write!(out, "{}", render(placement))?,
-        Some(placement) if n <= MAX_PRINTED_PLACEMENT => {
-            let columns: Vec<String> = placement.iter().map(u32::to_string).collect();
-            writeln!(out, "{}", columns.join(" "))?;
-        }
-        Some(_) => {}
+        Some(placement) => write_board(out, placement)?,
         None => writeln!(out, "{}", describe_unsolved(&report, n, method))?,
     }
     writeln!(
@@ -188,7 +183,7 @@ pub fn run_local(
         args.search.seed,
         winner_note(&report, threads)
     )?;
-    writeln!(out, "{}", describe_stats(&report))?;
+    writeln!(out, "{}", describe_counts(&report.stats))?;
     if placement.is_some() {
         let written = args.output.as_ref().map_or(String::new(), |path| {
             format!("; written to {}", path.display())
@@ -233,13 +228,26 @@ fn winner_note(report: &RunReport, threads: usize) -> String {
     }
 }
 
-fn describe_stats(report: &RunReport) -> String {
-    let counts: Vec<String> = report
-        .stats
+/// A method's counts as text: `swaps 17, restarts 3, …`.
+fn describe_counts(stats: &[(&'static str, u64)]) -> String {
+    let counts: Vec<String> = stats
         .iter()
         .map(|(name, value)| format!("{} {value}", name.replace('_', " ")))
         .collect();
     counts.join(", ")
+}
+
+/// A solution as the text output shows it: drawn up to [`MAX_DRAWN_BOARD`], its columns on one line
+/// up to [`MAX_PRINTED_PLACEMENT`], nothing beyond (the summary and `--output FILE` cover it).
+fn write_board(out: &mut impl Write, placement: &[u32]) -> std::io::Result<()> {
+    let n = placement.len();
+    if n <= MAX_DRAWN_BOARD {
+        write!(out, "{}", render(placement))?;
+    } else if n <= MAX_PRINTED_PLACEMENT {
+        let columns: Vec<String> = placement.iter().map(u32::to_string).collect();
+        writeln!(out, "{}", columns.join(" "))?;
+    }
+    Ok(())
 }
 
 /// Writes the placement to `path` in `format` (buffered, bounded memory).
@@ -412,22 +420,12 @@ pub fn run_construct(
         writeln!(out, "{object}")?;
         return Ok(Exit::Answered);
     }
-    match shown {
-        Some(placement) if n <= MAX_DRAWN_BOARD => write!(out, "{}", render(placement))?,
-        Some(placement) if n <= MAX_PRINTED_PLACEMENT => {
-            let columns: Vec<String> = placement.iter().map(u32::to_string).collect();
-            writeln!(out, "{}", columns.join(" "))?;
-        }
-        _ => {}
+    if let Some(placement) = shown {
+        write_board(out, placement)?;
     }
     writeln!(out, "{n}-queens: {name}{chosen}: {}", built.recipe)?;
     if !built.stats.is_empty() {
-        let counts: Vec<String> = built
-            .stats
-            .iter()
-            .map(|(stat, value)| format!("{} {value}", stat.replace('_', " ")))
-            .collect();
-        writeln!(out, "{}", counts.join(", "))?;
+        writeln!(out, "{}", describe_counts(&built.stats))?;
     }
     let written = match (&args.output, args.verify) {
         (Some(path), true) => format!("; written to {} and read back", path.display()),

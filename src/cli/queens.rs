@@ -10,13 +10,10 @@ use csp_search::{
 use nqueens_model::{model, render, verify};
 
 use super::args::{CountArgs, EstimateArgs, QueensCommand, SearchArgs, SolveArgs, TraceArgs};
-use super::method::{self, Resolved};
+use super::method::{self, MAX_DRAWN_BOARD, Resolved};
 use super::output::{Report, describe_config, write_stats};
 use super::progress::Progress;
 use super::{CliError, Exit};
-
-/// Boards up to this size are drawn; larger solutions are printed as a permutation.
-const MAX_DRAWN_BOARD: usize = 32;
 
 /// Runs one `csp queens` command, writing its answer to `out`.
 pub fn run(command: QueensCommand, out: &mut impl Write) -> Result<Exit, CliError> {
