@@ -86,6 +86,24 @@ pub trait Constraint: fmt::Debug + Send + Sync {
         kept
     }
 
+    /// Whether [`check`](Constraint::check) decomposes into pairs. If it does, then whenever the
+    /// assigned variables are consistent, `check(var, value)` holds exactly when it holds with no
+    /// variable assigned and with each assigned variable alone.
+    ///
+    /// Search may then work out each pair's relation once, as bit masks, and combine masks instead
+    /// of calling `check`. Knuth's probes under check-past do this (`csp_search::knuth_probes`).
+    ///
+    /// Which constraints decompose:
+    /// - Binary constraints do, if their check is monotone: it refuses a value under a partial
+    ///   assignment only when every extension refuses it too.
+    /// - All-different and the queens constraint do.
+    /// - A sum over three or more variables does not.
+    ///
+    /// The default, `false`, is always safe.
+    fn check_is_pairwise(&self) -> bool {
+        false
+    }
+
     /// Forward checking: `var` was just assigned. Remove from the unassigned variables of the scope the
     /// values that cannot stand beside the assigned ones, and fail if the assigned variables already
     /// violate the constraint or a domain empties.

@@ -145,6 +145,11 @@ impl Constraint for QueensConstraint {
         &self.rows
     }
 
+    /// No two queens attack: a square is free exactly when no placed queen, taken alone, attacks it.
+    fn check_is_pairwise(&self) -> bool {
+        true
+    }
+
     /// Every queen on the board and no two on a column or diagonal, judged from the values alone with
     /// three sets of occupied lines.
     fn is_satisfied(&self, values: &[i32]) -> bool {

@@ -35,6 +35,11 @@ impl Constraint for AllDifferent {
         &self.scope
     }
 
+    /// A value is consistent exactly when no assigned scope variable holds it, one variable at a time.
+    fn check_is_pairwise(&self) -> bool {
+        true
+    }
+
     fn is_satisfied(&self, values: &[i32]) -> bool {
         values
             .iter()

@@ -82,6 +82,12 @@ impl Constraint for Linear {
         &self.scope
     }
 
+    /// With at most two variables the check's bounds come from the partner alone (its value, or its
+    /// domain, which check-past never narrows); with more, the bounds of several variables add up.
+    fn check_is_pairwise(&self) -> bool {
+        self.scope.len() <= 2
+    }
+
     fn is_satisfied(&self, values: &[i32]) -> bool {
         let sum: i128 = self
             .coefficients

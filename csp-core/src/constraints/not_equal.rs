@@ -39,6 +39,11 @@ impl Constraint for NotEqual {
         &self.scope
     }
 
+    /// A binary constraint whose check refuses only a value the assigned partner forbids.
+    fn check_is_pairwise(&self) -> bool {
+        true
+    }
+
     fn is_satisfied(&self, values: &[i32]) -> bool {
         i64::from(values[0]) != i64::from(values[1]) + self.delta
     }

@@ -58,6 +58,11 @@ impl Constraint for Predicate {
         &self.scope
     }
 
+    /// A binary relation, checked only when the partner is assigned.
+    fn check_is_pairwise(&self) -> bool {
+        true
+    }
+
     fn is_satisfied(&self, values: &[i32]) -> bool {
         (self.relation)(values[0], values[1])
     }

@@ -48,6 +48,12 @@ impl Constraint for Table {
         &self.scope
     }
 
+    /// With at most two variables the check asks whether some tuple agrees with the assigned
+    /// partner, which is monotone; with more, a tuple must agree with several variables at once.
+    fn check_is_pairwise(&self) -> bool {
+        self.scope.len() <= 2
+    }
+
     fn is_satisfied(&self, values: &[i32]) -> bool {
         self.rows().any(|row| row == values)
     }
@@ -77,7 +83,8 @@ impl Constraint for Table {
 
 impl Table {
     /// Keeps the values that appear in a live tuple (one agreeing with every assigned value and
-    /// current domain); fails when no tuple is live. Removing such values kills no live tuple, so one
+    /// current domain); fails when no tuple is live. Removing such values kills no live tuple, so
+    /// one
     /// pass is a fixpoint.
     fn filter(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         let live = |row: &[i32], ctx: &PropagationCtx<'_>| {
