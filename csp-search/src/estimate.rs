@@ -29,18 +29,30 @@ use crate::{SearchEvent, SearchObserver};
 /// A restart begins a new tree, so the estimator starts afresh on [`SearchEvent::Restart`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct TreeSizeEstimator {
-    /// Per level (index 0 is level 1), the estimated number of nodes at that level.
-    breadth: Vec<f64>,
-    /// Per level, the estimated size of the current node's explored children's subtrees.
-    tree: Vec<f64>,
-    /// Per level, the same with only solution nodes counted.
-    solutions: Vec<f64>,
-    /// Per level, the choices of the node at that level on the current path.
-    choices: Vec<u32>,
-    /// Per level, how many children the node at that level on the current path has started.
-    children: Vec<u32>,
+    /// Per level (index 0 is level 1), with one spare level below the deepest node so far. One
+    /// record per level, rather than one vector per quantity, so that an event touches one or two
+    /// records after a single bounds check: the estimator runs at every node of the search.
+    levels: Vec<Level>,
     /// The level of the deepest node on the current path (1 at the root).
     level: usize,
+    /// `reweights[j] = (j − 1)/j`, for every `j` up to the most choices seen: the division is done
+    /// once per `j`, not at every node, where its latency showed in the search's time.
+    reweights: Vec<f64>,
+}
+
+/// The estimator's state for one level.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+struct Level {
+    /// The estimated number of nodes at this level.
+    breadth: f64,
+    /// The estimated size of the current node's explored children's subtrees.
+    tree: f64,
+    /// The same with only solution nodes counted.
+    solutions: f64,
+    /// The choices of the node at this level on the current path.
+    choices: u32,
+    /// How many children the node at this level on the current path has started.
+    children: u32,
 }
 
 impl Default for TreeSizeEstimator {
@@ -52,92 +64,103 @@ impl Default for TreeSizeEstimator {
 impl TreeSizeEstimator {
     /// The state for a tree that has only its root: `breadth[1] = tree[1] = 1`.
     pub fn new() -> Self {
+        let root = Level {
+            breadth: 1.0,
+            tree: 1.0,
+            ..Level::default()
+        };
         TreeSizeEstimator {
-            breadth: vec![1.0],
-            tree: vec![1.0],
-            solutions: vec![0.0],
-            choices: vec![0],
-            children: vec![0],
+            levels: vec![root, Level::default()],
             level: 1,
+            reweights: vec![0.0],
         }
     }
 
     /// The estimated number of nodes of the full tree, root included.
     pub fn estimated_tree_size(&self) -> f64 {
-        self.sum_over_path(&self.tree)
+        self.sum_over_path(|level| level.tree)
     }
 
     /// The estimated number of solutions in the full tree.
     pub fn estimated_solutions(&self) -> f64 {
-        self.sum_over_path(&self.solutions)
+        self.sum_over_path(|level| level.solutions)
     }
 
-    /// The sum of `per_level` over the current path and the level just below it, whose entry holds the
-    /// current node's finished children.
-    fn sum_over_path(&self, per_level: &[f64]) -> f64 {
-        let end = (self.level + 1).min(per_level.len());
-        per_level[..end].iter().sum()
+    /// The sum of one quantity over the current path and the level just below it, whose entry holds
+    /// the current node's finished children.
+    fn sum_over_path(&self, quantity: impl Fn(&Level) -> f64) -> f64 {
+        let end = (self.level + 1).min(self.levels.len());
+        self.levels[..end].iter().map(quantity).sum()
     }
 
-    /// Makes room for level `level` (1-based) in every vector.
+    /// Makes room for level `level` (1-based) and the spare level below it.
+    #[inline]
     fn reach(&mut self, level: usize) {
-        if self.breadth.len() < level + 1 {
-            // One spare level, so that the level below the deepest node always exists.
-            let len = level + 1;
-            self.breadth.resize(len, 0.0);
-            self.tree.resize(len, 0.0);
-            self.solutions.resize(len, 0.0);
-            self.choices.resize(len, 0);
-            self.children.resize(len, 0);
+        if self.levels.len() < level + 1 {
+            self.levels.resize(level + 1, Level::default());
         }
     }
 }
 
 impl SearchObserver for TreeSizeEstimator {
+    // Always inlined: every place the engine emits an event knows its kind, so the match folds away
+    // and only that kind's few instructions remain at each node.
+    #[inline(always)]
     fn on_event(&mut self, event: &SearchEvent<'_>) -> ControlFlow<()> {
         match *event {
             SearchEvent::Enter { level, choices, .. } => {
                 let level = level as usize;
                 self.reach(level);
-                self.choices[level - 1] = choices;
-                self.children[level - 1] = 0;
+                let node = &mut self.levels[level - 1];
+                node.choices = choices;
+                node.children = 0;
+                while self.reweights.len() <= choices as usize {
+                    let j = self.reweights.len() as f64;
+                    self.reweights.push((j - 1.0) / j);
+                }
             }
             SearchEvent::Assign { level, .. } => {
                 // Child `j` of the node one level up.
                 let level = level as usize;
                 self.reach(level);
-                let (parent, child) = (level - 2, level - 1);
-                self.children[parent] += 1;
-                let j = self.children[parent];
+                let [parent, child, below] = &mut self.levels[level - 2..=level] else {
+                    unreachable!("the range has three levels");
+                };
+                parent.children += 1;
+                let j = parent.children;
                 if j == 1 {
-                    self.breadth[child] = self.breadth[parent] * f64::from(self.choices[parent]);
-                    self.tree[child] = self.breadth[child];
-                    self.solutions[child] = 0.0;
+                    child.breadth = parent.breadth * f64::from(parent.choices);
+                    child.tree = child.breadth;
+                    child.solutions = 0.0;
                 } else {
                     // Stone & Stone §4: reweight the j − 1 explored children by (j − 1)/j.
-                    let factor = f64::from(j - 1) / f64::from(j);
-                    self.breadth[child] *= factor;
-                    self.tree[child] = self.tree[child] * factor + self.breadth[child];
-                    self.solutions[child] *= factor;
+                    let factor = self.reweights[j as usize];
+                    child.breadth *= factor;
+                    child.tree = child.tree * factor + child.breadth;
+                    child.solutions *= factor;
                 }
                 // Nothing has been explored below the new node yet.
-                self.tree[level] = 0.0;
-                self.solutions[level] = 0.0;
+                below.tree = 0.0;
+                below.solutions = 0.0;
                 self.level = level;
             }
             SearchEvent::Undo { level, .. } => {
                 // The node at `level` is finished: fold its children's estimate into its own level.
                 let level = level as usize;
-                self.tree[level - 1] += self.tree[level];
-                self.solutions[level - 1] += self.solutions[level];
-                self.tree[level] = 0.0;
-                self.solutions[level] = 0.0;
+                let [node, below] = &mut self.levels[level - 1..=level] else {
+                    unreachable!("the range has two levels");
+                };
+                node.tree += below.tree;
+                node.solutions += below.solutions;
+                below.tree = 0.0;
+                below.solutions = 0.0;
                 self.level = level - 1;
             }
             SearchEvent::Solution { level, .. } => {
                 let level = level as usize;
                 self.reach(level);
-                self.solutions[level - 1] += self.breadth[level - 1];
+                let node = &mut self.levels[level - 1];
+                node.solutions += node.breadth;
             }
             SearchEvent::Restart { .. } => *self = Self::new(),
             SearchEvent::DeadEnd { .. } => {}

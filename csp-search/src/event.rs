@@ -76,21 +76,23 @@ impl SearchObserver for () {
 }
 
 impl<O: SearchObserver + ?Sized> SearchObserver for &mut O {
-    #[inline]
+    // The forwarding impls are always inlined: each of the engine's emit sites knows its event's
+    // kind, and only through inlined forwarding can an inlined observer's match fold away.
+    #[inline(always)]
     fn on_event(&mut self, event: &SearchEvent<'_>) -> ControlFlow<()> {
         (**self).on_event(event)
     }
 }
 
 impl<O: SearchObserver + ?Sized> SearchObserver for Box<O> {
-    #[inline]
+    #[inline(always)]
     fn on_event(&mut self, event: &SearchEvent<'_>) -> ControlFlow<()> {
         (**self).on_event(event)
     }
 }
 
 impl<A: SearchObserver, B: SearchObserver> SearchObserver for (A, B) {
-    #[inline]
+    #[inline(always)]
     fn on_event(&mut self, event: &SearchEvent<'_>) -> ControlFlow<()> {
         self.0.on_event(event)?;
         self.1.on_event(event)
@@ -98,7 +100,7 @@ impl<A: SearchObserver, B: SearchObserver> SearchObserver for (A, B) {
 }
 
 impl<A: SearchObserver, B: SearchObserver, C: SearchObserver> SearchObserver for (A, B, C) {
-    #[inline]
+    #[inline(always)]
     fn on_event(&mut self, event: &SearchEvent<'_>) -> ControlFlow<()> {
         self.0.on_event(event)?;
         self.1.on_event(event)?;
