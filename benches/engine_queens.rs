@@ -6,6 +6,8 @@
 //!   directly.
 //! - `min_fc_random/counters/{100,1000}`: MIN with forward checking, random ties and random values
 //!   (seed 0), to the first solution.
+//! - `knuth_probes/{lex,min}/16/10000/{masks,store}`: 10^4 Knuth probes of the 16-queens check-past
+//!   trees, on the bit masks `knuth_probes` builds and, as the baseline, on the store.
 //!
 //! Only the search is timed: each model is built once, before its benchmark. Every iteration checks its
 //! result (the solution count against OEIS A000170 and the tree size against Stone & Stone, or the
@@ -23,7 +25,9 @@ use criterion::{
 };
 use csp::core::Model;
 use csp::nqueens::{Encoding, model, verify};
-use csp::search::{Outcome, Search, SearchConfig, TiePolicy, ValueOrderKind, solve};
+use csp::search::{
+    Outcome, ProbeEstimate, Propagation, Search, SearchConfig, TiePolicy, ValueOrderKind, solve,
+};
 
 /// OEIS A000170: the number of ways to place n nonattacking queens, indexed by n (index 0 unused).
 const A000170: [u64; 14] = [0, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712];
@@ -110,24 +114,41 @@ fn bench_min_fc_random(c: &mut Criterion) {
     group.finish();
 }
 
-/// 10^4 Knuth probes of the 16-queens LEX tree (the observability issue's goal: at most 5 ms).
+/// 10^4 Knuth probes of the 16-queens LEX tree (the observability issue's goal: at most 5 ms), on the
+/// bit masks `knuth_probes` uses and, as the baseline in the same run, on the store; and the same
+/// for MIN, whose probes count every unassigned variable's choices at every node.
 fn bench_knuth_probes(c: &mut Criterion) {
     let mut group = c.benchmark_group("knuth_probes");
     group.sample_size(20);
     let model = queens(16, Encoding::Counters);
-    let config = SearchConfig {
+    let lex = SearchConfig {
         seed: 1,
         ..SearchConfig::lex()
     };
-    group.bench_function("lex/16/10000", |b| {
-        b.iter(|| {
-            let estimate = csp::search::knuth_probes(&model, &config, 10_000);
-            // The full 16-queens LEX tree has about 1.2 × 10^9 nodes; an estimate off by an order of
-            // magnitude means the probes are broken, and a fast broken run must not count.
-            assert!((1e8..1e10).contains(&estimate.tree_size), "{estimate:?}");
-            estimate
-        })
-    });
+    // MIN as Stone & Stone's Table 1 runs it: fewest choices counted by check-past.
+    let min = SearchConfig {
+        seed: 1,
+        propagation: Propagation::CheckPast,
+        ..SearchConfig::min()
+    };
+    type Probes = fn(&Model, &SearchConfig, u64) -> ProbeEstimate;
+    let paths: [(&str, Probes); 2] = [
+        ("masks", csp::search::knuth_probes),
+        ("store", csp::search::knuth_probes_on_store),
+    ];
+    for (name, config) in [("lex", &lex), ("min", &min)] {
+        for (path, probes) in paths {
+            group.bench_function(format!("{name}/16/10000/{path}"), |b| {
+                b.iter(|| {
+                    let estimate = probes(&model, config, 10_000);
+                    // The full 16-queens trees have 10^8 to 10^9 nodes; an estimate off by an order
+                    // of magnitude means the probes are broken, and a fast broken run must not count.
+                    assert!((1e7..1e10).contains(&estimate.tree_size), "{estimate:?}");
+                    estimate
+                })
+            });
+        }
+    }
     group.finish();
 }
 

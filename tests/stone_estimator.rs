@@ -2,7 +2,10 @@
 //! paper's Table 1 and §4 text, and against exact counts when the search completes.
 
 use csp::nqueens::{Encoding, model};
-use csp::search::{SearchConfig, Statistics, TreeSizeEstimator, knuth_probes, solve};
+use csp::search::{
+    Propagation, SearchConfig, Statistics, TreeSizeEstimator, knuth_probes, knuth_probes_on_store,
+    solve,
+};
 
 /// OEIS A000170, n = 1..=12.
 const A000170: [u64; 12] = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200];
@@ -127,5 +130,28 @@ fn knuth_probes_are_unbiased_for_solutions_and_seeded() {
             knuth_probes(&model, &config, 1000),
             knuth_probes(&model, &config, 1000)
         );
+    }
+}
+
+#[test]
+fn knuth_probes_on_the_queens_constraint_take_the_bit_mask_shortcut_exactly() {
+    // The queens constraint declares its check pairwise, so LEX and MIN probes under check-past run
+    // on bit masks; they must make exactly the probes the store makes, on both encodings.
+    let min = SearchConfig {
+        propagation: Propagation::CheckPast,
+        ..SearchConfig::min()
+    };
+    for encoding in [Encoding::Counters, Encoding::Pairwise] {
+        for n in 1..=12 {
+            let model = model(n, encoding).unwrap();
+            for (seed, base) in [(0, SearchConfig::lex()), (1, min.clone())] {
+                let config = SearchConfig { seed, ..base };
+                assert_eq!(
+                    knuth_probes(&model, &config, 3000),
+                    knuth_probes_on_store(&model, &config, 3000),
+                    "{n} queens, {encoding:?}, {config:?}"
+                );
+            }
+        }
     }
 }

@@ -44,7 +44,7 @@ pub use csp_core::{Rng, rng_for};
 pub use engine::{Limit, Outcome, Search, SearchResult, solve};
 pub use estimate::TreeSizeEstimator;
 pub use event::{FnObserver, SearchEvent, SearchObserver};
-pub use knuth::{ProbeEstimate, knuth_probes};
+pub use knuth::{ProbeEstimate, knuth_probes, knuth_probes_on_store};
 pub use order::{SelectCtx, VariableOrder};
 pub use stats::{LevelStats, Statistics};
 pub use trace::TraceRecorder;
