@@ -398,6 +398,47 @@ pub enum PropagationArg {
     Mac,
 }
 
+impl From<OrderArg> for VariableOrderKind {
+    fn from(order: OrderArg) -> Self {
+        match order {
+            OrderArg::Lex => VariableOrderKind::Lexicographic,
+            OrderArg::Min => VariableOrderKind::FewestChoices,
+            OrderArg::DomWdeg => VariableOrderKind::DomWdeg,
+        }
+    }
+}
+
+impl From<TiesArg> for TiePolicy {
+    fn from(ties: TiesArg) -> Self {
+        match ties {
+            TiesArg::Low => TiePolicy::LowestIndex,
+            TiesArg::Random => TiePolicy::Random,
+            TiesArg::Degree => TiePolicy::MaxDegree,
+        }
+    }
+}
+
+impl From<ValuesArg> for ValueOrderKind {
+    fn from(values: ValuesArg) -> Self {
+        match values {
+            ValuesArg::Asc => ValueOrderKind::Ascending,
+            ValuesArg::Desc => ValueOrderKind::Descending,
+            ValuesArg::Random => ValueOrderKind::Random,
+            ValuesArg::Middle => ValueOrderKind::MiddleOut,
+        }
+    }
+}
+
+impl From<PropagationArg> for Propagation {
+    fn from(propagation: PropagationArg) -> Self {
+        match propagation {
+            PropagationArg::CheckPast => Propagation::CheckPast,
+            PropagationArg::Fc => Propagation::ForwardChecking,
+            PropagationArg::Mac => Propagation::Mac,
+        }
+    }
+}
+
 /// `--encoding`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum EncodingArg {
@@ -430,27 +471,10 @@ impl SearchArgs {
             preset
         } else {
             SearchConfig {
-                variable_order: match self.order.unwrap_or(OrderArg::Min) {
-                    OrderArg::Lex => VariableOrderKind::Lexicographic,
-                    OrderArg::Min => VariableOrderKind::FewestChoices,
-                    OrderArg::DomWdeg => VariableOrderKind::DomWdeg,
-                },
-                ties: match self.ties.unwrap_or(TiesArg::Low) {
-                    TiesArg::Low => TiePolicy::LowestIndex,
-                    TiesArg::Random => TiePolicy::Random,
-                    TiesArg::Degree => TiePolicy::MaxDegree,
-                },
-                value_order: match self.values.unwrap_or(ValuesArg::Asc) {
-                    ValuesArg::Asc => ValueOrderKind::Ascending,
-                    ValuesArg::Desc => ValueOrderKind::Descending,
-                    ValuesArg::Random => ValueOrderKind::Random,
-                    ValuesArg::Middle => ValueOrderKind::MiddleOut,
-                },
-                propagation: match self.propagation.unwrap_or(PropagationArg::Fc) {
-                    PropagationArg::CheckPast => Propagation::CheckPast,
-                    PropagationArg::Fc => Propagation::ForwardChecking,
-                    PropagationArg::Mac => Propagation::Mac,
-                },
+                variable_order: self.order.unwrap_or(OrderArg::Min).into(),
+                ties: self.ties.unwrap_or(TiesArg::Low).into(),
+                value_order: self.values.unwrap_or(ValuesArg::Asc).into(),
+                propagation: self.propagation.unwrap_or(PropagationArg::Fc).into(),
                 restarts: match self.restarts.unwrap_or(RestartsArg::None) {
                     RestartsArg::None => None,
                     RestartsArg::Luby => preset.restarts,

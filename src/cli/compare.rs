@@ -4,8 +4,7 @@
 use std::io::Write;
 
 use csp_search::{
-    Limits, Outcome, Propagation, SearchConfig, Statistics, TiePolicy, TreeSizeEstimator,
-    VariableOrderKind, solve,
+    Limits, Outcome, Propagation, SearchConfig, Statistics, TiePolicy, TreeSizeEstimator, solve,
 };
 use nqueens_model::{Encoding, model};
 use serde::Serialize;
@@ -75,11 +74,7 @@ fn config_for(
     seed: u64,
 ) -> SearchConfig {
     SearchConfig {
-        variable_order: match order {
-            OrderArg::Lex => VariableOrderKind::Lexicographic,
-            OrderArg::Min => VariableOrderKind::FewestChoices,
-            OrderArg::DomWdeg => VariableOrderKind::DomWdeg,
-        },
+        variable_order: order.into(),
         ties: if args.ties_random {
             TiePolicy::Random
         } else {

@@ -72,33 +72,16 @@ impl ProblemSearchArgs {
     pub fn config(&self, default: SearchConfig) -> SearchConfig {
         let mut config = default;
         if let Some(order) = self.order {
-            config.variable_order = match order {
-                OrderArg::Lex => VariableOrderKind::Lexicographic,
-                OrderArg::Min => VariableOrderKind::FewestChoices,
-                OrderArg::DomWdeg => VariableOrderKind::DomWdeg,
-            };
+            config.variable_order = order.into();
         }
         if let Some(ties) = self.ties {
-            config.ties = match ties {
-                TiesArg::Low => TiePolicy::LowestIndex,
-                TiesArg::Random => TiePolicy::Random,
-                TiesArg::Degree => TiePolicy::MaxDegree,
-            };
+            config.ties = ties.into();
         }
         if let Some(values) = self.values {
-            config.value_order = match values {
-                ValuesArg::Asc => ValueOrderKind::Ascending,
-                ValuesArg::Desc => ValueOrderKind::Descending,
-                ValuesArg::Random => ValueOrderKind::Random,
-                ValuesArg::Middle => ValueOrderKind::MiddleOut,
-            };
+            config.value_order = values.into();
         }
         if let Some(propagation) = self.propagation {
-            config.propagation = match propagation {
-                PropagationArg::CheckPast => Propagation::CheckPast,
-                PropagationArg::Fc => Propagation::ForwardChecking,
-                PropagationArg::Mac => Propagation::Mac,
-            };
+            config.propagation = propagation.into();
         }
         match self.restarts {
             Some(RestartsArg::None) => config.restarts = None,
