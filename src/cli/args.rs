@@ -260,8 +260,7 @@ impl SolveArgs {
             || self.all
             || self.solutions.is_some()
             || search.restart_base.is_some()
-            || search.node_limit.is_some()
-            || search.backtrack_limit.is_some()
+            || search.limits.limits_search()
             || search.encoding != EncodingArg::Counters
     }
 
@@ -326,21 +325,45 @@ pub struct SearchArgs {
     /// Seed for every random choice (--ties random, --values random); same seed, same run.
     #[arg(long, default_value_t = 0, value_parser = parse_count, allow_negative_numbers = true)]
     pub seed: u64,
-    /// Give up after this many nodes (placements).
-    #[arg(long, value_name = "NODES", value_parser = parse_count, allow_negative_numbers = true)]
-    pub node_limit: Option<u64>,
-    /// Give up after this many backtracks.
-    #[arg(long, value_name = "BACKTRACKS", value_parser = parse_count, allow_negative_numbers = true)]
-    pub backtrack_limit: Option<u64>,
-    /// Give up after this many seconds (decimals allowed).
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
-    pub time_limit: Option<Duration>,
+    /// When to give up.
+    #[command(flatten)]
+    pub limits: LimitArgs,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
     /// No progress bar (one is drawn on stderr for searches over 0.3 s when stderr is a terminal).
     #[arg(long)]
     pub no_progress: bool,
+}
+
+/// The search limits every search command takes.
+#[derive(Debug, Args)]
+pub struct LimitArgs {
+    /// Give up a search after this many nodes (placements, for queens).
+    #[arg(long, value_name = "NODES", value_parser = parse_count, allow_negative_numbers = true)]
+    pub node_limit: Option<u64>,
+    /// Give up a search after this many backtracks.
+    #[arg(long, value_name = "BACKTRACKS", value_parser = parse_count, allow_negative_numbers = true)]
+    pub backtrack_limit: Option<u64>,
+    /// Give up a search after this many seconds (decimals allowed).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub time_limit: Option<Duration>,
+}
+
+impl LimitArgs {
+    /// The engine's limits.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            nodes: self.node_limit,
+            backtracks: self.backtrack_limit,
+            time: self.time_limit,
+        }
+    }
+
+    /// Whether a node or backtrack limit is given: limits only the engine has.
+    pub fn limits_search(&self) -> bool {
+        self.node_limit.is_some() || self.backtrack_limit.is_some()
+    }
 }
 
 /// `--order`.
@@ -486,11 +509,7 @@ impl SearchArgs {
             restarts.base_nodes = base_nodes;
         }
         config.solution_limit = solution_limit;
-        config.limits = Limits {
-            nodes: self.node_limit,
-            backtracks: self.backtrack_limit,
-            time: self.time_limit,
-        };
+        config.limits = self.limits.limits();
         config.seed = self.seed;
         config
     }

@@ -103,9 +103,8 @@ pub fn engine_requested(args: &CountArgs) -> Result<bool, CliError> {
     let search = &args.search;
     let engine = !search.is_preset()
         || search.restart_base.is_some()
-        || search.node_limit.is_some()
-        || search.backtrack_limit.is_some()
-        || search.time_limit.is_some()
+        || search.limits.limits_search()
+        || search.limits.time_limit.is_some()
         || search.seed != 0
         || search.encoding() != Encoding::Counters;
     if engine && args.fast.any() {

@@ -120,7 +120,7 @@ pub fn run_local(
     let threads = usize::from(args.threads);
     let limits = Limits {
         max_steps: args.max_steps,
-        time_limit: args.search.time_limit,
+        time_limit: args.search.limits.time_limit,
     };
     let started = Instant::now();
     let report = solve(method, n, args.search.seed, threads, &limits).map_err(local_error)?;

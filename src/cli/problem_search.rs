@@ -6,18 +6,17 @@
 //! given replaces just that choice.
 
 use std::io::Read;
-use std::time::Duration;
 
 use clap::Args;
 use csp_search::{
-    Limit, Limits, Outcome, Propagation, Restarts, SearchConfig, Statistics, TiePolicy,
-    ValueOrderKind, VariableOrderKind,
+    Limit, Outcome, Propagation, Restarts, SearchConfig, Statistics, TiePolicy, ValueOrderKind,
+    VariableOrderKind,
 };
 use serde::Serialize;
 
 use super::CliError;
 use super::args::{
-    OrderArg, PropagationArg, RestartsArg, TiesArg, ValuesArg, parse_count, parse_seconds,
+    LimitArgs, OrderArg, PropagationArg, RestartsArg, TiesArg, ValuesArg, parse_count,
 };
 
 /// The restart base when `--restarts luby` is asked of a problem whose default has none.
@@ -50,15 +49,9 @@ pub struct ProblemSearchArgs {
     /// Seed for every random choice (--ties random, --values random); same seed, same run.
     #[arg(long, default_value_t = 0, value_parser = parse_count, allow_negative_numbers = true)]
     pub seed: u64,
-    /// Give up a search after this many nodes.
-    #[arg(long, value_name = "NODES", value_parser = parse_count, allow_negative_numbers = true)]
-    pub node_limit: Option<u64>,
-    /// Give up a search after this many backtracks.
-    #[arg(long, value_name = "BACKTRACKS", value_parser = parse_count, allow_negative_numbers = true)]
-    pub backtrack_limit: Option<u64>,
-    /// Give up a search after this many seconds (decimals allowed).
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
-    pub time_limit: Option<Duration>,
+    /// When to give up.
+    #[command(flatten)]
+    pub limits: LimitArgs,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -95,11 +88,7 @@ impl ProblemSearchArgs {
         if let (Some(base_nodes), Some(restarts)) = (self.restart_base, config.restarts.as_mut()) {
             restarts.base_nodes = base_nodes;
         }
-        config.limits = Limits {
-            nodes: self.node_limit,
-            backtracks: self.backtrack_limit,
-            time: self.time_limit,
-        };
+        config.limits = self.limits.limits();
         config.seed = self.seed;
         config
     }
