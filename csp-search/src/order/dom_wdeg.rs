@@ -191,23 +191,8 @@ mod tests {
 
     #[test]
     fn random_ties_are_seeded_and_reach_every_tied_variable() {
-        let mut builder = ModelBuilder::new();
-        for i in 0..4 {
-            builder.int_var(format!("v{i}"), 0..=3).unwrap();
-        }
-        let model = builder.build();
-        let store = Store::new(&model);
-        let ctx = SelectCtx::new(&model, &store, Propagation::ForwardChecking);
-        let picks = |seed| {
-            let mut order = DomWdeg::new(TiePolicy::Random, seed);
-            (0..32)
-                .map(|_| order.select(&ctx).unwrap().index())
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(picks(7), picks(7));
-        let mut seen = picks(7);
-        seen.sort_unstable();
-        seen.dedup();
-        assert_eq!(seen, vec![0, 1, 2, 3]);
+        crate::order::test_support::assert_random_ties_are_seeded_and_reach_every_variable(
+            |seed| DomWdeg::new(TiePolicy::Random, seed),
+        );
     }
 }
