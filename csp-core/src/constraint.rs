@@ -2,27 +2,37 @@ use std::fmt;
 
 use smallvec::SmallVec;
 
-use crate::{Domain, Store, VarId};
+use crate::{Domain, EventSet, LocalSearch, Store, VarId};
 
-/// A constraint could not be satisfied under the current assignment: a domain was wiped out, or the
-/// assigned variables already violate it. Search answers it by backtracking.
+/// A constraint could not be satisfied under the current domains: a domain was wiped out, or the
+/// fixed variables already violate it. Search answers it by backtracking.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Wipeout;
 
-/// Which changes to a scope variable's domain can give [`Constraint::revise`] something to remove.
-/// Search maintaining arc consistency revises a constraint only after such a change, so a constraint
-/// that reasons about fixed variables alone is not woken by every removal.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Wake {
-    /// Any removal (the default, always safe).
+/// When a woken constraint runs, relative to the others waiting: the propagation queue runs every
+/// waiting constraint of a higher priority before any of a lower one, so cheap reasoning reaches its
+/// fixpoint before expensive reasoning looks at the result (the "cheap first" rule of Gecode and
+/// Pumpkin). Within one priority constraints run in the order they were woken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub enum Priority {
+    /// Constant or near-constant work a run: binary relations, reification glue, clauses.
+    High,
+    /// Work linear in the scope: sums, tables, element. The default.
     #[default]
-    AnyRemoval,
-    /// A change of a variable's smallest or largest value, or a variable left with one value: for
-    /// bounds reasoning.
-    Bounds,
-    /// A variable left with one value: for constraints such as `x != y` that can prune nothing
-    /// before.
-    Fixed,
+    Medium,
+    /// Super-linear work: matchings (Régin's all-different), edge-finding, cumulative profiles.
+    Low,
+}
+
+impl Priority {
+    /// The number of priorities, for queues indexed by [`Priority::index`].
+    pub const COUNT: usize = 3;
+
+    /// `0` for [`Priority::High`] up to `COUNT - 1` for [`Priority::Low`].
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
 }
 
 /// A relation over some variables, with the incremental algorithms search needs.
@@ -32,13 +42,29 @@ pub enum Wake {
 /// before it is fast. A constraint overrides them to be fast, and tests compare the fast path against the
 /// checker.
 ///
-/// A constraint is immutable during search. Incremental state (counters, supports) lives in
-/// [`state_size`](Constraint::state_size) cells of the [`Store`], reached through the contexts below:
-/// every write is trailed, so undoing an assignment restores the state with no code in the constraint.
-/// This is why a [`crate::Model`] can be searched many times, or by several threads at once.
+/// The methods serve two kinds of search:
+///
+/// - **Value enumeration** (Stone & Stone's LEX and MIN, the N-queens experiments): search assigns one
+///   variable at a time and asks [`on_assign`](Constraint::on_assign), then either
+///   [`check`](Constraint::check) (Dijkstra's test, check-past) or [`propagate`](Constraint::propagate)
+///   (forward checking).
+/// - **Propagation to a fixpoint** (MAC, and every search by decisions): whenever a scope variable's
+///   domain changes in a way the constraint [subscribes](Constraint::subscribe) to, it is
+///   [notified](Constraint::notify) and queued by [priority](Constraint::priority); its
+///   [`revise`](Constraint::revise), the propagator proper, then runs until no constraint changes
+///   anything. [`entailment`](Constraint::entailment) and [`negation`](Constraint::negation) let
+///   [`crate::constraints::Reified`] reify any constraint.
+///
+/// Local search asks for its own hooks through [`local_search`](Constraint::local_search), so that a
+/// propagator is never asked about conflicts, nor local search about domains.
+///
+/// A constraint is immutable during search. Incremental state (counters, supports, running sums) lives
+/// in [`state_size`](Constraint::state_size) cells of the [`Store`], reached through the contexts
+/// below: every write is trailed, so undoing a decision restores the state with no code in the
+/// constraint. This is why a [`crate::Model`] can be searched many times, or by several threads at once.
 pub trait Constraint: fmt::Debug + Send + Sync {
     /// The variables the constraint relates, in the order [`is_satisfied`](Constraint::is_satisfied)
-    /// reads their values.
+    /// reads their values. A variable appears at most once.
     fn scope(&self) -> &[VarId];
 
     /// The checker: whether `values` (one per scope variable, in scope order) satisfy the constraint.
@@ -50,9 +76,10 @@ pub trait Constraint: fmt::Debug + Send + Sync {
         0
     }
 
-    /// `var` (in scope) was just assigned `value`: bring the constraint's state cells up to date.
-    /// Called under every propagation level, before [`check`](Constraint::check) or
-    /// [`propagate`](Constraint::propagate) see the new assignment.
+    /// `var` (in scope) was just assigned `value` by a search decision: bring the constraint's state
+    /// cells up to date. Called under every propagation level, before [`check`](Constraint::check) or
+    /// [`propagate`](Constraint::propagate) see the new assignment. (A variable fixed by propagation
+    /// rather than assigned is not reported here; [`revise`](Constraint::revise) must not rely on it.)
     fn on_assign(&self, _var: VarId, _value: i32, _ctx: &mut PropagationCtx<'_>) {}
 
     /// Dijkstra's test: could `var = value` stand beside the variables assigned so far? `var` itself is
@@ -131,6 +158,9 @@ pub trait Constraint: fmt::Debug + Send + Sync {
                 Err(Wipeout)
             };
         };
+        if ctx.size(free_var) > GENERIC_REVISE_BUDGET {
+            return Ok(());
+        }
         let candidates: SmallVec<[i32; 16]> = ctx.domain(free_var).values().collect();
         for value in candidates {
             for (slot, &v) in values.iter_mut().zip(self.scope()) {
@@ -145,73 +175,86 @@ pub trait Constraint: fmt::Debug + Send + Sync {
         Ok(())
     }
 
-    /// Maintaining arc consistency: remove from the unassigned variables of the scope values that have
-    /// no support (no allowed tuple of current values containing them), and fail if no allowed tuple
-    /// is left. An assigned variable counts as holding just its value. Search calls it whenever a scope
-    /// variable's domain shrank, at the root and after [`propagate`](Constraint::propagate), until no
-    /// constraint removes anything more.
+    /// The propagator: remove from the scope's domains values that take part in no solution of the
+    /// constraint (or only bounds, for bounds reasoning), and fail if none is left. Search calls it
+    /// when a change the constraint [subscribes](Constraint::subscribe) to happened, at the root and
+    /// after every decision, until no constraint changes anything more.
     ///
-    /// A revision must reach its own fixpoint: a second call with no domain change in between removes
-    /// nothing, so search does not revise a constraint again because of its own removals. It must be
-    /// sound (remove only values without support) and may be weaker than full arc consistency (bounds
-    /// reasoning, say); the built-ins document their strength.
+    /// Contract:
+    /// - It must be *sound*: remove only values without support.
+    /// - It must be *checker-complete*: when every scope variable is fixed, it fails exactly when
+    ///   [`is_satisfied`](Constraint::is_satisfied) refuses the values. (So search by decisions needs
+    ///   no other test of a solution.)
+    /// - It must reach its own fixpoint: a second call with no domain change in between changes
+    ///   nothing, so search does not queue a constraint again for its own changes.
+    /// - It must not rely on [`on_assign`](Constraint::on_assign): variables fixed by propagation are
+    ///   never assigned. It may rely on [`notify`](Constraint::notify) for every subscribed change.
     ///
-    /// The default enforces generalised arc consistency with the checker: it enumerates the tuples of
-    /// current values, marking every value that takes part in an allowed one, as long as there are at
-    /// most [`GENERIC_REVISE_BUDGET`] tuples; above that it removes nothing, leaving the constraint to
-    /// forward checking.
+    /// Its strength may be anything from bounds reasoning to generalised arc consistency; each built-in
+    /// documents its own. The default enforces generalised arc consistency with the checker: it
+    /// enumerates the tuples of current values, marking every value that takes part in an allowed one,
+    /// as long as there are at most [`GENERIC_REVISE_BUDGET`] tuples; above that it waits until there
+    /// are fewer, which happens at the latest when every variable is fixed.
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         generic_revise(self, ctx)
     }
 
-    /// Which domain changes can give [`revise`](Constraint::revise) something to do (default: any
-    /// removal). A constraint must not claim a narrower [`Wake`] than its revision needs: a change
-    /// it is not woken by must never leave it with values to remove.
-    fn wake(&self) -> Wake {
-        Wake::AnyRemoval
+    /// Which changes to the domain of the scope variable at `position` (an index into
+    /// [`scope`](Constraint::scope)) can give [`revise`](Constraint::revise) something to do. Default:
+    /// every change. A constraint must not subscribe to less than its revision needs: a change it is not
+    /// woken by must never leave it with values to remove, nor with a violation to report.
+    fn subscribe(&self, position: usize) -> EventSet {
+        let _ = position;
+        EventSet::ANY
     }
 
-    /// Local search: how many violations this constraint would count if `var` took `value`, every
-    /// other variable keeping its value in `ctx`. The default counts 1 for a violated constraint.
-    fn conflicts(&self, var: VarId, value: i32, ctx: &LocalCtx<'_>) -> u32 {
-        let values: SmallVec<[i32; 8]> = self
-            .scope()
-            .iter()
-            .map(|&v| {
-                if v == var {
-                    value
-                } else {
-                    ctx.values[v.index()]
-                }
-            })
-            .collect();
-        u32::from(!self.is_satisfied(&values))
+    /// A subscribed change happened to the scope variable at `position`: `events` says which (see
+    /// [`EventSet`]); the variable's domain already shows its new state. Update incremental state here
+    /// (a running sum of bounds, say) and return whether the constraint should be queued for
+    /// [`revise`](Constraint::revise). The default queues it every time.
+    ///
+    /// Called for the constraint's own changes too (after its `revise` returns), so that state it keeps
+    /// about the domains stays exact; those never queue it again.
+    fn notify(&self, position: usize, events: EventSet, ctx: &mut PropagationCtx<'_>) -> bool {
+        let _ = (position, events, ctx);
+        true
     }
 
-    /// Local search, many values at once: adds to `conflicts[i]` what
-    /// [`conflicts`](Constraint::conflicts) counts for `var = values[i]`. Min-conflicts scans whole
-    /// domains through this; override it when one tight loop beats a call per value.
-    fn add_conflicts(&self, var: VarId, values: &[i32], ctx: &LocalCtx<'_>, conflicts: &mut [u32]) {
-        for (&value, total) in values.iter().zip(conflicts) {
-            *total += self.conflicts(var, value, ctx);
+    /// Whether [`notify`](Constraint::notify) does anything but return `true`. Search calls `notify`
+    /// only for constraints that say so, sparing the others a call per change. Default: `false`.
+    fn uses_notify(&self) -> bool {
+        false
+    }
+
+    /// When a woken constraint runs relative to others (see [`Priority`]). Default: medium.
+    fn priority(&self) -> Priority {
+        Priority::Medium
+    }
+
+    /// Whether the constraint holds in every assignment of the current domains (`Some(true)`, it is
+    /// entailed), in none (`Some(false)`, disentailed), or neither is known (`None`). It may answer
+    /// `None` whenever it does not know, but must never answer wrongly. The default asks the checker
+    /// once every scope variable is fixed.
+    fn entailment(&self, ctx: &CheckCtx<'_>) -> Option<bool> {
+        let mut values: SmallVec<[i32; 8]> = SmallVec::with_capacity(self.scope().len());
+        for &var in self.scope() {
+            values.push(ctx.domain(var).fixed_value()?);
         }
+        Some(self.is_satisfied(&values))
     }
 
-    /// Local search, every scope variable at once: adds to `conflicts[k]` what
-    /// [`conflicts`](Constraint::conflicts) counts for the `k`-th scope variable at its current value.
-    /// Min-conflicts finds its conflicted variables through this; override it when one tight loop
-    /// beats a call per variable.
-    fn add_scope_conflicts(&self, ctx: &LocalCtx<'_>, conflicts: &mut [u32]) {
-        for (&var, total) in self.scope().iter().zip(conflicts) {
-            *total += self.conflicts(var, ctx.values[var.index()], ctx);
-        }
+    /// The constraint's negation over the same scope, if it has a propagator worth posting: what a
+    /// reified constraint propagates when its Boolean is false (`x ≤ y` gives `x > y`, say). Default:
+    /// none, and the reification then waits for [`entailment`](Constraint::entailment) to fail.
+    fn negation(&self) -> Option<Box<dyn Constraint>> {
+        None
     }
 
-    /// Local search: rebuild the state cells from the complete assignment `values` (default: nothing).
-    fn reset_local(&self, _values: &[i32], _cells: &mut [i64]) {}
-
-    /// Local search: `var` moved from `old` to `new`; keep the state cells current (default: nothing).
-    fn moved(&self, _var: VarId, _old: i32, _new: i32, _cells: &mut [i64]) {}
+    /// The constraint's local-search hooks, if it has its own (see [`LocalSearch`]). Without them local
+    /// search counts one conflict per violated constraint, from the checker.
+    fn local_search(&self) -> Option<&dyn LocalSearch> {
+        None
+    }
 }
 
 /// The most tuples of current values the default [`Constraint::revise`] enumerates (one checker call
@@ -227,7 +270,7 @@ fn generic_revise<C: Constraint + ?Sized>(
     // The sizes first, so that a huge domain is never listed.
     let mut tuples: u64 = 1;
     for &var in scope {
-        let size = u64::from(ctx.current_size(var));
+        let size = ctx.size(var);
         if size == 0 {
             return Err(Wipeout);
         }
@@ -242,7 +285,7 @@ fn generic_revise<C: Constraint + ?Sized>(
     let mut starts: SmallVec<[usize; 9]> = SmallVec::new();
     for &var in scope {
         starts.push(values.len());
-        values.extend(ctx.current_values(var));
+        values.extend(ctx.domain(var).values());
     }
     starts.push(values.len());
     let mut supported: SmallVec<[bool; 32]> = smallvec::smallvec![false; values.len()];
@@ -296,16 +339,22 @@ fn generic_revise<C: Constraint + ?Sized>(
     Ok(())
 }
 
-/// What [`Constraint::check`] may read: the current domains and assignment, and the constraint's own
-/// state cells.
+/// What [`Constraint::check`] and [`Constraint::entailment`] may read: the current domains and
+/// assignment, and the constraint's own state cells.
 pub struct CheckCtx<'a> {
     pub(crate) store: &'a Store,
     /// Where this constraint's cells lie in the store.
     pub(crate) cells: std::ops::Range<usize>,
 }
 
-impl CheckCtx<'_> {
-    /// The variable's value, if it is assigned.
+impl<'a> CheckCtx<'a> {
+    /// A read-only context over `store` for a constraint whose state cells are `cells` (from
+    /// [`crate::Model::cell_range`]): for wrappers that ask an inner constraint, and for tests.
+    pub fn new(store: &'a Store, cells: std::ops::Range<usize>) -> Self {
+        CheckCtx { store, cells }
+    }
+
+    /// The variable's value, if search assigned it.
     #[inline]
     pub fn value(&self, var: VarId) -> Option<i32> {
         self.store.value(var)
@@ -313,8 +362,26 @@ impl CheckCtx<'_> {
 
     /// The variable's current domain.
     #[inline]
-    pub fn domain(&self, var: VarId) -> &Domain {
+    pub fn domain(&self, var: VarId) -> &'a Domain {
         self.store.domain(var)
+    }
+
+    /// The variable's smallest value.
+    #[inline]
+    pub fn lb(&self, var: VarId) -> i32 {
+        self.store.domain(var).lb()
+    }
+
+    /// The variable's largest value.
+    #[inline]
+    pub fn ub(&self, var: VarId) -> i32 {
+        self.store.domain(var).ub()
+    }
+
+    /// The variable's only value, if it has one left.
+    #[inline]
+    pub fn fixed_value(&self, var: VarId) -> Option<i32> {
+        self.store.domain(var).fixed_value()
     }
 
     /// The constraint's state cell `index`.
@@ -325,13 +392,27 @@ impl CheckCtx<'_> {
 
     /// All of the constraint's state cells.
     #[inline]
-    pub fn cells(&self) -> &[i64] {
+    pub fn cells(&self) -> &'a [i64] {
         &self.store.cells[self.cells.clone()]
+    }
+
+    /// The same view with the cells of an inner constraint: `offset..offset + len` of this
+    /// constraint's cells (for wrappers such as [`crate::constraints::Reified`]).
+    pub fn inner(&self, offset: usize, len: usize) -> CheckCtx<'a> {
+        let start = self.cells.start + offset;
+        debug_assert!(start + len <= self.cells.end);
+        CheckCtx {
+            store: self.store,
+            cells: start..start + len,
+        }
     }
 }
 
-/// What [`Constraint::on_assign`] and [`Constraint::propagate`] may read and change. Every change is
-/// recorded on the store's trail.
+/// What [`Constraint::on_assign`], [`Constraint::propagate`], [`Constraint::revise`] and
+/// [`Constraint::notify`] may read and change. Every change is recorded on the store's trail.
+///
+/// Bounds are taken and given as `i64` where a propagator computes them, so that no arithmetic on the
+/// way overflows: a bound beyond the `i32` range simply empties the domain (or changes nothing).
 pub struct PropagationCtx<'a> {
     pub(crate) store: &'a mut Store,
     /// Where this constraint's cells lie in the store.
@@ -339,7 +420,33 @@ pub struct PropagationCtx<'a> {
 }
 
 impl PropagationCtx<'_> {
-    /// The variable's value, if it is assigned.
+    /// A context over `store` for a constraint whose state cells are `cells` (from
+    /// [`crate::Model::cell_range`]): for tests that drive a constraint by hand.
+    pub fn new(store: &mut Store, cells: std::ops::Range<usize>) -> PropagationCtx<'_> {
+        PropagationCtx { store, cells }
+    }
+
+    /// A read-only view of the same state.
+    #[inline]
+    pub fn as_check(&self) -> CheckCtx<'_> {
+        CheckCtx {
+            store: self.store,
+            cells: self.cells.clone(),
+        }
+    }
+
+    /// The same context with the cells of an inner constraint: `offset..offset + len` of this
+    /// constraint's cells (for wrappers such as [`crate::constraints::Reified`]).
+    pub fn inner(&mut self, offset: usize, len: usize) -> PropagationCtx<'_> {
+        let start = self.cells.start + offset;
+        debug_assert!(start + len <= self.cells.end);
+        PropagationCtx {
+            store: self.store,
+            cells: start..start + len,
+        }
+    }
+
+    /// The variable's value, if search assigned it.
     #[inline]
     pub fn value(&self, var: VarId) -> Option<i32> {
         self.store.value(var)
@@ -351,78 +458,81 @@ impl PropagationCtx<'_> {
         self.store.domain(var)
     }
 
-    /// Removes `value` from `var`'s domain; returns whether it was there. An assigned variable keeps its
-    /// domain: removing its own value is a [`Wipeout`], any other value is ignored. Emptying a domain is a
-    /// [`Wipeout`].
+    /// The variable's smallest value.
+    #[inline]
+    pub fn lb(&self, var: VarId) -> i32 {
+        self.store.domain(var).lb()
+    }
+
+    /// The variable's largest value.
+    #[inline]
+    pub fn ub(&self, var: VarId) -> i32 {
+        self.store.domain(var).ub()
+    }
+
+    /// How many values the variable has left.
+    #[inline]
+    pub fn size(&self, var: VarId) -> u64 {
+        self.store.domain(var).size()
+    }
+
+    /// Whether the variable has exactly one value left.
+    #[inline]
+    pub fn is_fixed(&self, var: VarId) -> bool {
+        self.store.domain(var).is_fixed()
+    }
+
+    /// Removes `value` from `var`'s domain; returns whether it was there. Emptying a domain is a
+    /// [`Wipeout`]. (An assigned variable's domain holds its value alone.)
     #[inline(always)]
     pub fn remove(&mut self, var: VarId, value: i32) -> Result<bool, Wipeout> {
         self.store.remove_value(var, value)
     }
 
-    /// How many values the variable can still take: 1 if it is assigned (an assigned variable keeps
-    /// its domain in the store, but holds only its value), else its domain's size.
+    /// Removes every value below `bound`: one trail entry however many values go. Returns whether
+    /// anything changed; emptying the domain is a [`Wipeout`].
     #[inline]
-    pub fn current_size(&self, var: VarId) -> u32 {
-        if self.store.is_assigned(var) {
-            1
-        } else {
-            self.store.domain(var).size()
-        }
+    pub fn set_min(&mut self, var: VarId, bound: i64) -> Result<bool, Wipeout> {
+        self.store.set_bounds(var, bound, i64::MAX)
     }
 
-    /// The values the variable can still take, ascending: its value if it is assigned, else its
-    /// domain.
-    pub fn current_values(&self, var: VarId) -> impl Iterator<Item = i32> + '_ {
-        let value = self.store.value(var);
-        let domain = value.is_none().then(|| self.store.domain(var).values());
-        value.into_iter().chain(domain.into_iter().flatten())
+    /// Removes every value above `bound`; see [`PropagationCtx::set_min`].
+    #[inline]
+    pub fn set_max(&mut self, var: VarId, bound: i64) -> Result<bool, Wipeout> {
+        self.store.set_bounds(var, i64::MIN, bound)
     }
 
-    /// The variable's only possible value, if it has one: its value if it is assigned, else the
-    /// single value left in its domain.
+    /// Keeps only `value`; see [`PropagationCtx::set_min`].
     #[inline]
-    pub fn fixed_value(&self, var: VarId) -> Option<i32> {
-        match self.store.value(var) {
-            Some(value) => Some(value),
-            None => {
-                let domain = self.store.domain(var);
-                if domain.size() == 1 {
-                    domain.min()
-                } else {
-                    None
-                }
-            }
-        }
+    pub fn fix(&mut self, var: VarId, value: i64) -> Result<bool, Wipeout> {
+        self.store.set_bounds(var, value, value)
     }
 
     /// Keeps only values in `lo..=hi` of `var`'s domain.
+    #[inline]
     pub fn restrict_bounds(&mut self, var: VarId, lo: i64, hi: i64) -> Result<(), Wipeout> {
-        let domain = self.store.domain(var);
-        let (Some(min), Some(max)) = (domain.min(), domain.max()) else {
-            return Err(Wipeout);
-        };
-        if i64::from(min) >= lo && i64::from(max) <= hi {
-            return Ok(());
-        }
-        if let Some(value) = self.value(var) {
-            return if (lo..=hi).contains(&i64::from(value)) {
-                Ok(())
-            } else {
-                Err(Wipeout)
-            };
-        }
-        let doomed: SmallVec<[i32; 16]> = self
-            .domain(var)
-            .values()
-            .filter(|&v| !(lo..=hi).contains(&i64::from(v)))
-            .collect();
-        for v in doomed {
-            self.remove(var, v)?;
-        }
-        Ok(())
+        self.store.set_bounds(var, lo, hi).map(|_| ())
     }
 
-    /// Whether the variable is assigned.
+    /// How many values the variable can still take: the same as [`PropagationCtx::size`] (an assigned
+    /// variable's domain holds its value alone).
+    #[inline]
+    pub fn current_size(&self, var: VarId) -> u64 {
+        self.size(var)
+    }
+
+    /// The values the variable can still take, ascending: its domain.
+    pub fn current_values(&self, var: VarId) -> impl Iterator<Item = i32> + '_ {
+        self.store.domain(var).values()
+    }
+
+    /// The variable's only possible value, if it has one.
+    #[inline]
+    pub fn fixed_value(&self, var: VarId) -> Option<i32> {
+        self.store.domain(var).fixed_value()
+    }
+
+    /// Whether the variable was assigned by a search decision.
     #[inline]
     pub fn is_assigned(&self, var: VarId) -> bool {
         self.store.is_assigned(var)
@@ -456,14 +566,4 @@ impl PropagationCtx<'_> {
         let old = self.cell(index);
         self.store.set_cell(self.cells.start + index, old + delta);
     }
-}
-
-/// What [`Constraint::conflicts`] may read in local search: the complete assignment, indexed by
-/// [`VarId::index`], and the constraint's own state cells.
-#[derive(Debug, Clone, Copy)]
-pub struct LocalCtx<'a> {
-    /// The current value of every variable of the model.
-    pub values: &'a [i32],
-    /// The constraint's state cells, as [`Constraint::reset_local`] and [`Constraint::moved`] left them.
-    pub cells: &'a [i64],
 }

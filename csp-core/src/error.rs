@@ -23,15 +23,11 @@ pub enum ModelError {
         /// The variable's name.
         name: String,
     },
-    /// A variable's values span more than [`crate::MAX_DOMAIN_WIDTH`].
-    #[error("variable `{name}` spans {width} values; at most {max} are supported")]
-    DomainTooWide {
-        /// The variable's name.
-        name: String,
-        /// `hi - lo + 1`.
-        width: u64,
+    /// The model would have more variables than [`crate::MAX_VARIABLES`].
+    #[error("a model has at most {max} variables")]
+    TooManyVariables {
         /// The limit.
-        max: u64,
+        max: usize,
     },
     /// Two variables share a name.
     #[error("variable name `{name}` is used twice")]

@@ -26,15 +26,19 @@ mod constraint;
 pub mod constraints;
 mod domain;
 mod error;
+mod event;
+mod local;
 mod model;
 mod rng;
 mod store;
 
 pub use constraint::{
-    CheckCtx, Constraint, GENERIC_REVISE_BUDGET, LocalCtx, PropagationCtx, Wake, Wipeout,
+    CheckCtx, Constraint, GENERIC_REVISE_BUDGET, Priority, PropagationCtx, Wipeout,
 };
-pub use domain::{Domain, MAX_DOMAIN_WIDTH};
+pub use domain::{BITSET_MAX_SPAN, Domain, Values};
 pub use error::ModelError;
-pub use model::{ConstraintId, Model, ModelBuilder, VarId};
+pub use event::EventSet;
+pub use local::{LocalCtx, LocalSearch, checker_conflicts};
+pub use model::{ConstraintId, MAX_VARIABLES, Model, ModelBuilder, Objective, VarId, Watch};
 pub use rng::{Rng, rng_for};
 pub use store::{Checkpoint, Store};

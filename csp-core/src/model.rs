@@ -3,7 +3,7 @@ use std::ops::RangeInclusive;
 
 use hashbrown::HashSet;
 
-use crate::{Constraint, Domain, MAX_DOMAIN_WIDTH, ModelError, Wake};
+use crate::{Constraint, Domain, EventSet, ModelError, constraint::Priority};
 
 /// A variable of a [`Model`]: a dense index, in the order the variables were declared.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -41,9 +41,46 @@ impl ConstraintId {
     }
 }
 
-/// A constraint-satisfaction problem: named integer variables with their initial domains, and the
-/// constraints over them. Built with [`ModelBuilder`]; immutable afterwards, so one model can be solved
-/// many times, and from several threads at once.
+/// What a model asks of its solutions: any one (satisfaction), or the best by one variable's value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Objective {
+    /// Every solution is as good as any other.
+    #[default]
+    Satisfy,
+    /// The smaller the variable's value, the better.
+    Minimize(VarId),
+    /// The larger the variable's value, the better.
+    Maximize(VarId),
+}
+
+impl Objective {
+    /// The objective variable, unless the model only asks for satisfaction.
+    pub fn var(self) -> Option<VarId> {
+        match self {
+            Objective::Satisfy => None,
+            Objective::Minimize(var) | Objective::Maximize(var) => Some(var),
+        }
+    }
+}
+
+/// One constraint's interest in one variable: what propagation looks up when the variable changes.
+#[derive(Debug, Clone, Copy)]
+pub struct Watch {
+    /// The constraint.
+    pub constraint: ConstraintId,
+    /// The variable's index in the constraint's scope.
+    pub position: u32,
+    /// The changes the constraint subscribes to ([`Constraint::subscribe`]).
+    pub events: EventSet,
+    /// Whether the constraint wants [`Constraint::notify`] calls ([`Constraint::uses_notify`]).
+    pub notify: bool,
+    /// The constraint's [`Constraint::priority`].
+    pub priority: Priority,
+}
+
+/// A constraint-satisfaction problem: named integer variables with their initial domains, the
+/// constraints over them, and what is asked of a solution ([`Objective`]). Built with [`ModelBuilder`];
+/// immutable afterwards, so one model can be solved many times, and from several threads at once.
 #[derive(Debug)]
 pub struct Model {
     names: Vec<String>,
@@ -51,11 +88,16 @@ pub struct Model {
     constraints: Vec<Box<dyn Constraint>>,
     /// For each variable, the constraints whose scope holds it, in posting order.
     var_constraints: Vec<Vec<ConstraintId>>,
+    /// Every variable's watches, one run per variable: variable `i`'s are
+    /// `watches[watch_starts[i]..watch_starts[i + 1]]`, in posting order.
+    watches: Vec<Watch>,
+    watch_starts: Vec<u32>,
     /// For each constraint, where its state cells lie in a [`crate::Store`].
     cell_ranges: Vec<std::ops::Range<usize>>,
     num_cells: usize,
-    /// Each constraint's [`Constraint::wake`], asked once.
-    wakes: Vec<Wake>,
+    /// Each constraint's [`Constraint::priority`], asked once.
+    priorities: Vec<Priority>,
+    objective: Objective,
 }
 
 impl Model {
@@ -125,10 +167,22 @@ impl Model {
         self.cell_ranges[id.index()].clone()
     }
 
-    /// The constraint's [`Constraint::wake`].
+    /// The constraint's [`Constraint::priority`].
     #[inline]
-    pub fn wake(&self, id: ConstraintId) -> Wake {
-        self.wakes[id.index()]
+    pub fn priority(&self, id: ConstraintId) -> Priority {
+        self.priorities[id.index()]
+    }
+
+    /// The constraints that subscribe to changes of `var`, with what they subscribe to, in posting order.
+    #[inline]
+    pub fn watchers(&self, var: VarId) -> &[Watch] {
+        let i = var.index();
+        &self.watches[self.watch_starts[i] as usize..self.watch_starts[i + 1] as usize]
+    }
+
+    /// What the model asks of its solutions.
+    pub fn objective(&self) -> Objective {
+        self.objective
     }
 
     /// How many state cells all the constraints keep together.
@@ -159,6 +213,10 @@ impl Model {
     }
 }
 
+/// The most variables a model may have: 2³¹ (the store marks assignments in a variable index's top
+/// bit). Memory ends any real model long before.
+pub const MAX_VARIABLES: usize = 1 << 31;
+
 /// Declares variables and posts constraints, validating each as it comes; [`ModelBuilder::build`] then
 /// freezes the [`Model`].
 #[derive(Debug, Default)]
@@ -167,6 +225,7 @@ pub struct ModelBuilder {
     name_set: HashSet<String>,
     domains: Vec<Domain>,
     constraints: Vec<Box<dyn Constraint>>,
+    objective: Objective,
 }
 
 impl ModelBuilder {
@@ -175,7 +234,8 @@ impl ModelBuilder {
         Self::default()
     }
 
-    /// Declares a variable whose domain is `range` (`lo..=hi`).
+    /// Declares a variable whose domain is `range` (`lo..=hi`), of any width: a narrow range is a bit
+    /// set, a wide one (up to the whole `i32` range, MiniZinc's unbounded `var int`) costs O(1) memory.
     pub fn int_var(
         &mut self,
         name: impl Into<String>,
@@ -186,7 +246,6 @@ impl ModelBuilder {
         if lo > hi {
             return Err(ModelError::EmptyDomain { name });
         }
-        check_width(&name, lo, hi)?;
         self.push_var(name, Domain::range(lo, hi))
     }
 
@@ -200,14 +259,49 @@ impl ModelBuilder {
         let mut values: Vec<i32> = values.into_iter().collect();
         values.sort_unstable();
         values.dedup();
-        let (Some(&lo), Some(&hi)) = (values.first(), values.last()) else {
+        if values.is_empty() {
             return Err(ModelError::EmptyDomain { name });
-        };
-        check_width(&name, lo, hi)?;
+        }
         self.push_var(name, Domain::from_sorted(&values))
     }
 
+    /// Declares a Boolean variable: an integer variable over `{0, 1}` (false, true), as MiniZinc's
+    /// `var bool` becomes. It costs a few bytes and no allocation of its own, so models may have
+    /// hundreds of thousands.
+    pub fn bool_var(&mut self, name: impl Into<String>) -> Result<VarId, ModelError> {
+        self.push_var(name.into(), Domain::range(0, 1))
+    }
+
+    /// Asks for the solution with the smallest value of `var`: search by branch and bound, each
+    /// solution better than the last, until none better exists. Replaces any earlier objective.
+    pub fn minimize(&mut self, var: VarId) -> Result<(), ModelError> {
+        self.check_var("minimize", var)?;
+        self.objective = Objective::Minimize(var);
+        Ok(())
+    }
+
+    /// Asks for the solution with the largest value of `var`; see [`ModelBuilder::minimize`].
+    pub fn maximize(&mut self, var: VarId) -> Result<(), ModelError> {
+        self.check_var("maximize", var)?;
+        self.objective = Objective::Maximize(var);
+        Ok(())
+    }
+
+    fn check_var(&self, what: &str, var: VarId) -> Result<(), ModelError> {
+        if var.index() >= self.names.len() {
+            return Err(ModelError::UnknownVariable {
+                constraint: what.to_owned(),
+                var: var.index(),
+                num_vars: self.names.len(),
+            });
+        }
+        Ok(())
+    }
+
     fn push_var(&mut self, name: String, domain: Domain) -> Result<VarId, ModelError> {
+        if self.names.len() >= MAX_VARIABLES {
+            return Err(ModelError::TooManyVariables { max: MAX_VARIABLES });
+        }
         if !self.name_set.insert(name.clone()) {
             return Err(ModelError::DuplicateName { name });
         }
@@ -257,41 +351,64 @@ impl ModelBuilder {
         Ok(id)
     }
 
-    /// Freezes the model: indexes each variable's constraints and lays out the constraints' state cells.
+    /// Freezes the model: indexes each variable's constraints and watches, and lays out the constraints'
+    /// state cells.
     pub fn build(self) -> Model {
-        let mut var_constraints = vec![Vec::new(); self.names.len()];
+        let num_vars = self.names.len();
+        let mut var_constraints = vec![Vec::new(); num_vars];
         let mut cell_ranges = Vec::with_capacity(self.constraints.len());
         let mut num_cells = 0;
+        let priorities: Vec<Priority> = self.constraints.iter().map(|c| c.priority()).collect();
+        // Watches in one array, grouped by variable: count, then place (a counting sort that keeps
+        // posting order within each variable).
+        let mut watch_starts = vec![0u32; num_vars + 1];
         for (i, c) in self.constraints.iter().enumerate() {
             let id = ConstraintId(i as u32);
             for v in c.scope() {
                 var_constraints[v.index()].push(id);
+                watch_starts[v.index() + 1] += 1;
             }
             let size = c.state_size();
             cell_ranges.push(num_cells..num_cells + size);
             num_cells += size;
         }
-        let wakes = self.constraints.iter().map(|c| c.wake()).collect();
+        for i in 0..num_vars {
+            watch_starts[i + 1] += watch_starts[i];
+        }
+        let mut next = watch_starts.clone();
+        let placeholder = Watch {
+            constraint: ConstraintId(0),
+            position: 0,
+            events: EventSet::EMPTY,
+            notify: false,
+            priority: Priority::Medium,
+        };
+        let mut watches = vec![placeholder; watch_starts[num_vars] as usize];
+        for (i, c) in self.constraints.iter().enumerate() {
+            let notify = c.uses_notify();
+            for (position, v) in c.scope().iter().enumerate() {
+                let slot = &mut next[v.index()];
+                watches[*slot as usize] = Watch {
+                    constraint: ConstraintId(i as u32),
+                    position: position as u32,
+                    events: c.subscribe(position),
+                    notify,
+                    priority: priorities[i],
+                };
+                *slot += 1;
+            }
+        }
         Model {
-            wakes,
             names: self.names,
             domains: self.domains,
             constraints: self.constraints,
             var_constraints,
+            watches,
+            watch_starts,
             cell_ranges,
             num_cells,
+            priorities,
+            objective: self.objective,
         }
     }
-}
-
-fn check_width(name: &str, lo: i32, hi: i32) -> Result<(), ModelError> {
-    let width = (i64::from(hi) - i64::from(lo) + 1) as u64;
-    if width > MAX_DOMAIN_WIDTH {
-        return Err(ModelError::DomainTooWide {
-            name: name.to_owned(),
-            width,
-            max: MAX_DOMAIN_WIDTH,
-        });
-    }
-    Ok(())
 }

@@ -1,46 +1,81 @@
-//! The state of a model under search, and the trail that undoes it.
+//! The state of a model under search, the trail that undoes it, and the propagation queue.
 
 use std::collections::VecDeque;
 
 use fixedbitset::FixedBitSet;
 
-use crate::{CheckCtx, ConstraintId, Domain, Model, PropagationCtx, VarId, Wake, Wipeout};
+use crate::{
+    CheckCtx, ConstraintId, Domain, EventSet, Model, PropagationCtx, VarId, Wipeout,
+    constraint::Priority,
+};
 
-/// A removed domain value: the value at `index` of variable `var`'s span.
+/// A removed domain value: the value with trail offset `offset` of variable `var`'s domain (see
+/// `Domain::offset_of`).
 #[derive(Debug, Clone, Copy)]
 struct Removal {
     var: u32,
-    index: u32,
+    offset: u32,
 }
+
+/// A bound change: the bounds before it and how many values it removed. An assignment is one too (it
+/// fixes the domain), marked by [`ASSIGNMENT`] in `var`.
+#[derive(Debug, Clone, Copy)]
+struct BoundChange {
+    /// The variable's index, with [`ASSIGNMENT`] set if the change was an assignment.
+    var: u32,
+    old_lo: i32,
+    old_hi: i32,
+    /// At most 2³² − 1: a domain holds at most 2³² values and keeps one.
+    removed: u32,
+}
+
+/// The bit of [`BoundChange::var`] that marks an assignment (variable indices stay below 2³¹).
+const ASSIGNMENT: u32 = 1 << 31;
 
 /// The trail: one log per kind of change, each undone newest first.
 ///
-/// The kinds are independent (a removal never depends on a cell write), so undoing each log back to
-/// its own mark restores the whole state, and a removal, by far the most common entry under forward
-/// checking (about n² of them on one path of an n-queens search), costs 8 bytes instead of the 16 a
-/// shared enum would take.
+/// The kinds are independent: a removal and a bound change undo to the same domain in either order
+/// (see `Domain::restore`), a cell write never depends on a domain, and an assignment's entry undoes
+/// its domain's fixing the same way.
+/// So undoing each log back to its own mark restores the whole state, and a removal, by far the most
+/// common entry under forward checking (about n² of them on one path of an n-queens search), costs
+/// 8 bytes instead of the 24 a shared enum would take.
 #[derive(Debug, Clone, Default)]
 struct Trail {
     removals: Vec<Removal>,
+    /// Bound changes and assignments, in order (an assignment fixes its domain: one entry undoes
+    /// both).
+    bounds: Vec<BoundChange>,
     /// `(cell, old value)`.
     cells: Vec<(u32, i64)>,
-    /// Assigned variables, in order.
-    assignments: Vec<u32>,
 }
 
 /// A point on the trail to undo back to, from [`Store::checkpoint`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
 pub struct Checkpoint {
-    assignments: usize,
     removals: usize,
+    bounds: usize,
     cells: usize,
 }
 
+impl Checkpoint {
+    /// Trail entries of every kind recorded before this point: a measure of the trail's size.
+    pub fn entries(&self) -> usize {
+        self.removals + self.bounds + self.cells
+    }
+}
+
 /// The state of one model being solved: current domains, the partial assignment, the constraints' state
-/// cells, and the trail that undoes changes to all three.
+/// cells, the trail that undoes changes to all of them, and the queue of constraints waiting to
+/// propagate.
 ///
 /// A store belongs to one [`Model`] (the one given to [`Store::new`]); the methods that run constraints
 /// take that model again, because the store keeps no reference to it.
+///
+/// *Assigned* and *fixed* differ: a variable is assigned by a search decision (`x = v`, which also
+/// fixes its domain to `v`), while propagation can fix a variable, leaving one value in its domain,
+/// without assigning it. Value enumeration (Stone & Stone's LEX and MIN) assigns every variable it
+/// branches on; search by decisions ends when every variable is fixed.
 #[derive(Debug, Clone)]
 pub struct Store {
     domains: Vec<Domain>,
@@ -57,10 +92,19 @@ pub struct Store {
     /// For each constraint, how many of its scope's variables are unassigned. Dynamic-degree heuristics read it.
     unassigned_in_scope: Vec<u32>,
     trail: Trail,
-    /// Arc consistency's queue of constraints to revise; empty between calls.
-    queue: VecDeque<ConstraintId>,
-    /// Which constraints are in `queue`, so none waits there twice.
+    /// Whether domain changes are recorded as events for the propagation queue (MAC and search by
+    /// decisions); check-past and forward checking have no queue and skip the bookkeeping.
+    tracking: bool,
+    /// For each variable, the events since its changes were last handed to the queue.
+    pending: Vec<EventSet>,
+    /// The variables with pending events, in the order of their first change.
+    modified: Vec<u32>,
+    /// The constraints waiting to revise, one queue per [`Priority`].
+    queues: [VecDeque<ConstraintId>; Priority::COUNT],
+    /// Which constraints are queued, so none waits twice.
     queued: FixedBitSet,
+    /// How many times a constraint's `revise` has run.
+    propagations: u64,
 }
 
 impl Store {
@@ -77,8 +121,8 @@ impl Store {
         )
     }
 
-    /// A fresh store whose whole-span domains stay unmaterialised (bounds only) until a value is
-    /// removed, so it costs O(1) per variable instead of a bit per value.
+    /// A fresh store whose bit-set domains that hold their whole span stay unmaterialised until a value
+    /// inside them is removed, so it costs O(1) per variable instead of a bit per value.
     ///
     /// For building one assignment by checks alone — a greedy start for local search, say — over
     /// domains too wide for a bit each. The first removal from a domain allocates its bits, so a tree
@@ -101,8 +145,12 @@ impl Store {
                 .map(|c| model.constraint(c).scope().len() as u32)
                 .collect(),
             trail: Trail::default(),
-            queue: VecDeque::new(),
+            tracking: false,
+            pending: vec![EventSet::EMPTY; model.num_vars()],
+            modified: Vec::new(),
+            queues: Default::default(),
             queued: FixedBitSet::with_capacity(model.num_constraints()),
+            propagations: 0,
         }
     }
 
@@ -118,7 +166,7 @@ impl Store {
         &self.domains[var.index()]
     }
 
-    /// The variable's value, if it is assigned.
+    /// The variable's value, if a search decision assigned it.
     #[inline]
     pub fn value(&self, var: VarId) -> Option<i32> {
         if self.assigned.contains(var.index()) {
@@ -132,6 +180,17 @@ impl Store {
     #[inline]
     pub fn is_assigned(&self, var: VarId) -> bool {
         self.assigned.contains(var.index())
+    }
+
+    /// Whether the variable has exactly one value left (assigned or fixed by propagation).
+    #[inline]
+    pub fn is_fixed(&self, var: VarId) -> bool {
+        self.domains[var.index()].is_fixed()
+    }
+
+    /// Whether every variable has exactly one value left.
+    pub fn all_fixed(&self) -> bool {
+        self.domains.iter().all(Domain::is_fixed)
     }
 
     /// How many variables are assigned.
@@ -153,11 +212,21 @@ impl Store {
         &self.assigned
     }
 
-    /// Every variable's value, by index; meaningful only where assigned. Once every variable is
-    /// assigned this is the solution.
+    /// Every variable's value, by index; meaningful only where assigned (or after
+    /// [`Store::record_fixed_values`]). Once every variable is assigned this is the solution.
     #[inline]
     pub fn values(&self) -> &[i32] {
         &self.values
+    }
+
+    /// Copies every fixed variable's value into [`Store::values`], so that a solution reached by
+    /// propagation (every variable fixed, not all assigned) reads like one reached by assignments.
+    pub fn record_fixed_values(&mut self) {
+        for (value, domain) in self.values.iter_mut().zip(&self.domains) {
+            if let Some(fixed) = domain.fixed_value() {
+                *value = fixed;
+            }
+        }
     }
 
     /// How many variables of the constraint's scope are unassigned.
@@ -166,45 +235,93 @@ impl Store {
         self.unassigned_in_scope[constraint.index()]
     }
 
+    /// How many times a constraint's [`crate::Constraint::revise`] has run in this store.
+    #[inline]
+    pub fn propagations(&self) -> u64 {
+        self.propagations
+    }
+
     /// The current trail position; [`Store::undo_to`] returns here.
     #[inline]
     pub fn checkpoint(&self) -> Checkpoint {
         Checkpoint {
-            assignments: self.trail.assignments.len(),
             removals: self.trail.removals.len(),
+            bounds: self.trail.bounds.len(),
             cells: self.trail.cells.len(),
         }
     }
 
-    /// Undoes every change made since `checkpoint`: assignments, removals and state-cell writes.
+    /// Undoes every change made since `checkpoint`: assignments, removals, bound changes and
+    /// state-cell writes. Anything waiting to propagate is dropped.
     pub fn undo_to(&mut self, model: &Model, checkpoint: Checkpoint) {
-        for removal in self.trail.removals.drain(checkpoint.removals..).rev() {
-            self.domains[removal.var as usize].restore(removal.index);
+        if !self.modified.is_empty() {
+            self.clear_propagation();
         }
-        for (cell, old) in self.trail.cells.drain(checkpoint.cells..).rev() {
-            self.cells[cell as usize] = old;
+        // Pops rather than drains: most undos leave some logs untouched, and an empty drain still
+        // costs its construction and drop (a tenth of a LEX node).
+        while self.trail.removals.len() > checkpoint.removals {
+            let removal = self.trail.removals.pop().expect("longer than the mark");
+            self.domains[removal.var as usize].restore(removal.offset);
         }
-        for var in self.trail.assignments.drain(checkpoint.assignments..).rev() {
-            let var = VarId::from_index(var as usize);
-            self.assigned.set(var.index(), false);
-            self.num_assigned -= 1;
-            // Assignments are undone newest first, so `var` is the one just past the free prefix.
-            debug_assert_eq!(self.free[self.free.len() - self.num_assigned - 1], var);
-            for &c in model.constraints_of(var) {
-                self.unassigned_in_scope[c.index()] += 1;
+        while self.trail.bounds.len() > checkpoint.bounds {
+            let change = self.trail.bounds.pop().expect("longer than the mark");
+            let index = (change.var & !ASSIGNMENT) as usize;
+            self.domains[index].untighten(change.old_lo, change.old_hi, u64::from(change.removed));
+            if change.var & ASSIGNMENT != 0 {
+                self.unassign(model, VarId::from_index(index));
             }
+        }
+        while self.trail.cells.len() > checkpoint.cells {
+            let (cell, old) = self.trail.cells.pop().expect("longer than the mark");
+            self.cells[cell as usize] = old;
         }
     }
 
-    /// Assigns `var = value` (trailed) and lets every constraint on `var` update its state
-    /// ([`crate::Constraint::on_assign`]). The value must be in the variable's domain.
+    /// Takes back the newest assignment, of `var`.
+    #[inline]
+    fn unassign(&mut self, model: &Model, var: VarId) {
+        self.assigned.set(var.index(), false);
+        self.num_assigned -= 1;
+        // Assignments are undone newest first, so `var` is the one just past the free prefix.
+        debug_assert_eq!(self.free[self.free.len() - self.num_assigned - 1], var);
+        for &c in model.constraints_of(var) {
+            self.unassigned_in_scope[c.index()] += 1;
+        }
+    }
+
+    /// Whether domain changes are recorded as events for the propagation queue. It is off in a new
+    /// store (check-past and forward checking need no events); [`Store::propagate`] and the arc
+    /// consistency methods turn it on, and search turns it on from the start for MAC and for search by
+    /// decisions, so that the changes of its first decision are seen too.
+    pub fn set_tracking(&mut self, tracking: bool) {
+        if !tracking {
+            self.clear_propagation();
+        }
+        self.tracking = tracking;
+    }
+
+    /// Assigns `var = value` (trailed): fixes the domain to the value, marks the variable assigned and
+    /// lets every constraint on `var` update its state ([`crate::Constraint::on_assign`]). The value
+    /// must be in the variable's domain.
     pub fn assign(&mut self, model: &Model, var: VarId, value: i32) {
         debug_assert!(!self.is_assigned(var), "{var:?} is already assigned");
         debug_assert!(
             self.domain(var).contains(value),
             "{value} is not in {var:?}'s domain"
         );
-        self.trail.assignments.push(var.index() as u32);
+        let (old_lo, old_hi, old_size) = self.domains[var.index()].fix(value);
+        self.trail.bounds.push(BoundChange {
+            var: var.index() as u32 | ASSIGNMENT,
+            old_lo,
+            old_hi,
+            removed: (old_size - 1) as u32,
+        });
+        if self.tracking {
+            self.record(
+                var,
+                crate::domain::fix_events(old_lo, old_hi, old_size, value),
+            );
+        }
         self.assigned.insert(var.index());
         self.values[var.index()] = value;
         // Swap `var` to the end of the free prefix, then shrink the prefix past it.
@@ -238,9 +355,8 @@ impl Store {
     }
 
     /// Maintaining arc consistency after `var`'s assignment: forward checking first (exactly
-    /// [`Store::forward_check`]), then [`crate::Constraint::revise`] of every constraint on `var` and
-    /// of every constraint on a variable whose domain shrank, again and again (AC-3 over constraints),
-    /// until none removes anything. Names the constraint that failed.
+    /// [`Store::forward_check`]), then every constraint on `var` and every constraint woken by a
+    /// change since ([`Store::propagate`]). Names the constraint that failed.
     ///
     /// Arc consistency prunes at least what forward checking prunes, and with built-in constraints
     /// (whose revisions are arc consistent, or bounds consistent for `Linear`) much more.
@@ -249,82 +365,111 @@ impl Store {
         model: &Model,
         var: VarId,
     ) -> Result<(), ConstraintId> {
-        let mark = self.trail.removals.len();
-        self.forward_check(model, var)?;
+        self.tracking = true;
+        if let Err(c) = self.forward_check(model, var) {
+            self.clear_propagation();
+            return Err(c);
+        }
         for &c in model.constraints_of(var) {
-            self.enqueue(c);
+            self.enqueue(c, model.priority(c));
         }
-        // Forward checking is not a constraint's fixpoint, so its removals wake every constraint on
-        // the variables they touched, the one that made them included.
-        self.enqueue_changed(model, mark, None);
-        self.revise_queued(model)
+        self.propagate(model)
     }
 
-    /// Makes every constraint arc consistent with the current domains, as far as each one's
-    /// [`crate::Constraint::revise`] goes: the root propagation of a search that maintains arc
-    /// consistency. Names the constraint that failed.
+    /// Makes every constraint reach its fixpoint with the current domains: the root propagation of a
+    /// search that maintains arc consistency. Names the constraint that failed.
     pub fn establish_arc_consistency(&mut self, model: &Model) -> Result<(), ConstraintId> {
+        self.tracking = true;
         for c in model.constraint_ids() {
-            self.enqueue(c);
+            self.enqueue(c, model.priority(c));
         }
-        self.revise_queued(model)
+        self.propagate(model)
     }
 
-    /// Revises queued constraints until the queue is empty or one fails (the queue is then emptied,
-    /// ready for the next call).
-    fn revise_queued(&mut self, model: &Model) -> Result<(), ConstraintId> {
-        while let Some(c) = self.queue.pop_front() {
+    /// Propagation to a fixpoint: hands every change recorded since the last call to the constraints
+    /// subscribed to it ([`crate::Constraint::notify`]; the woken ones join the queue), then revises
+    /// queued constraints, cheapest priority first, until none is left. Names the constraint that
+    /// failed; the queue is then empty again, ready for the next call.
+    ///
+    /// Changes made directly through the store (a search decision such as `x ≤ 5`, or a bound on the
+    /// objective) wake every subscribed constraint; a constraint's own changes wake only the others,
+    /// since a revision reaches its own fixpoint.
+    pub fn propagate(&mut self, model: &Model) -> Result<(), ConstraintId> {
+        self.tracking = true;
+        self.flush(model, None);
+        while let Some(c) = self.pop() {
             self.queued.set(c.index(), false);
-            let mark = self.trail.removals.len();
+            self.propagations += 1;
             let cells = model.cell_range(c);
             let mut ctx = PropagationCtx { store: self, cells };
             if model.constraint(c).revise(&mut ctx).is_err() {
-                for c in self.queue.drain(..) {
-                    self.queued.set(c.index(), false);
-                }
+                self.clear_propagation();
                 return Err(c);
             }
-            // A revision reaches its own fixpoint, so only the other constraints on the variables
-            // it pruned need another look.
-            self.enqueue_changed(model, mark, Some(c));
+            self.flush(model, Some(c));
         }
         Ok(())
     }
 
-    /// Queues every constraint (but `except`) on a variable with a removal on the trail since `mark`,
-    /// if the change is one the constraint wakes for ([`crate::Constraint::wake`]).
-    fn enqueue_changed(&mut self, model: &Model, mark: usize, except: Option<ConstraintId>) {
-        let mut i = mark;
-        while i < self.trail.removals.len() {
-            // Removals from one variable come in runs; each run is looked at once.
-            let var = self.trail.removals[i].var;
-            let domain = &self.domains[var as usize];
-            let (min, max) = (domain.min(), domain.max());
-            let fixed = domain.size() == 1;
-            let mut bounds = fixed;
-            while i < self.trail.removals.len() && self.trail.removals[i].var == var {
-                let value = Some(domain.value_at(self.trail.removals[i].index as usize));
-                bounds |= value < min || value > max;
-                i += 1;
-            }
-            for &c in model.constraints_of(VarId::from_index(var as usize)) {
-                let wakes = match model.wake(c) {
-                    Wake::AnyRemoval => true,
-                    Wake::Bounds => bounds,
-                    Wake::Fixed => fixed,
+    /// Hands the pending events to the subscribed constraints and queues those that ask for it, but
+    /// never `except` (the constraint whose revision made the changes).
+    fn flush(&mut self, model: &Model, except: Option<ConstraintId>) {
+        if self.modified.is_empty() {
+            return;
+        }
+        let mut modified = std::mem::take(&mut self.modified);
+        for &var in &modified {
+            let events = std::mem::take(&mut self.pending[var as usize]);
+            for watch in model.watchers(VarId::from_index(var as usize)) {
+                if !watch.events.intersects(events) {
+                    continue;
+                }
+                let c = watch.constraint;
+                let wake = if watch.notify {
+                    let cells = model.cell_range(c);
+                    let mut ctx = PropagationCtx { store: self, cells };
+                    model
+                        .constraint(c)
+                        .notify(watch.position as usize, events, &mut ctx)
+                } else {
+                    true
                 };
-                if wakes && Some(c) != except {
-                    self.enqueue(c);
+                if wake && Some(c) != except {
+                    self.enqueue(c, watch.priority);
                 }
             }
+        }
+        debug_assert!(
+            self.modified.is_empty(),
+            "notify changed a domain: it may only update state cells"
+        );
+        modified.clear();
+        self.modified = modified;
+    }
+
+    #[inline]
+    fn enqueue(&mut self, c: ConstraintId, priority: Priority) {
+        if !self.queued.put(c.index()) {
+            self.queues[priority.index()].push_back(c);
         }
     }
 
     #[inline]
-    fn enqueue(&mut self, c: ConstraintId) {
-        if !self.queued.put(c.index()) {
-            self.queue.push_back(c);
+    fn pop(&mut self) -> Option<ConstraintId> {
+        self.queues.iter_mut().find_map(VecDeque::pop_front)
+    }
+
+    /// Empties the queue and forgets pending events (after a failure, or before undo).
+    fn clear_propagation(&mut self) {
+        for queue in &mut self.queues {
+            for c in queue.drain(..) {
+                self.queued.set(c.index(), false);
+            }
         }
+        for &var in &self.modified {
+            self.pending[var as usize] = EventSet::EMPTY;
+        }
+        self.modified.clear();
     }
 
     /// Dijkstra's test for an unassigned `var`: does `var = value` pass every constraint's
@@ -362,32 +507,67 @@ impl Store {
         len
     }
 
-    /// Removes a value (see [`PropagationCtx::remove`]).
+    /// Removes `value` from `var`'s domain (trailed); returns whether it was there. Emptying the
+    /// domain is a [`Wipeout`]. Search uses it for the decision `x ≠ v`; constraints reach it through
+    /// [`PropagationCtx::remove`].
     #[inline(always)]
-    pub(crate) fn remove_value(&mut self, var: VarId, value: i32) -> Result<bool, Wipeout> {
+    pub fn remove_value(&mut self, var: VarId, value: i32) -> Result<bool, Wipeout> {
         let domain = &mut self.domains[var.index()];
-        // Most attempts under forward checking find the value already gone: answer those after one
-        // bit test. An assigned variable's own value is always in its domain, so an absent value is
-        // never the assigned one.
-        let Some(index) = domain.index_if_present(value) else {
+        // Most attempts under forward checking find the value already gone: `remove` answers those
+        // after two comparisons and one bit test.
+        let Some((offset, events)) = domain.remove(value) else {
             return Ok(false);
         };
-        if self.assigned.contains(var.index()) {
-            return if self.values[var.index()] == value {
-                Err(Wipeout)
-            } else {
-                Ok(false)
-            };
-        }
-        domain.remove_index(index);
+        let size = domain.size();
         self.trail.removals.push(Removal {
             var: var.index() as u32,
-            index: index as u32,
+            offset,
         });
-        if domain.is_empty() {
-            Err(Wipeout)
-        } else {
-            Ok(true)
+        if size == 0 {
+            return Err(Wipeout);
+        }
+        if self.tracking {
+            let fixed = if size == 1 {
+                EventSet::FIXED
+            } else {
+                EventSet::EMPTY
+            };
+            self.record(var, events | fixed);
+        }
+        Ok(true)
+    }
+
+    /// Narrows `var`'s domain to the values in `lo..=hi` (trailed, one entry however many values go);
+    /// returns whether anything changed. Leaving no value is a [`Wipeout`] (the domain is then
+    /// unchanged). Search uses it for the decisions `x ≤ m` and `x ≥ m`; constraints reach it through
+    /// [`PropagationCtx::set_min`] and its siblings.
+    #[inline]
+    pub fn set_bounds(&mut self, var: VarId, lo: i64, hi: i64) -> Result<bool, Wipeout> {
+        match self.domains[var.index()].tighten(lo, hi) {
+            Ok(None) => Ok(false),
+            Ok(Some(change)) => {
+                self.trail.bounds.push(BoundChange {
+                    var: var.index() as u32,
+                    old_lo: change.old_lo,
+                    old_hi: change.old_hi,
+                    removed: change.removed as u32,
+                });
+                self.record(var, change.events);
+                Ok(true)
+            }
+            Err(()) => Err(Wipeout),
+        }
+    }
+
+    /// Records a change for the propagation queue, when it is tracked.
+    #[inline(always)]
+    fn record(&mut self, var: VarId, events: EventSet) {
+        if self.tracking {
+            let pending = &mut self.pending[var.index()];
+            if pending.is_empty() {
+                self.modified.push(var.index() as u32);
+            }
+            *pending |= events;
         }
     }
 
@@ -397,5 +577,12 @@ impl Store {
         if old != value {
             self.trail.cells.push((cell as u32, old));
         }
+    }
+
+    /// The memory the trail's logs hold now, in bytes (their capacity: what the process keeps).
+    pub fn trail_bytes(&self) -> usize {
+        self.trail.removals.capacity() * std::mem::size_of::<Removal>()
+            + self.trail.bounds.capacity() * std::mem::size_of::<BoundChange>()
+            + self.trail.cells.capacity() * std::mem::size_of::<(u32, i64)>()
     }
 }

@@ -3,7 +3,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use csp_core::{Domain, LocalCtx, Model, Rng, Store, VarId, rng_for};
+use csp_core::{Domain, LocalCtx, Model, Rng, Store, VarId, checker_conflicts, rng_for};
 use rand::RngExt;
 
 use crate::{LocalConfig, LocalStats, Neighbourhood, Start};
@@ -178,9 +178,9 @@ impl<'m> State<'m> {
     fn reset_cells(&mut self) {
         for id in self.model.constraint_ids() {
             let range = self.model.cell_range(id);
-            self.model
-                .constraint(id)
-                .reset_local(&self.values, &mut self.cells[range]);
+            if let Some(local) = self.model.constraint(id).local_search() {
+                local.reset_local(&self.values, &mut self.cells[range]);
+            }
         }
     }
 
@@ -191,11 +191,18 @@ impl<'m> State<'m> {
             .constraints_of(var)
             .iter()
             .map(|&id| {
-                let ctx = LocalCtx {
-                    values: &self.values,
-                    cells: &self.cells[self.model.cell_range(id)],
+                let constraint = self.model.constraint(id);
+                let conflicts = match constraint.local_search() {
+                    Some(local) => {
+                        let ctx = LocalCtx {
+                            values: &self.values,
+                            cells: &self.cells[self.model.cell_range(id)],
+                        };
+                        local.conflicts(var, value, &ctx)
+                    }
+                    None => checker_conflicts(constraint, var, value, &self.values),
                 };
-                u64::from(self.model.constraint(id).conflicts(var, value, &ctx))
+                u64::from(conflicts)
             })
             .sum()
     }
@@ -215,9 +222,9 @@ impl<'m> State<'m> {
         }
         for &id in self.model.constraints_of(var) {
             let range = self.model.cell_range(id);
-            self.model
-                .constraint(id)
-                .moved(var, old, value, &mut self.cells[range]);
+            if let Some(local) = self.model.constraint(id).local_search() {
+                local.moved(var, old, value, &mut self.cells[range]);
+            }
         }
     }
 
@@ -235,7 +242,19 @@ impl<'m> State<'m> {
                 values: &self.values,
                 cells: &self.cells[self.model.cell_range(id)],
             };
-            constraint.add_scope_conflicts(&ctx, scratch);
+            match constraint.local_search() {
+                Some(local) => local.add_scope_conflicts(&ctx, scratch),
+                None => {
+                    for (&var, total) in scope.iter().zip(scratch.iter_mut()) {
+                        *total += checker_conflicts(
+                            constraint,
+                            var,
+                            self.values[var.index()],
+                            &self.values,
+                        );
+                    }
+                }
+            }
             for (&var, &conflicts) in scope.iter().zip(scratch.iter()) {
                 out[var.index()] += conflicts;
             }
@@ -251,9 +270,15 @@ impl<'m> State<'m> {
                 values: &self.values,
                 cells: &self.cells[self.model.cell_range(id)],
             };
-            self.model
-                .constraint(id)
-                .add_conflicts(var, values, &ctx, out);
+            let constraint = self.model.constraint(id);
+            match constraint.local_search() {
+                Some(local) => local.add_conflicts(var, values, &ctx, out),
+                None => {
+                    for (&value, total) in values.iter().zip(out.iter_mut()) {
+                        *total += checker_conflicts(constraint, var, value, &self.values);
+                    }
+                }
+            }
         }
     }
 
@@ -657,9 +682,8 @@ fn random_value(domain: &Domain, rng: &mut Rng) -> i32 {
             return value;
         }
     }
-    let rank = rng.random_range(0..u64::from(domain.size())) as usize;
+    let rank = rng.random_range(0..domain.size());
     domain
-        .values()
-        .nth(rank)
+        .nth_value(rank)
         .expect("a model's domains are never empty, and the rank is below the size")
 }

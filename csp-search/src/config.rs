@@ -1,5 +1,7 @@
 use std::time::Duration;
 
+use crate::IntSearch;
+
 /// How much reasoning follows each assignment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Propagation {
@@ -67,6 +69,23 @@ pub enum ValueOrderKind {
     MiddleOut,
 }
 
+/// What the nodes of the search branch on.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Strategy {
+    /// Value enumeration, Stone & Stone's search: the [`SearchConfig::variable_order`] chooses a
+    /// variable and each of its choices is a child, in the [`SearchConfig::value_order`]. Every
+    /// N-queens experiment, trace and table uses this.
+    #[default]
+    Enumerate,
+    /// Binary decisions as MiniZinc's search annotations make them: each [`IntSearch`] in turn
+    /// (`seq_search`), then the variables none of them names by dom/wdeg and `indomain_min`. An empty
+    /// list is free search. Search by decisions always propagates to a fixpoint (as
+    /// [`Propagation::Mac`] does), whatever [`SearchConfig::propagation`] says, since a solution is
+    /// reached when every variable is fixed and only a fixpoint of checker-complete propagators makes
+    /// that a solution.
+    Decisions(Vec<IntSearch>),
+}
+
 /// Randomised restarts (Luby, Sinclair & Zuckerman's universal sequence): the search starts again from
 /// the root after `base_nodes × luby(i)` nodes in run `i`, while no solution has been found.
 ///
@@ -75,7 +94,10 @@ pub enum ValueOrderKind {
 /// without bound, so some run always finishes the tree, and once a solution is found there are no more
 /// restarts, so that run goes on exactly as a plain search would (counting and "all solutions" stay
 /// exact). Without randomness in the orderings every run would repeat the first; restarts are then
-/// pointless, though still correct.
+/// pointless, though still correct — except under dom/wdeg, whose weights carry over from run to run.
+///
+/// Under optimisation the search also restarts after each improving solution (the new bound prunes
+/// the next run); it stays complete for the same reason, so an exhausted run still proves the optimum.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Restarts {
     /// The node budget of a run of Luby length 1.
@@ -106,11 +128,16 @@ pub struct Limits {
     pub backtracks: Option<u64>,
     /// Stop once this much time has passed (checked every 1,024 nodes).
     pub time: Option<Duration>,
+    /// Stop once this many solutions have been found; under optimisation, this many improving ones
+    /// (FlatZinc's `-n`). Unlike [`SearchConfig::solution_limit`] it also applies to optimisation.
+    pub solutions: Option<u64>,
 }
 
 /// Everything that configures one run of [`crate::solve`] or [`crate::Search::new`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SearchConfig {
+    /// What the nodes branch on: value enumeration (with the orderings below) or decisions.
+    pub strategy: Strategy,
     /// The variable ordering.
     pub variable_order: VariableOrderKind,
     /// How [`VariableOrderKind::FewestChoices`] and [`VariableOrderKind::DomWdeg`] break ties.
@@ -120,6 +147,8 @@ pub struct SearchConfig {
     /// The propagation level.
     pub propagation: Propagation,
     /// Stop after this many solutions; `None` explores the whole tree (all solutions, or a count).
+    /// A model with an objective ignores it: branch and bound runs until the optimum is proven or a
+    /// limit ([`Limits`]) stops it.
     pub solution_limit: Option<u64>,
     /// Node, backtrack and time limits.
     pub limits: Limits,
@@ -134,6 +163,7 @@ impl Default for SearchConfig {
     /// first solution.
     fn default() -> Self {
         SearchConfig {
+            strategy: Strategy::Enumerate,
             variable_order: VariableOrderKind::FewestChoices,
             ties: TiePolicy::LowestIndex,
             value_order: ValueOrderKind::Ascending,
@@ -174,6 +204,28 @@ impl SearchConfig {
                 base_nodes: 4 * num_vars as u64 + 100,
             }),
             ..Self::min()
+        }
+    }
+
+    /// Free search, as a CP solver runs a model that names no search: binary decisions by dom/wdeg
+    /// and `indomain_min` over every variable, propagation to a fixpoint, and Luby restarts of 100
+    /// nodes a unit (the weights learnt in one run guide the next).
+    pub fn free() -> Self {
+        SearchConfig {
+            strategy: Strategy::Decisions(Vec::new()),
+            propagation: Propagation::Mac,
+            restarts: Some(Restarts { base_nodes: 100 }),
+            ..Self::default()
+        }
+    }
+
+    /// Search by the given MiniZinc-style searches (then the remaining variables by dom/wdeg and
+    /// `indomain_min`), propagating to a fixpoint, without restarts.
+    pub fn decisions(searches: Vec<IntSearch>) -> Self {
+        SearchConfig {
+            strategy: Strategy::Decisions(searches),
+            propagation: Propagation::Mac,
+            ..Self::default()
         }
     }
 

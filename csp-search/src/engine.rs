@@ -4,13 +4,12 @@
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
-use csp_core::{Checkpoint, Model, Store, VarId};
+use csp_core::{Checkpoint, ConstraintId, Model, Objective, Store, VarId};
 
-use crate::order::BuiltinVariableOrder;
-use crate::value::BuiltinValueOrder;
+use crate::branch::{Branch, Brancher, BuiltinBrancher, Decision, Enumerate};
 use crate::{
     Limits, Propagation, Restarts, SearchConfig, SearchEvent, SearchObserver, SelectCtx,
-    Statistics, ValueOrder, VariableOrder,
+    Statistics, Strategy, ValueOrder, VariableOrder,
 };
 
 /// The clock is read for the time limit every `CLOCK_WORK / number of variables` nodes (at least every
@@ -27,6 +26,8 @@ pub enum Limit {
     Backtracks,
     /// [`Limits::time`].
     Time,
+    /// [`Limits::solutions`].
+    Solutions,
 }
 
 /// How a search ended. "No solution" is not an error: it is [`Outcome::Exhausted`] with no solution
@@ -36,15 +37,18 @@ pub enum Limit {
 pub enum Outcome {
     /// The requested number of solutions was found; the rest of the tree was not explored.
     Solved,
-    /// The whole tree was explored: every solution was reported (perhaps none).
+    /// Optimisation explored the whole tree after finding a solution: the last solution is optimal.
+    Optimal,
+    /// The whole tree was explored: every solution was reported (perhaps none). Under optimisation it
+    /// means no solution exists.
     Exhausted,
-    /// A node, backtrack or time limit stopped the search first.
+    /// A node, backtrack, time or solution limit stopped the search first.
     LimitReached(Limit),
     /// An observer returned [`ControlFlow::Break`].
     Stopped,
 }
 
-/// The result of [`solve`] or [`Search::run`].
+/// The result of [`solve`] or of a [`Search`] run ([`Search::result`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SearchResult {
     /// How the search ended.
@@ -53,40 +57,84 @@ pub struct SearchResult {
     pub stats: Statistics,
     /// Wall-clock time spent searching.
     pub elapsed: Duration,
+    /// The last solution found (under optimisation, the best), indexed by [`VarId::index`].
+    pub solution: Option<Vec<i32>>,
+    /// The objective's value in [`SearchResult::solution`], if the model has an objective and a
+    /// solution was found. Proven optimal when the outcome is [`Outcome::Optimal`].
+    pub objective: Option<i32>,
+    /// How many times a constraint's propagator ran (FlatZinc's `propagations`).
+    pub propagations: u64,
 }
 
 /// Runs a search as `config` says, streaming every event (solutions included) to `observer`.
 ///
-/// Solutions are never stored: an observer that wants them copies them from
-/// [`SearchEvent::Solution`].
+/// For a model with an objective ([`csp_core::ModelBuilder::minimize`]) this is branch and bound:
+/// each solution is better than the last, and the search ends [`Outcome::Optimal`] once no better one
+/// exists, or with a limit's outcome and the best so far.
 pub fn solve<O: SearchObserver>(
     model: &Model,
     config: &SearchConfig,
     mut observer: O,
 ) -> SearchResult {
     let mut search = Search::new(model, config);
-    let outcome = search.run(&mut observer);
-    SearchResult {
-        outcome,
-        stats: search.stats().clone(),
-        elapsed: search.elapsed(),
-    }
+    search.run(&mut observer);
+    search.result()
 }
 
-/// One node on the path from the root: the variable it branches on and where its choices are.
+/// How a node branches: by value enumeration, or by a binary decision of one of four kinds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Values,
+    Assign,
+    Exclude,
+    AtMost,
+    AtLeast,
+}
+
+/// One node on the path from the root: how it branches and which child is in place. Kept small (it is
+/// copied at every node of the hot loop): a binary node's decision is stored as its kind and value.
 #[derive(Debug, Clone, Copy)]
 struct Frame {
     var: VarId,
     /// The node's level (1 at the root).
     level: u32,
-    /// Its choices are `candidates[start..start + len]`, in the order they are tried.
+    /// Value enumeration: the choices are `candidates[start..start + len]`, in the order they are
+    /// tried. A binary node has `len` 2 (or 1 when its decision has no negation).
     start: usize,
-    len: usize,
-    /// The index of the next choice to try.
-    next: usize,
-    /// The value assigned to `var` now, and the trail position before that assignment.
+    len: u32,
+    /// The index of the next child to try.
+    next: u32,
+    /// Value enumeration: the value of the child in place. A binary node: its first decision's value.
     value: i32,
+    kind: Kind,
+    /// The trail position before the child in place.
     checkpoint: Checkpoint,
+}
+
+impl Frame {
+    /// A binary node's first decision.
+    #[inline]
+    fn first(&self) -> Decision {
+        match self.kind {
+            Kind::Values | Kind::Assign => Decision::Assign(self.var, self.value),
+            Kind::Exclude => Decision::Exclude(self.var, self.value),
+            Kind::AtMost => Decision::AtMost(self.var, self.value),
+            Kind::AtLeast => Decision::AtLeast(self.var, self.value),
+        }
+    }
+
+    /// The decision of the child in place (the last one tried).
+    #[inline]
+    fn current(&self) -> Decision {
+        match self.kind {
+            Kind::Values => Decision::Assign(self.var, self.value),
+            _ if self.next <= 1 => self.first(),
+            _ => self
+                .first()
+                .negation()
+                .expect("a binary frame of two children has a negation"),
+        }
+    }
 }
 
 /// Where a paused search stands.
@@ -94,7 +142,7 @@ struct Frame {
 enum State {
     /// Nothing done yet.
     Fresh,
-    /// Paused at a solution, whose last assignment is still in place.
+    /// Paused at a solution, whose last decision is still in place.
     AtSolution,
     /// Between nodes.
     Running,
@@ -102,20 +150,40 @@ enum State {
     Done(Outcome),
 }
 
-/// A backtracking search over one model, with its orderings, propagation level, limits and statistics.
+/// What expanding a node found.
+enum Expanded {
+    /// A frame was pushed: the node has children to try.
+    Branched,
+    /// The node has no children.
+    DeadEnd,
+    /// The node is a solution (reported already).
+    Solution,
+}
+
+/// Why a decision's propagation failed.
+#[derive(Debug, Clone, Copy)]
+enum Failure {
+    /// A constraint emptied a domain or found its variables inconsistent.
+    Constraint(ConstraintId),
+    /// The decision itself, or the objective's bound, left a domain empty (or, under check-past, an
+    /// assignment failed Dijkstra's test).
+    Domain,
+}
+
+/// A backtracking search over one model, with its brancher, propagation level, limits and statistics.
 ///
 /// [`Search::next_solution`] walks the tree to the next solution and pauses there;
-/// [`Search::run`] goes on to the configured number of solutions or to the end of the tree.
-pub struct Search<'m, V = BuiltinVariableOrder, W = BuiltinValueOrder> {
+/// [`Search::run`] goes on to the configured number of solutions, the end of the tree or, under
+/// optimisation, the proven optimum.
+pub struct Search<'m, B = BuiltinBrancher> {
     model: &'m Model,
     store: Store,
     propagation: Propagation,
-    variable_order: V,
-    value_order: W,
+    brancher: B,
     solution_limit: Option<u64>,
     limits: Limits,
     restarts: Option<Restarts>,
-    /// The node count at which the current run restarts (while no solution is found).
+    /// The node count at which the current run restarts.
     restart_at: u64,
     frames: Vec<Frame>,
     /// The choices of every frame on the path, stacked.
@@ -128,16 +196,24 @@ pub struct Search<'m, V = BuiltinVariableOrder, W = BuiltinValueOrder> {
     clock_interval: u64,
     /// Time spent in earlier calls.
     elapsed: Duration,
+    objective: Objective,
+    /// The objective's value in the best solution so far: every later node must beat it.
+    best: Option<i32>,
+    /// The last solution, kept in one buffer (no allocation after the first).
+    solution: Vec<i32>,
 }
 
 impl<'m> Search<'m> {
-    /// A search with the built-in orderings `config` names.
+    /// A search with the built-in brancher `config` names.
     pub fn new(model: &'m Model, config: &SearchConfig) -> Self {
-        let mut search = Search::with_orders(
+        let propagation = match config.strategy {
+            Strategy::Enumerate => config.propagation,
+            Strategy::Decisions(_) => Propagation::Mac,
+        };
+        let mut search = Search::with_brancher(
             model,
-            config.propagation,
-            BuiltinVariableOrder::from_config(config),
-            BuiltinValueOrder::from_config(config),
+            propagation,
+            BuiltinBrancher::from_config(model, config),
         );
         search.solution_limit = config.solution_limit;
         search.limits = config.limits;
@@ -146,8 +222,8 @@ impl<'m> Search<'m> {
     }
 }
 
-impl<'m, V: VariableOrder, W: ValueOrder> Search<'m, V, W> {
-    /// A search with your own orderings. It stops at the first solution unless
+impl<'m, V: VariableOrder, W: ValueOrder> Search<'m, Enumerate<V, W>> {
+    /// Value enumeration with your own orderings. It stops at the first solution unless
     /// [`Search::set_solution_limit`] says otherwise, and has no limits.
     pub fn with_orders(
         model: &'m Model,
@@ -155,12 +231,25 @@ impl<'m, V: VariableOrder, W: ValueOrder> Search<'m, V, W> {
         variable_order: V,
         value_order: W,
     ) -> Self {
+        Search::with_brancher(
+            model,
+            propagation,
+            Enumerate::new(variable_order, value_order),
+        )
+    }
+}
+
+impl<'m, B: Brancher> Search<'m, B> {
+    /// A search with your own brancher. It stops at the first solution unless
+    /// [`Search::set_solution_limit`] says otherwise, and has no limits.
+    pub fn with_brancher(model: &'m Model, propagation: Propagation, brancher: B) -> Self {
+        let mut store = Store::new(model);
+        store.set_tracking(propagation == Propagation::Mac);
         Search {
             model,
-            store: Store::new(model),
+            store,
             propagation,
-            variable_order,
-            value_order,
+            brancher,
             solution_limit: Some(1),
             limits: Limits::default(),
             restarts: None,
@@ -172,24 +261,32 @@ impl<'m, V: VariableOrder, W: ValueOrder> Search<'m, V, W> {
             call_started: Instant::now(),
             clock_interval: (CLOCK_WORK / model.num_vars().max(1) as u64).clamp(1, 1024),
             elapsed: Duration::ZERO,
+            objective: model.objective(),
+            best: None,
+            solution: Vec::new(),
         }
     }
 
-    /// Stop [`Search::run`] after this many solutions in all (`None`: explore the whole tree).
+    /// Stop [`Search::run`] after this many solutions in all (`None`: explore the whole tree). Ignored
+    /// under optimisation, which runs to the optimum; see [`Limits::solutions`].
     pub fn set_solution_limit(&mut self, limit: Option<u64>) {
         self.solution_limit = limit;
     }
 
-    /// Replace the node, backtrack and time limits.
+    /// Replace the node, backtrack, time and solution limits.
     pub fn set_limits(&mut self, limits: Limits) {
         self.limits = limits;
     }
 
-    /// Restart from the root on a Luby schedule while no solution is found (`None`: never). Set it
-    /// before the search starts.
+    /// Restart from the root on a Luby schedule (`None`: never). Set it before the search starts.
     pub fn set_restarts(&mut self, restarts: Option<Restarts>) {
         self.restarts = restarts;
         self.restart_at = self.next_restart_budget();
+    }
+
+    /// Whether the model asks for an optimum (and so the search is branch and bound).
+    fn optimising(&self) -> bool {
+        self.objective != Objective::Satisfy
     }
 
     /// The node count at which the run that starts now should end.
@@ -205,12 +302,20 @@ impl<'m, V: VariableOrder, W: ValueOrder> Search<'m, V, W> {
         }
     }
 
-    /// Abandons the current run: undoes the whole path (one `Undo` per assignment, deepest first),
-    /// reports the restart, and expands the root again.
-    fn restart<O: SearchObserver>(&mut self, observer: &mut O) -> Result<(), Outcome> {
-        // The deepest frame has no assignment of its own in place; every frame above it has one.
-        let top = self.frames.pop().expect("a running search has a frame");
-        self.candidates.truncate(top.start);
+    /// Abandons the current run: undoes the whole path (one `Undo` per decision, deepest first),
+    /// reports the restart, and expands the root again. `at_solution` says whether the deepest frame
+    /// has its child in place (a restart after a solution) or is between children. Returns whether the
+    /// root is a solution.
+    fn restart<O: SearchObserver>(
+        &mut self,
+        observer: &mut O,
+        at_solution: bool,
+    ) -> Result<bool, Outcome> {
+        if !at_solution {
+            // The deepest frame has no child of its own in place; every frame above it has one.
+            let top = self.frames.pop().expect("a running search has a frame");
+            self.candidates.truncate(top.start);
+        }
         while let Some(frame) = self.frames.pop() {
             self.candidates.truncate(frame.start);
             // These undos are backtracks like any other, so the backtrack limit applies to them too.
@@ -219,10 +324,31 @@ impl<'m, V: VariableOrder, W: ValueOrder> Search<'m, V, W> {
         let count = self.stats.restarts + 1;
         emit(&mut self.stats, observer, &SearchEvent::Restart { count })?;
         self.restart_at = self.next_restart_budget();
-        if !self.expand(observer)? {
-            return Err(Outcome::Exhausted);
+        // The root was propagated when the search started; only a better bound found since needs
+        // propagating again.
+        if self.best.is_some() {
+            let root = self.apply_bound().and_then(|()| match self.propagation {
+                Propagation::Mac => self
+                    .store
+                    .propagate(self.model)
+                    .map_err(Failure::Constraint),
+                _ => Ok(()),
+            });
+            if let Err(failure) = root {
+                self.report_failure(failure);
+                emit(
+                    &mut self.stats,
+                    observer,
+                    &SearchEvent::DeadEnd { level: 1 },
+                )?;
+                return Err(self.exhausted());
+            }
         }
-        Ok(())
+        match self.expand(observer)? {
+            Expanded::Branched => Ok(false),
+            Expanded::DeadEnd => Err(self.exhausted()),
+            Expanded::Solution => Ok(true),
+        }
     }
 
     /// The statistics so far.
@@ -243,7 +369,26 @@ impl<'m, V: VariableOrder, W: ValueOrder> Search<'m, V, W> {
         }
     }
 
-    /// Runs until the solution limit, the end of the tree, a limit, or an observer's stop.
+    /// The objective's value in the best solution so far (optimisation only).
+    pub fn best_objective(&self) -> Option<i32> {
+        self.best
+    }
+
+    /// The search's result so far: its outcome (`Stopped` if it is not over), statistics, and the last
+    /// solution found.
+    pub fn result(&self) -> SearchResult {
+        SearchResult {
+            outcome: self.outcome().unwrap_or(Outcome::Stopped),
+            stats: self.stats.clone(),
+            elapsed: self.elapsed,
+            solution: (self.stats.solutions > 0).then(|| self.solution.clone()),
+            objective: self.best,
+            propagations: self.store.propagations(),
+        }
+    }
+
+    /// Runs until the solution limit, the end of the tree (under optimisation, the proven optimum), a
+    /// limit, or an observer's stop.
     pub fn run<O: SearchObserver>(&mut self, observer: &mut O) -> Outcome {
         loop {
             if self.next_solution(observer).is_none() {
@@ -252,8 +397,18 @@ impl<'m, V: VariableOrder, W: ValueOrder> Search<'m, V, W> {
                     .expect("a search that found no more solutions is over");
             }
             if self
-                .solution_limit
+                .limits
+                .solutions
                 .is_some_and(|limit| self.stats.solutions >= limit)
+            {
+                let outcome = Outcome::LimitReached(crate::Limit::Solutions);
+                self.finish(outcome);
+                return outcome;
+            }
+            if !self.optimising()
+                && self
+                    .solution_limit
+                    .is_some_and(|limit| self.stats.solutions >= limit)
             {
                 self.finish(Outcome::Solved);
                 return Outcome::Solved;
@@ -270,13 +425,22 @@ impl<'m, V: VariableOrder, W: ValueOrder> Search<'m, V, W> {
             State::Fresh => self.start(observer),
             State::AtSolution => {
                 self.state = State::Running;
-                match self.frames.last().copied() {
-                    Some(frame) => match self.undo(&frame, observer) {
+                if self.frames.is_empty() {
+                    // A solution at the root (every variable fixed before any decision, or a model
+                    // without variables) is the only one.
+                    Err(self.exhausted())
+                } else if self.optimising() && self.restarts.is_some() {
+                    match self.restart(observer, true) {
+                        Ok(true) => Ok(()),
+                        Ok(false) => self.descend(observer),
+                        Err(outcome) => Err(outcome),
+                    }
+                } else {
+                    let frame = *self.frames.last().expect("checked above");
+                    match self.undo(&frame, observer) {
                         Ok(()) => self.descend(observer),
                         Err(outcome) => Err(outcome),
-                    },
-                    // A model without variables has one solution, the empty assignment, and no path.
-                    None => Err(Outcome::Exhausted),
+                    }
                 }
             }
             State::Running => self.descend(observer),
@@ -285,7 +449,7 @@ impl<'m, V: VariableOrder, W: ValueOrder> Search<'m, V, W> {
         match step {
             Ok(()) => {
                 self.state = State::AtSolution;
-                Some(self.store.values())
+                Some(&self.solution)
             }
             Err(outcome) => {
                 self.finish(outcome);
@@ -298,28 +462,23 @@ impl<'m, V: VariableOrder, W: ValueOrder> Search<'m, V, W> {
         self.state = State::Done(outcome);
     }
 
-    /// Expands the root. `Ok` means a solution was reached (a model with no variables has one: the
-    /// empty assignment).
+    /// How the search ends when the tree is exhausted: optimal if optimisation found a solution.
+    fn exhausted(&self) -> Outcome {
+        if self.optimising() && self.best.is_some() {
+            Outcome::Optimal
+        } else {
+            Outcome::Exhausted
+        }
+    }
+
+    /// Propagates the root and expands it. `Ok` means a solution was reached at the root.
     fn start<O: SearchObserver>(&mut self, observer: &mut O) -> Result<(), Outcome> {
         self.state = State::Running;
-        if self.model.num_vars() == 0 {
-            let event = SearchEvent::Solution {
-                level: 1,
-                values: self.store.values(),
-            };
-            emit(&mut self.stats, observer, &event)?;
-            return Ok(());
-        }
         if self.propagation == Propagation::Mac
             && let Err(constraint) = self.store.establish_arc_consistency(self.model)
         {
-            // Arc consistency at the root already proves that there is no solution.
-            let ctx = SelectCtx {
-                model: self.model,
-                store: &self.store,
-                propagation: self.propagation,
-            };
-            self.variable_order.on_wipeout(constraint, &ctx);
+            // Propagation at the root already proves that there is no solution.
+            self.report_failure(Failure::Constraint(constraint));
             emit(
                 &mut self.stats,
                 observer,
@@ -327,31 +486,48 @@ impl<'m, V: VariableOrder, W: ValueOrder> Search<'m, V, W> {
             )?;
             return Err(Outcome::Exhausted);
         }
-        if !self.expand(observer)? {
+        match self.expand(observer)? {
+            Expanded::Branched => self.descend(observer),
             // The root itself is a dead end.
-            return Err(Outcome::Exhausted);
+            Expanded::DeadEnd => Err(Outcome::Exhausted),
+            Expanded::Solution => Ok(()),
         }
-        self.descend(observer)
     }
 
-    /// Chooses the next node's variable and stacks its choices. Returns whether the node has any.
-    fn expand<O: SearchObserver>(&mut self, observer: &mut O) -> Result<bool, Outcome> {
+    /// Asks the brancher how the current node branches: stacks its children, or reports the solution
+    /// it is.
+    fn expand<O: SearchObserver>(&mut self, observer: &mut O) -> Result<Expanded, Outcome> {
+        let level = self.frames.len() as u32 + 1;
+        let start = self.candidates.len();
         let ctx = SelectCtx {
             model: self.model,
             store: &self.store,
             propagation: self.propagation,
         };
-        let level = ctx.level();
-        let var = self
-            .variable_order
-            .select(&ctx)
-            .expect("an incomplete assignment has an unassigned variable");
-        debug_assert!(
-            !self.store.is_assigned(var),
-            "the ordering chose an assigned variable"
-        );
-        let start = self.candidates.len();
-        let len = ctx.append_choices(var, &mut self.candidates);
+        let Some(branch) = self.brancher.branch(&ctx, &mut self.candidates) else {
+            self.report_solution(level, observer)?;
+            return Ok(Expanded::Solution);
+        };
+        let (var, len, kind, value) = match branch {
+            Branch::Values(var) => {
+                debug_assert!(
+                    !self.store.is_assigned(var),
+                    "the brancher chose an assigned variable"
+                );
+                (var, self.candidates.len() - start, Kind::Values, 0)
+            }
+            Branch::Binary(decision) => {
+                self.candidates.truncate(start);
+                let len = if decision.negation().is_some() { 2 } else { 1 };
+                let (kind, var, value) = match decision {
+                    Decision::Assign(var, value) => (Kind::Assign, var, value),
+                    Decision::Exclude(var, value) => (Kind::Exclude, var, value),
+                    Decision::AtMost(var, value) => (Kind::AtMost, var, value),
+                    Decision::AtLeast(var, value) => (Kind::AtLeast, var, value),
+                };
+                (var, len, kind, value)
+            }
+        };
         emit(
             &mut self.stats,
             observer,
@@ -363,97 +539,195 @@ impl<'m, V: VariableOrder, W: ValueOrder> Search<'m, V, W> {
         )?;
         if len == 0 {
             emit(&mut self.stats, observer, &SearchEvent::DeadEnd { level })?;
-            return Ok(false);
+            return Ok(Expanded::DeadEnd);
         }
-        self.value_order
-            .order(var, &ctx, &mut self.candidates[start..]);
         self.frames.push(Frame {
             var,
             level,
             start,
-            len,
+            len: len as u32,
             next: 0,
-            value: 0,
+            value,
+            kind,
             checkpoint: self.store.checkpoint(),
         });
-        Ok(true)
+        Ok(Expanded::Branched)
     }
 
-    /// The depth-first loop: tries the next choice of the deepest frame, going down on success and up
+    /// Reports the solution at the current node, keeps it, and tightens the objective's bound.
+    fn report_solution<O: SearchObserver>(
+        &mut self,
+        level: u32,
+        observer: &mut O,
+    ) -> Result<(), Outcome> {
+        if self.store.num_assigned() < self.model.num_vars() {
+            // Search by decisions ends with every variable fixed, not assigned.
+            debug_assert!(
+                self.store.all_fixed(),
+                "the brancher ended with a variable unfixed"
+            );
+            self.store.record_fixed_values();
+            debug_assert!(
+                self.model.is_solution(self.store.values()),
+                "propagation accepted a non-solution: a propagator is not checker-complete"
+            );
+        }
+        let values = self.store.values();
+        let objective = self.objective.var().map(|var| values[var.index()]);
+        if objective.is_some() {
+            self.best = objective;
+        }
+        self.solution.clear();
+        self.solution.extend_from_slice(values);
+        let event = SearchEvent::Solution {
+            level,
+            values,
+            objective,
+        };
+        emit(&mut self.stats, observer, &event)
+    }
+
+    /// The depth-first loop: tries the next child of the deepest frame, going down on success and up
     /// when a frame runs out. Returns `Ok` at a solution.
     fn descend<O: SearchObserver>(&mut self, observer: &mut O) -> Result<(), Outcome> {
         loop {
             let Some(frame) = self.frames.last_mut() else {
-                return Err(Outcome::Exhausted);
+                return Err(self.exhausted());
             };
             if frame.next == frame.len {
-                // This node is finished: drop it and undo the assignment that created it.
+                // This node is finished: drop it and undo the decision that created it.
                 let start = frame.start;
                 self.frames.pop();
                 self.candidates.truncate(start);
                 match self.frames.last() {
                     Some(&parent) => self.undo(&parent, observer)?,
-                    None => return Err(Outcome::Exhausted),
+                    None => return Err(self.exhausted()),
                 }
                 continue;
             }
             if self.limits.nodes.is_some_and(|max| self.stats.nodes >= max) {
-                return Err(Outcome::LimitReached(Limit::Nodes));
+                return Err(Outcome::LimitReached(crate::Limit::Nodes));
             }
-            if self.stats.nodes >= self.restart_at && self.stats.solutions == 0 {
-                self.restart(observer)?;
+            if self.stats.nodes >= self.restart_at
+                && (self.stats.solutions == 0 || self.objective != Objective::Satisfy)
+            {
+                if self.restart(observer, false)? {
+                    return Ok(());
+                }
                 continue;
             }
             if self.stats.nodes.is_multiple_of(self.clock_interval)
                 && let Some(max) = self.limits.time
                 && self.elapsed + self.call_started.elapsed() >= max
             {
-                return Err(Outcome::LimitReached(Limit::Time));
+                return Err(Outcome::LimitReached(crate::Limit::Time));
             }
-            let value = self.candidates[frame.start + frame.next];
+            if frame.kind == Kind::Values {
+                frame.value = self.candidates[frame.start + frame.next as usize];
+            }
             frame.next += 1;
-            frame.value = value;
             frame.checkpoint = self.store.checkpoint();
             let frame = *frame;
+            let decision = frame.current();
             let level = frame.level + 1;
-            self.store.assign(self.model, frame.var, value);
-            emit(
-                &mut self.stats,
-                observer,
-                &SearchEvent::Assign {
-                    level,
-                    var: frame.var,
-                    value,
-                },
-            )?;
-            if let Err(constraint) =
-                propagate(self.model, &mut self.store, self.propagation, frame.var)
-            {
-                let ctx = SelectCtx {
-                    model: self.model,
-                    store: &self.store,
-                    propagation: self.propagation,
-                };
-                self.variable_order.on_wipeout(constraint, &ctx);
+            let applied = self.apply(decision, frame.kind != Kind::Values);
+            let event = match decision {
+                Decision::Assign(var, value) => SearchEvent::Assign { level, var, value },
+                _ => SearchEvent::Decide { level, decision },
+            };
+            emit(&mut self.stats, observer, &event)?;
+            if let Err(failure) = applied.and_then(|()| self.propagate_after(decision)) {
+                self.report_failure(failure);
                 emit(&mut self.stats, observer, &SearchEvent::DeadEnd { level })?;
                 self.undo(&frame, observer)?;
                 continue;
             }
-            if self.store.num_assigned() == self.model.num_vars() {
-                let event = SearchEvent::Solution {
-                    level,
-                    values: self.store.values(),
-                };
-                emit(&mut self.stats, observer, &event)?;
-                return Ok(());
-            }
-            if !self.expand(observer)? {
-                self.undo(&frame, observer)?;
+            match self.expand(observer)? {
+                Expanded::Branched => {}
+                Expanded::DeadEnd => self.undo(&frame, observer)?,
+                Expanded::Solution => return Ok(()),
             }
         }
     }
 
-    /// Undoes the current assignment of `frame` (a backtrack), unless the backtrack limit forbids it.
+    /// Makes the decision in the store. Under check-past a binary node's assignment must pass
+    /// Dijkstra's test (value enumeration filtered its choices already).
+    #[inline(always)]
+    fn apply(&mut self, decision: Decision, binary: bool) -> Result<(), Failure> {
+        let changed = match decision {
+            Decision::Assign(var, value) => {
+                if binary
+                    && (!self.store.domain(var).contains(value)
+                        || (self.propagation == Propagation::CheckPast
+                            && !self.store.is_consistent(self.model, var, value)))
+                {
+                    return Err(Failure::Domain);
+                }
+                self.store.assign(self.model, var, value);
+                return Ok(());
+            }
+            Decision::Exclude(var, value) => self.store.remove_value(var, value),
+            Decision::AtMost(var, bound) => self.store.set_bounds(var, i64::MIN, i64::from(bound)),
+            Decision::AtLeast(var, bound) => self.store.set_bounds(var, i64::from(bound), i64::MAX),
+        };
+        changed.map(drop).map_err(|_| Failure::Domain)
+    }
+
+    /// The propagation that follows a decision: none under check-past (its test runs when choices are
+    /// counted); forward checking of an assignment; under MAC, forward checking of an assignment and
+    /// then the fixpoint of every woken constraint. Under optimisation the objective's bound comes
+    /// first.
+    #[inline(always)]
+    fn propagate_after(&mut self, decision: Decision) -> Result<(), Failure> {
+        if self.best.is_some() {
+            self.apply_bound()?;
+        }
+        match (self.propagation, decision) {
+            (Propagation::CheckPast, _) => Ok(()),
+            (Propagation::ForwardChecking, Decision::Assign(var, _)) => self
+                .store
+                .forward_check(self.model, var)
+                .map_err(Failure::Constraint),
+            (Propagation::ForwardChecking, _) => Ok(()),
+            (Propagation::Mac, Decision::Assign(var, _)) => self
+                .store
+                .maintain_arc_consistency(self.model, var)
+                .map_err(Failure::Constraint),
+            (Propagation::Mac, _) => self
+                .store
+                .propagate(self.model)
+                .map_err(Failure::Constraint),
+        }
+    }
+
+    /// Branch and bound: the objective must beat the best solution so far.
+    fn apply_bound(&mut self) -> Result<(), Failure> {
+        let Some(best) = self.best else {
+            return Ok(());
+        };
+        let best = i64::from(best);
+        let result = match self.objective {
+            Objective::Satisfy => return Ok(()),
+            Objective::Minimize(var) => self.store.set_bounds(var, i64::MIN, best - 1),
+            Objective::Maximize(var) => self.store.set_bounds(var, best + 1, i64::MAX),
+        };
+        result.map(drop).map_err(|_| Failure::Domain)
+    }
+
+    /// Tells the brancher which constraint failed, if one did.
+    fn report_failure(&mut self, failure: Failure) {
+        if let Failure::Constraint(constraint) = failure {
+            let ctx = SelectCtx {
+                model: self.model,
+                store: &self.store,
+                propagation: self.propagation,
+            };
+            self.brancher.on_wipeout(constraint, &ctx);
+        }
+    }
+
+    /// Undoes the child of `frame` in place (a backtrack), unless the backtrack limit forbids it.
+    #[inline(always)]
     fn undo<O: SearchObserver>(&mut self, frame: &Frame, observer: &mut O) -> Result<(), Outcome> {
         // Checked before undoing, so that a limit of k allows exactly k backtracks (0 allows none).
         if self
@@ -461,18 +735,15 @@ impl<'m, V: VariableOrder, W: ValueOrder> Search<'m, V, W> {
             .backtracks
             .is_some_and(|max| self.stats.backtracks >= max)
         {
-            return Err(Outcome::LimitReached(Limit::Backtracks));
+            return Err(Outcome::LimitReached(crate::Limit::Backtracks));
         }
         self.store.undo_to(self.model, frame.checkpoint);
-        emit(
-            &mut self.stats,
-            observer,
-            &SearchEvent::Undo {
-                level: frame.level + 1,
-                var: frame.var,
-                value: frame.value,
-            },
-        )
+        let level = frame.level + 1;
+        let event = match frame.current() {
+            Decision::Assign(var, value) => SearchEvent::Undo { level, var, value },
+            decision => SearchEvent::Retract { level, decision },
+        };
+        emit(&mut self.stats, observer, &event)
     }
 }
 

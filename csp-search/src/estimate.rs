@@ -119,7 +119,7 @@ impl SearchObserver for TreeSizeEstimator {
                     self.reweights.push((j - 1.0) / j);
                 }
             }
-            SearchEvent::Assign { level, .. } => {
+            SearchEvent::Assign { level, .. } | SearchEvent::Decide { level, .. } => {
                 // Child `j` of the node one level up.
                 let level = level as usize;
                 self.reach(level);
@@ -144,7 +144,7 @@ impl SearchObserver for TreeSizeEstimator {
                 below.solutions = 0.0;
                 self.level = level;
             }
-            SearchEvent::Undo { level, .. } => {
+            SearchEvent::Undo { level, .. } | SearchEvent::Retract { level, .. } => {
                 // The node at `level` is finished: fold its children's estimate into its own level.
                 let level = level as usize;
                 let [node, below] = &mut self.levels[level - 1..=level] else {

@@ -2,12 +2,18 @@ use std::ops::ControlFlow;
 
 use csp_core::VarId;
 
+use crate::Decision;
+
 /// One step of a backtracking search, in the order it happens. Levels follow Stone & Stone: the root
 /// is level 1 and a node with `k` variables assigned is level `k + 1`.
 ///
 /// For every search the stream reads as a depth-first walk: `Enter` a node and choose its variable,
-/// then for each value `Assign` (creating a child one level down) … `Undo` it. A node with no way
-/// forward reports `DeadEnd` before its assignment is undone; a complete assignment reports `Solution`.
+/// then for each child `Assign` a value (or `Decide` another restriction: `x ≠ v`, `x ≤ m`, `x ≥ m`)
+/// creating a child one level down, … then `Undo` (or `Retract`) it. A node with no way forward
+/// reports `DeadEnd` before its assignment is undone; a complete assignment reports `Solution`.
+///
+/// Value enumeration (Stone & Stone's LEX and MIN) only ever assigns; search by decisions assigns for
+/// `x = v` and decides the rest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SearchEvent<'a> {
     /// The node at `level` branches on `var`, which has `choices` values to try.
@@ -27,6 +33,22 @@ pub enum SearchEvent<'a> {
         var: VarId,
         /// The value.
         value: i32,
+    },
+    /// A decision other than an assignment (`x ≠ v`, `x ≤ m`, `x ≥ m`) was made, creating a node at
+    /// `level`. It counts as a node, like [`SearchEvent::Assign`].
+    Decide {
+        /// The new node's level.
+        level: u32,
+        /// The decision.
+        decision: Decision,
+    },
+    /// The node at `level`, made by `decision`, was left and its decision undone: a backtrack, like
+    /// [`SearchEvent::Undo`].
+    Retract {
+        /// The level of the node undone.
+        level: u32,
+        /// The decision it was made by.
+        decision: Decision,
     },
     /// The node at `level`, made by `var = value`, was left and its assignment undone (a backtrack).
     Undo {
@@ -49,12 +71,15 @@ pub enum SearchEvent<'a> {
         /// How many restarts there have been, this one included.
         count: u64,
     },
-    /// Every variable is assigned: `values[i]` is the value of variable `i`.
+    /// Every variable is assigned (or, in search by decisions, fixed): `values[i]` is the value of
+    /// variable `i`. Under optimisation every solution is better than the one before.
     Solution {
-        /// The level of the solution node (number of variables + 1).
+        /// The level of the solution node (number of variables + 1 under value enumeration).
         level: u32,
         /// The solution, indexed by [`VarId::index`].
         values: &'a [i32],
+        /// The objective's value, if the model has one.
+        objective: Option<i32>,
     },
 }
 

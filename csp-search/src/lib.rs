@@ -27,6 +27,7 @@
 //! assert_eq!(result.stats.solutions, 6);
 //! ```
 
+pub mod branch;
 mod config;
 mod engine;
 mod estimate;
@@ -37,8 +38,13 @@ mod stats;
 mod trace;
 pub mod value;
 
+pub use branch::{
+    Branch, Brancher, Decision, DecisionBrancher, Enumerate, IntSearch, ValueSelection,
+    VariableSelection,
+};
 pub use config::{
-    Limits, Propagation, Restarts, SearchConfig, TiePolicy, ValueOrderKind, VariableOrderKind, luby,
+    Limits, Propagation, Restarts, SearchConfig, Strategy, TiePolicy, ValueOrderKind,
+    VariableOrderKind, luby,
 };
 pub use csp_core::{Rng, rng_for};
 pub use engine::{Limit, Outcome, Search, SearchResult, solve};

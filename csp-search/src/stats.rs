@@ -40,7 +40,8 @@ pub struct Statistics {
     pub dead_ends: u64,
     /// Restarts from the root.
     pub restarts: u64,
-    /// The most variables assigned at once.
+    /// The deepest node's level minus one: the most variables assigned at once under value
+    /// enumeration, the most decisions on one path in search by decisions.
     pub max_depth: u32,
     /// Per level, from the root (`per_level[0]` is level 1).
     pub per_level: Vec<LevelStats>,
@@ -87,12 +88,12 @@ impl SearchObserver for Statistics {
                 stats.expanded += 1;
                 stats.choices += u64::from(choices);
             }
-            SearchEvent::Assign { level, .. } => {
+            SearchEvent::Assign { level, .. } | SearchEvent::Decide { level, .. } => {
                 self.nodes += 1;
                 self.max_depth = self.max_depth.max(level - 1);
                 self.level(level).nodes += 1;
             }
-            SearchEvent::Undo { level, .. } => {
+            SearchEvent::Undo { level, .. } | SearchEvent::Retract { level, .. } => {
                 self.backtracks += 1;
                 self.level(level).backtracks += 1;
             }

@@ -18,6 +18,8 @@ use crate::{SearchEvent, SearchObserver};
 ///   2 assign   q0=1                q0 = 1 makes a node at level 2
 ///   3 deadend                      the node at level 3 cannot be extended
 ///   3 undo     q1=3                the node at level 3, made by q1 = 3, is left (a backtrack)
+///   4 decide   x2<=5               x2 ≤ 5 makes a node at level 4 (search by decisions; also !=, >=)
+///   4 retract  x2<=5               the node at level 4, made by x2 ≤ 5, is left (a backtrack)
 ///   5 solution q0=1 q1=3 q2=0 q3=2 every variable is assigned
 ///   1 restart  count=1             the search starts again from the root
 /// ```
@@ -87,9 +89,19 @@ impl SearchObserver for TraceRecorder {
                 "{level:>3} undo     {}={value}",
                 self.names[var.index()]
             ),
+            SearchEvent::Decide { level, decision } => writeln!(
+                self.text,
+                "{level:>3} decide   {}",
+                decision.display(&self.names[decision.var().index()])
+            ),
+            SearchEvent::Retract { level, decision } => writeln!(
+                self.text,
+                "{level:>3} retract  {}",
+                decision.display(&self.names[decision.var().index()])
+            ),
             SearchEvent::DeadEnd { level } => writeln!(self.text, "{level:>3} deadend"),
             SearchEvent::Restart { count } => writeln!(self.text, "  1 restart  count={count}"),
-            SearchEvent::Solution { level, values } => {
+            SearchEvent::Solution { level, values, .. } => {
                 let _ = write!(self.text, "{level:>3} solution");
                 for (name, value) in self.names.iter().zip(values) {
                     let _ = write!(self.text, " {name}={value}");

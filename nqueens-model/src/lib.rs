@@ -53,6 +53,6 @@ pub use model::{
     LOCAL_SEARCH_BYTES_PER_ROW, MEMORY_BUDGET_BYTES, QueensError, estimated_model_bytes,
     local_search_max_n, local_search_model, max_n, model,
 };
-pub use queens_constraint::QueensConstraint;
+pub use queens_constraint::{MAX_BOARD_SIZE, QueensConstraint};
 pub use render::render;
 pub use verify::{AttackKind, VerifyError, verify};

@@ -1,9 +1,9 @@
 //! Building the N-queens model, and the size limits that keep it within memory.
 
-use csp_core::{MAX_DOMAIN_WIDTH, Model, ModelBuilder, ModelError, VarId, constraints::NotEqual};
+use csp_core::{Model, ModelBuilder, ModelError, VarId, constraints::NotEqual};
 use thiserror::Error;
 
-use crate::{Encoding, QueensConstraint};
+use crate::{Encoding, MAX_BOARD_SIZE, QueensConstraint};
 
 /// The memory a model and one search store may take together: 4 GiB. [`max_n`] is the largest board
 /// whose [`estimated_model_bytes`] stays within it.
@@ -80,14 +80,14 @@ pub fn model(n: usize, encoding: Encoding) -> Result<Model, QueensError> {
 pub const LOCAL_SEARCH_BYTES_PER_ROW: u64 = 320;
 
 /// The largest board [`local_search_model`] builds: the most rows whose
-/// [`LOCAL_SEARCH_BYTES_PER_ROW`] fit in [`MEMORY_BUDGET_BYTES`] (13,421,772), and never more than a
-/// domain can hold.
+/// [`LOCAL_SEARCH_BYTES_PER_ROW`] fit in [`MEMORY_BUDGET_BYTES`] (13,421,772), and never more than
+/// [`MAX_BOARD_SIZE`].
 pub const fn local_search_max_n() -> usize {
     let by_memory = MEMORY_BUDGET_BYTES / LOCAL_SEARCH_BYTES_PER_ROW;
-    if by_memory < MAX_DOMAIN_WIDTH {
+    if by_memory < MAX_BOARD_SIZE {
         by_memory as usize
     } else {
-        MAX_DOMAIN_WIDTH as usize
+        MAX_BOARD_SIZE as usize
     }
 }
 
@@ -116,7 +116,7 @@ pub fn local_search_model(n: usize) -> Result<Model, QueensError> {
 /// Builds the model; the caller has checked the size.
 fn build(n: usize, encoding: Encoding) -> Result<Model, QueensError> {
     let mut builder = ModelBuilder::new();
-    // `check_size` keeps n within MAX_DOMAIN_WIDTH = 2^28, so rows and columns fit in i32.
+    // `check_size` keeps n within MAX_BOARD_SIZE = 2^28, so rows and columns fit in i32.
     let last_column = (n - 1) as i32;
     let rows = (0..n)
         .map(|row| builder.int_var(format!("q{row}"), 0..=last_column))
@@ -157,15 +157,15 @@ fn check_size(n: usize, encoding: Encoding) -> Result<(), QueensError> {
 }
 
 /// The largest board [`model`] builds for the encoding: the largest `n` whose
-/// [`estimated_model_bytes`] is at most [`MEMORY_BUDGET_BYTES`] (4 GiB), and never more than a domain
-/// can hold ([`MAX_DOMAIN_WIDTH`]).
+/// [`estimated_model_bytes`] is at most [`MEMORY_BUDGET_BYTES`] (4 GiB), and never more than
+/// [`MAX_BOARD_SIZE`].
 ///
 /// That is 5,176 for [`Encoding::Pairwise`], whose `3·n(n−1)/2` constraints cost about 96 bytes
 /// each, and 16,245 for [`Encoding::Counters`], where forward checking's worst-case trail (16 bytes
 /// per cell of the board) dominates.
 pub const fn max_n(encoding: Encoding) -> usize {
     // A binary search for the last n within budget: the estimate grows with n.
-    let (mut within, mut beyond) = (1_usize, MAX_DOMAIN_WIDTH as usize + 1);
+    let (mut within, mut beyond) = (1_usize, MAX_BOARD_SIZE as usize + 1);
     while beyond - within > 1 {
         let middle = within + (beyond - within) / 2;
         if estimated_model_bytes(middle, encoding) <= MEMORY_BUDGET_BYTES {

@@ -3,8 +3,12 @@
 use std::fmt;
 
 use csp_core::{
-    CheckCtx, Constraint, LocalCtx, MAX_DOMAIN_WIDTH, ModelError, PropagationCtx, VarId, Wipeout,
+    CheckCtx, Constraint, LocalCtx, LocalSearch, ModelError, PropagationCtx, VarId, Wipeout,
 };
+
+/// The most rows (and columns) a board may have: 2²⁸, so that every row and column fits an `i32` value
+/// and every local-search count (at most `3n`) fits a `u32`. Memory stops real boards far below it.
+pub const MAX_BOARD_SIZE: u64 = 1 << 28;
 use fixedbitset::FixedBitSet;
 
 /// No two queens attack each other: one variable per row, valued by the queen's column, with every
@@ -41,8 +45,7 @@ impl QueensConstraint {
     /// The constraint over `rows`, where `rows[i]` is the variable of row `i`.
     ///
     /// The variables must be consecutive (`rows[i].index() == rows[0].index() + i`), so that a variable's
-    /// row is found in O(1). There must be at least one row and at most [`MAX_DOMAIN_WIDTH`] (a board
-    /// wider than any domain could hold has no solution, and the limit keeps every count within `u32`).
+    /// row is found in O(1). There must be at least one row and at most [`MAX_BOARD_SIZE`].
     pub fn new(rows: Vec<VarId>) -> Result<Self, ModelError> {
         let invalid = |reason: String| ModelError::InvalidConstraint {
             constraint: format!("queens constraint over {} rows", rows.len()),
@@ -51,9 +54,9 @@ impl QueensConstraint {
         let Some(first) = rows.first().map(|var| var.index()) else {
             return Err(invalid("there must be at least one row".to_owned()));
         };
-        if rows.len() as u64 > MAX_DOMAIN_WIDTH {
+        if rows.len() as u64 > MAX_BOARD_SIZE {
             return Err(invalid(format!(
-                "{} rows are more than the widest domain ({MAX_DOMAIN_WIDTH}) has columns",
+                "{} rows are more than the largest board ({MAX_BOARD_SIZE}) has",
                 rows.len()
             )));
         }
@@ -113,7 +116,7 @@ impl QueensConstraint {
     /// have (at most `n − 1` attackers on each of three lines), so that a repair always moves it back.
     #[inline]
     fn off_board_conflicts(&self) -> u32 {
-        // `new` keeps n at most MAX_DOMAIN_WIDTH = 2^28, so 3n fits in u32.
+        // `new` keeps n at most MAX_BOARD_SIZE = 2^28, so 3n fits in u32.
         (3 * self.n_queens()) as u32
     }
 
@@ -255,8 +258,14 @@ impl Constraint for QueensConstraint {
         Ok(())
     }
 
+    fn local_search(&self) -> Option<&dyn LocalSearch> {
+        Some(self)
+    }
+}
+
+impl LocalSearch for QueensConstraint {
     /// The number of other queens attacking (`var`'s row, `value`), read from the counters that
-    /// [`reset_local`](Constraint::reset_local) and [`moved`](Constraint::moved) keep. Two queens in
+    /// [`reset_local`](LocalSearch::reset_local) and [`moved`](LocalSearch::moved) keep. Two queens in
     /// different rows share at most one line, so this is also the number of attacking pairs the move
     /// would leave `var` in, as the pairwise encoding counts them.
     fn conflicts(&self, var: VarId, value: i32, ctx: &LocalCtx<'_>) -> u32 {
@@ -277,7 +286,7 @@ impl Constraint for QueensConstraint {
         u32::try_from(on_lines - itself).unwrap_or(0)
     }
 
-    /// [`conflicts`](Constraint::conflicts) for a run of values in one loop over the row's windows of
+    /// [`conflicts`](LocalSearch::conflicts) for a run of values in one loop over the row's windows of
     /// the counter tables.
     fn add_conflicts(&self, var: VarId, values: &[i32], ctx: &LocalCtx<'_>, conflicts: &mut [u32]) {
         let n = self.n_queens();
@@ -301,7 +310,7 @@ impl Constraint for QueensConstraint {
         }
     }
 
-    /// Every row's [`conflicts`](Constraint::conflicts) at its current column, in one pass.
+    /// Every row's [`conflicts`](LocalSearch::conflicts) at its current column, in one pass.
     fn add_scope_conflicts(&self, ctx: &LocalCtx<'_>, conflicts: &mut [u32]) {
         let n = self.n_queens();
         let cells = ctx.cells;

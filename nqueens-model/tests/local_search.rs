@@ -1,7 +1,7 @@
 //! The counter encoding's local-search conflict counts against a naive count, and against the pairwise
 //! encoding's sum of violated constraints.
 
-use csp_core::{Constraint, LocalCtx, Model, VarId};
+use csp_core::{LocalCtx, LocalSearch, Model, VarId, checker_conflicts};
 use nqueens_model::{Encoding, model};
 use proptest::prelude::*;
 
@@ -21,19 +21,34 @@ fn naive_attackers(values: &[i32], row: usize, column: i32) -> u32 {
         .count() as u32
 }
 
-/// The pairwise encoding's conflict count for `var = value`: its violated constraints, each counted by
-/// the trait's default from the checker alone.
+/// The pairwise encoding's conflict count for `var = value`: its violated constraints, each counted
+/// from the checker alone (its not-equal constraints have no local-search hooks of their own).
 fn pairwise_conflicts(model: &Model, values: &[i32], var: VarId, value: i32) -> u32 {
-    let ctx = LocalCtx { values, cells: &[] };
     model
         .constraints_of(var)
         .iter()
-        .map(|&id| model.constraint(id).conflicts(var, value, &ctx))
+        .map(|&id| {
+            let constraint = model.constraint(id);
+            assert!(constraint.local_search().is_none());
+            checker_conflicts(constraint, var, value, values)
+        })
         .sum()
 }
 
+/// The counters model's queens constraint, through its local-search hooks.
+fn queens_hooks(model: &Model) -> &dyn LocalSearch {
+    let id = model
+        .constraint_ids()
+        .next()
+        .expect("one queens constraint");
+    model
+        .constraint(id)
+        .local_search()
+        .expect("the queens constraint counts its own conflicts")
+}
+
 fn assert_conflicts_are_exact(
-    counters: &dyn Constraint,
+    counters: &dyn LocalSearch,
     pairwise: &Model,
     values: &[i32],
     cells: &[i64],
@@ -99,8 +114,7 @@ proptest! {
         let n = values.len();
         let counters_model = model(n, Encoding::Counters).expect("small boards fit");
         let pairwise_model = model(n, Encoding::Pairwise).expect("small boards fit");
-        let id = counters_model.constraint_ids().next().expect("one queens constraint");
-        let counters = counters_model.constraint(id);
+        let counters = queens_hooks(&counters_model);
         let mut cells = vec![0; counters.state_size()];
         counters.reset_local(&values, &mut cells);
         assert_conflicts_are_exact(counters, &pairwise_model, &values, &cells);
@@ -121,11 +135,7 @@ proptest! {
 fn a_solution_has_no_conflicts_where_its_queens_stand() {
     let values = [0, 4, 7, 5, 2, 6, 1, 3];
     let model = model(8, Encoding::Counters).expect("8 queens fit");
-    let id = model
-        .constraint_ids()
-        .next()
-        .expect("one queens constraint");
-    let counters = model.constraint(id);
+    let counters = queens_hooks(&model);
     let mut cells = vec![0; counters.state_size()];
     counters.reset_local(&values, &mut cells);
     let ctx = LocalCtx {

@@ -357,6 +357,7 @@ impl LimitArgs {
             nodes: self.node_limit,
             backtracks: self.backtrack_limit,
             time: self.time_limit,
+            solutions: None,
         }
     }
 

@@ -169,6 +169,7 @@ impl<'a> Report<'a> {
                     Limit::Nodes => "nodes",
                     Limit::Backtracks => "backtracks",
                     Limit::Time => "time",
+                    Limit::Solutions => "solutions",
                 }),
             ),
             _ => ("stopped", None),

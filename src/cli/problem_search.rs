@@ -227,6 +227,7 @@ pub fn limit_name(limit: Limit) -> &'static str {
         Limit::Nodes => "nodes",
         Limit::Backtracks => "backtracks",
         Limit::Time => "time",
+        Limit::Solutions => "solutions",
     }
 }
 

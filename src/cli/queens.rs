@@ -312,5 +312,6 @@ fn limit_name(limit: csp_search::Limit) -> &'static str {
         csp_search::Limit::Nodes => "node",
         csp_search::Limit::Backtracks => "backtrack",
         csp_search::Limit::Time => "time",
+        csp_search::Limit::Solutions => "solution",
     }
 }

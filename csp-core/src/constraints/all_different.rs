@@ -1,6 +1,9 @@
 use std::cell::RefCell;
 
-use crate::{CheckCtx, Constraint, LocalCtx, PropagationCtx, VarId, Wipeout};
+use crate::{
+    CheckCtx, Constraint, LocalCtx, LocalSearch, PropagationCtx, VarId, Wipeout,
+    constraint::Priority,
+};
 
 /// The state cell counting pairs of assigned variables that share a value.
 const CLASHES: usize = 0;
@@ -90,6 +93,12 @@ impl Constraint for AllDifferent {
         if let Some(base) = small_window(&self.scope, ctx) {
             return revise_on_words(&self.scope, ctx, base);
         }
+        // Régin's graph lists every current value: above a budget, fall back to removing fixed
+        // values from the other variables (forward checking's strength, still checker-complete).
+        let values: u64 = self.scope.iter().map(|&v| ctx.size(v)).sum();
+        if values > REGIN_VALUE_BUDGET {
+            return self.remove_fixed_values(ctx);
+        }
         // The scratch space is per thread: a model is shared between threads, and revisions never
         // nest. Should one ever be busy, a fresh one does the same work.
         SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
@@ -98,12 +107,48 @@ impl Constraint for AllDifferent {
         })
     }
 
+    fn priority(&self) -> Priority {
+        Priority::Low
+    }
+
+    fn local_search(&self) -> Option<&dyn LocalSearch> {
+        Some(self)
+    }
+}
+
+impl LocalSearch for AllDifferent {
     fn conflicts(&self, var: VarId, value: i32, ctx: &LocalCtx<'_>) -> u32 {
         // One violation per other variable sharing the value, so the count falls as a repair helps.
         self.scope
             .iter()
             .filter(|&&other| other != var && ctx.values[other.index()] == value)
             .count() as u32
+    }
+}
+
+/// The most values (summed over the scope) Régin's algorithm lists; see [`AllDifferent`]'s revision.
+const REGIN_VALUE_BUDGET: u64 = 1 << 16;
+
+impl AllDifferent {
+    /// Removes every fixed variable's value from the others, to a fixpoint, and fails on two fixed
+    /// variables sharing a value.
+    fn remove_fixed_values(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        loop {
+            let mut changed = false;
+            for (i, &var) in self.scope.iter().enumerate() {
+                let Some(value) = ctx.fixed_value(var) else {
+                    continue;
+                };
+                for (j, &other) in self.scope.iter().enumerate() {
+                    if i != j {
+                        changed |= ctx.remove(other, value)?;
+                    }
+                }
+            }
+            if !changed {
+                return Ok(());
+            }
+        }
     }
 }
 

@@ -1,4 +1,7 @@
-use crate::{CheckCtx, Constraint, ModelError, PropagationCtx, VarId, Wake, Wipeout};
+use crate::{
+    CheckCtx, Constraint, EventSet, ModelError, PropagationCtx, VarId, Wipeout,
+    constraint::Priority,
+};
 
 /// How a linear sum relates to its right-hand side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -7,11 +10,17 @@ pub enum Relation {
     Equal,
     /// `Σ aᵢxᵢ <= c`.
     LessOrEqual,
+    /// `Σ aᵢxᵢ ≠ c`.
+    NotEqual,
 }
 
-/// `Σ aᵢxᵢ = c` or `Σ aᵢxᵢ <= c`, with bounds propagation: each unassigned variable's domain is cut to
-/// the values for which the rest of the sum, at its own bounds, can still meet `c`, until nothing
-/// changes.
+/// `Σ aᵢxᵢ = c`, `Σ aᵢxᵢ ≤ c` or `Σ aᵢxᵢ ≠ c`.
+///
+/// Equalities and inequalities are bounds consistent: each variable's bounds are cut to the values for
+/// which the rest of the sum, at its own bounds, can still meet `c`, until nothing changes; each cut is
+/// one bound change, however many values it removes. A disequality prunes only when one variable is
+/// left unfixed (the value that would complete the sum to `c`). Sums are computed in `i128`, so no
+/// coefficient, value or right-hand side can overflow them.
 #[derive(Debug, Clone)]
 pub struct Linear {
     scope: Vec<VarId>,
@@ -23,13 +32,22 @@ pub struct Linear {
 impl Linear {
     /// The sum of `coefficient × variable` over `terms`, related to `rhs`.
     pub fn new(terms: Vec<(i32, VarId)>, relation: Relation, rhs: i32) -> Self {
-        let (coefficients, scope): (Vec<i64>, Vec<VarId>) =
-            terms.into_iter().map(|(a, x)| (i64::from(a), x)).unzip();
+        Self::with_i64(
+            terms.into_iter().map(|(a, x)| (i64::from(a), x)).collect(),
+            relation,
+            i64::from(rhs),
+        )
+    }
+
+    /// Like [`Linear::new`], with 64-bit coefficients and right-hand side (FlatZinc's integers are
+    /// 64-bit; the sums are computed in 128 bits, so none overflows).
+    pub fn with_i64(terms: Vec<(i64, VarId)>, relation: Relation, rhs: i64) -> Self {
+        let (coefficients, scope): (Vec<i64>, Vec<VarId>) = terms.into_iter().unzip();
         Linear {
             scope,
             coefficients,
             relation,
-            rhs: i64::from(rhs),
+            rhs,
         }
     }
 
@@ -58,13 +76,30 @@ impl Linear {
         ))
     }
 
+    /// The relation.
+    pub fn relation(&self) -> Relation {
+        self.relation
+    }
+
     /// Whether a sum lying somewhere in `min..=max` can still meet the right-hand side.
     fn feasible(&self, min: i128, max: i128) -> bool {
         let rhs = i128::from(self.rhs);
         match self.relation {
             Relation::Equal => min <= rhs && rhs <= max,
             Relation::LessOrEqual => min <= rhs,
+            Relation::NotEqual => !(min == max && min == rhs),
         }
+    }
+
+    /// The smallest and largest value of the sum over the current bounds.
+    fn sum_bounds(&self, ctx: &CheckCtx<'_>) -> (i128, i128) {
+        let (mut min, mut max) = (0i128, 0i128);
+        for (&a, &v) in self.coefficients.iter().zip(&self.scope) {
+            let (p, q) = term_bounds(a, ctx.lb(v), ctx.ub(v));
+            min += p;
+            max += q;
+        }
+        (min, max)
     }
 }
 
@@ -85,7 +120,7 @@ impl Constraint for Linear {
     /// With at most two variables the check's bounds come from the partner alone (its value, or its
     /// domain, which check-past never narrows); with more, the bounds of several variables add up.
     fn check_is_pairwise(&self) -> bool {
-        self.scope.len() <= 2
+        self.scope.len() <= 2 && self.relation != Relation::NotEqual
     }
 
     fn is_satisfied(&self, values: &[i32]) -> bool {
@@ -95,9 +130,11 @@ impl Constraint for Linear {
             .zip(values)
             .map(|(&a, &x)| i128::from(a) * i128::from(x))
             .sum();
+        let rhs = i128::from(self.rhs);
         match self.relation {
-            Relation::Equal => sum == i128::from(self.rhs),
-            Relation::LessOrEqual => sum <= i128::from(self.rhs),
+            Relation::Equal => sum == rhs,
+            Relation::LessOrEqual => sum <= rhs,
+            Relation::NotEqual => sum != rhs,
         }
     }
 
@@ -123,50 +160,125 @@ impl Constraint for Linear {
     }
 
     fn propagate(&self, _var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
-        self.filter_bounds(ctx)
+        self.filter(ctx)
     }
 
-    /// Bounds consistency, as under forward checking (which already reads every current domain):
-    /// weaker than arc consistency on equalities, whose holes inside a domain it does not see.
+    /// Bounds consistency for `=` and `≤` (weaker than arc consistency on equalities, whose holes
+    /// inside a domain it does not see); for `≠`, the one value that would complete the sum.
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
-        self.filter_bounds(ctx)
+        self.filter(ctx)
     }
 
-    /// Bounds reasoning reads nothing but the bounds.
-    fn wake(&self) -> Wake {
-        Wake::Bounds
+    /// Bounds reasoning reads nothing but the bounds; a disequality waits for fixed variables.
+    fn subscribe(&self, _position: usize) -> EventSet {
+        match self.relation {
+            Relation::NotEqual => EventSet::FIXED,
+            Relation::Equal | Relation::LessOrEqual => EventSet::BOUNDS,
+        }
+    }
+
+    fn priority(&self) -> Priority {
+        if self.scope.len() <= 2 {
+            Priority::High
+        } else {
+            Priority::Medium
+        }
+    }
+
+    /// From the sum's bounds: `≤ c` is entailed when the largest sum is at most `c`, `= c` when the sum
+    /// is fixed at `c`, `≠ c` when `c` lies outside the sum's range; each is disentailed when no sum in
+    /// the range can meet `c`.
+    fn entailment(&self, ctx: &CheckCtx<'_>) -> Option<bool> {
+        let (min, max) = self.sum_bounds(ctx);
+        let rhs = i128::from(self.rhs);
+        match self.relation {
+            Relation::LessOrEqual if max <= rhs => Some(true),
+            Relation::LessOrEqual if min > rhs => Some(false),
+            Relation::Equal if min == max => Some(min == rhs),
+            Relation::Equal if rhs < min || rhs > max => Some(false),
+            Relation::NotEqual if rhs < min || rhs > max => Some(true),
+            Relation::NotEqual if min == max => Some(min != rhs),
+            _ => None,
+        }
+    }
+
+    /// `= c` and `≠ c` negate each other; `Σ aᵢxᵢ ≤ c` negates to `Σ −aᵢxᵢ ≤ −c − 1`.
+    fn negation(&self) -> Option<Box<dyn Constraint>> {
+        let terms = || {
+            self.coefficients
+                .iter()
+                .copied()
+                .zip(self.scope.iter().copied())
+        };
+        let negated = match self.relation {
+            Relation::Equal => Linear::with_i64(terms().collect(), Relation::NotEqual, self.rhs),
+            Relation::NotEqual => Linear::with_i64(terms().collect(), Relation::Equal, self.rhs),
+            Relation::LessOrEqual => Linear::with_i64(
+                terms().map(|(a, x)| (-a, x)).collect(),
+                Relation::LessOrEqual,
+                // `c` is an i64, so −c − 1 is too: no overflow.
+                self.rhs.checked_neg()?.checked_sub(1)?,
+            ),
+        };
+        Some(Box::new(negated))
     }
 }
 
 impl Linear {
-    /// Cuts every unassigned variable's domain to the values whose term the rest of the sum, at its
-    /// bounds, can still complement, until nothing changes.
+    fn filter(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        match self.relation {
+            Relation::NotEqual => self.filter_not_equal(ctx),
+            Relation::Equal | Relation::LessOrEqual => self.filter_bounds(ctx),
+        }
+    }
+
+    /// With every variable fixed, the sum must differ from `c`; with one left, it must not take the
+    /// value that completes the sum.
+    fn filter_not_equal(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        let mut free = None;
+        let mut fixed_sum = 0i128;
+        for (&a, &v) in self.coefficients.iter().zip(&self.scope) {
+            match ctx.fixed_value(v) {
+                Some(x) => fixed_sum += i128::from(a) * i128::from(x),
+                None if a == 0 => {}
+                None if free.is_none() => free = Some((a, v)),
+                None => return Ok(()),
+            }
+        }
+        let rest = i128::from(self.rhs) - fixed_sum;
+        match free {
+            None if rest == 0 => Err(Wipeout),
+            None => Ok(()),
+            Some((a, v)) => {
+                let a = i128::from(a);
+                if rest % a == 0
+                    && let Ok(value) = i32::try_from(rest / a)
+                {
+                    ctx.remove(v, value)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Cuts every variable's bounds to the values whose term the rest of the sum, at its bounds, can
+    /// still complement, until nothing changes.
     fn filter_bounds(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         let rhs = i128::from(self.rhs);
         loop {
-            let bounds = |v: VarId, ctx: &PropagationCtx<'_>| -> Result<(i32, i32), Wipeout> {
-                if let Some(x) = ctx.value(v) {
-                    return Ok((x, x));
-                }
-                let d = ctx.domain(v);
-                Ok((d.min().ok_or(Wipeout)?, d.max().ok_or(Wipeout)?))
-            };
-            let (mut min, mut max) = (0i128, 0i128);
-            for (&a, &v) in self.coefficients.iter().zip(&self.scope) {
-                let (lo, hi) = bounds(v, ctx)?;
-                let (p, q) = term_bounds(a, lo, hi);
-                min += p;
-                max += q;
-            }
+            let (min, max) = self.sum_bounds(&ctx.as_check());
             if !self.feasible(min, max) {
                 return Err(Wipeout);
             }
             let mut changed = false;
             for (&a, &v) in self.coefficients.iter().zip(&self.scope) {
-                if a == 0 || ctx.value(v).is_some() {
+                if a == 0 {
                     continue;
                 }
-                let (lo, hi) = bounds(v, ctx)?;
+                let (lo, hi) = (ctx.lb(v), ctx.ub(v));
+                if lo == hi {
+                    continue;
+                }
                 let (p, q) = term_bounds(a, lo, hi);
                 // The rest of the sum lies in rest_min..=rest_max, so a·x must lie in
                 // (-inf or rhs - rest_max)..=(rhs - rest_min).
@@ -174,7 +286,7 @@ impl Linear {
                 let upper = rhs - rest_min;
                 let lower = match self.relation {
                     Relation::Equal => Some(rhs - rest_max),
-                    Relation::LessOrEqual => None,
+                    Relation::LessOrEqual | Relation::NotEqual => None,
                 };
                 let a = i128::from(a);
                 // Divide a·x's range by a, rounding inwards, and flip it when a is negative.
@@ -185,9 +297,7 @@ impl Linear {
                 };
                 let x_lo = x_lo.map_or(i64::MIN, clamp_i64);
                 let x_hi = x_hi.map_or(i64::MAX, clamp_i64);
-                let before = ctx.domain(v).size();
-                ctx.restrict_bounds(v, x_lo, x_hi)?;
-                changed |= ctx.domain(v).size() != before;
+                changed |= ctx.store.set_bounds(v, x_lo, x_hi)?;
             }
             if !changed {
                 return Ok(());

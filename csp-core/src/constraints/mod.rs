@@ -5,10 +5,12 @@ mod all_different;
 mod linear;
 mod not_equal;
 mod predicate;
+mod reified;
 mod table;
 
 pub use all_different::AllDifferent;
 pub use linear::{Linear, Relation};
 pub use not_equal::NotEqual;
 pub use predicate::Predicate;
+pub use reified::{Reification, Reified};
 pub use table::Table;

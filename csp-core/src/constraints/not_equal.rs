@@ -1,4 +1,8 @@
-use crate::{CheckCtx, Constraint, PropagationCtx, VarId, Wake, Wipeout};
+use crate::{
+    CheckCtx, Constraint, EventSet, PropagationCtx, VarId, Wipeout,
+    constraint::Priority,
+    constraints::{Linear, Relation},
+};
 
 /// `x + a != y + b`: plain disequality with offsets, enough to state the N-queens diagonals
 /// pairwise (`q[i] + i != q[j] + j`).
@@ -81,7 +85,49 @@ impl Constraint for NotEqual {
     }
 
     /// Only a fixed variable forbids anything.
-    fn wake(&self) -> Wake {
-        Wake::Fixed
+    fn subscribe(&self, _position: usize) -> EventSet {
+        EventSet::FIXED
+    }
+
+    fn priority(&self) -> Priority {
+        Priority::High
+    }
+
+    /// Entailed once the two domains share no value that the offset could make equal, which bounds
+    /// show cheaply: `x + a` wholly below or above `y + b`.
+    fn entailment(&self, ctx: &CheckCtx<'_>) -> Option<bool> {
+        let [x, y] = self.scope;
+        let (x_lo, x_hi) = (i64::from(ctx.lb(x)), i64::from(ctx.ub(x)));
+        let (y_lo, y_hi) = (
+            i64::from(ctx.lb(y)) + self.delta,
+            i64::from(ctx.ub(y)) + self.delta,
+        );
+        if x_hi < y_lo || y_hi < x_lo {
+            return Some(true);
+        }
+        if x_lo == x_hi && y_lo == y_hi {
+            return Some(x_lo != y_lo);
+        }
+        let value = match (ctx.fixed_value(x), ctx.fixed_value(y)) {
+            (Some(v), None) => Some((y, i64::from(v) - self.delta)),
+            (None, Some(v)) => Some((x, i64::from(v) + self.delta)),
+            _ => None,
+        };
+        match value {
+            Some((other, forbidden)) => i32::try_from(forbidden).map_or(Some(true), |f| {
+                (!ctx.domain(other).contains(f)).then_some(true)
+            }),
+            None => None,
+        }
+    }
+
+    /// `x − y = delta`.
+    fn negation(&self) -> Option<Box<dyn Constraint>> {
+        let [x, y] = self.scope;
+        Some(Box::new(Linear::with_i64(
+            vec![(1, x), (-1, y)],
+            Relation::Equal,
+            self.delta,
+        )))
     }
 }

@@ -58,6 +58,10 @@ impl Constraint for Predicate {
         &self.scope
     }
 
+    fn priority(&self) -> crate::constraint::Priority {
+        crate::constraint::Priority::High
+    }
+
     /// A binary relation, checked only when the partner is assigned.
     fn check_is_pairwise(&self) -> bool {
         true
@@ -99,12 +103,15 @@ impl Constraint for Predicate {
     /// prunes its partner (forward checking's strength), so wide domains cannot stall the search.
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         let [x, y] = self.scope;
-        let pairs = u64::from(ctx.current_size(x)) * u64::from(ctx.current_size(y));
+        let pairs = ctx.size(x).saturating_mul(ctx.size(y));
         for (var, other) in [(x, y), (y, x)] {
             if ctx.is_assigned(var) {
                 continue;
             }
-            if pairs > REVISE_BUDGET && ctx.fixed_value(other).is_none() {
+            // A wide domain is never listed: only a narrow one, against a fixed or narrow partner.
+            if ctx.size(var) > REVISE_BUDGET
+                || (pairs > REVISE_BUDGET && ctx.fixed_value(other).is_none())
+            {
                 continue;
             }
             let doomed: smallvec::SmallVec<[i32; 16]> = ctx

@@ -34,7 +34,7 @@ pub struct DomWdeg {
     /// its number of constraints, a bound on its weighted degree that costs nothing to read.
     var_failures: Vec<u64>,
     /// The unassigned variables at the current node: choices and weighted degree.
-    scratch: Vec<(VarId, u32, u64)>,
+    scratch: Vec<(VarId, u64, u64)>,
     /// Under check-past: one variable's values, filtered in place to count its choices.
     values: Vec<i32>,
 }
@@ -71,7 +71,7 @@ impl DomWdeg {
 
 /// Orders two candidates `(choices, weighted degree)` by dom/wdeg, smaller ratio first, comparing
 /// `a/b < c/d` as `a·d < c·b` so that no rounding enters; equal ratios go to fewer choices.
-fn compare(a: (u32, u64), b: (u32, u64)) -> Ordering {
+pub(crate) fn compare(a: (u64, u64), b: (u64, u64)) -> Ordering {
     let left = u128::from(a.0) * u128::from(b.1);
     let right = u128::from(b.0) * u128::from(a.1);
     // A zero weighted degree is an infinite ratio, never better than a finite one.
@@ -86,13 +86,13 @@ impl VariableOrder for DomWdeg {
     fn select(&mut self, ctx: &SelectCtx<'_>) -> Option<VarId> {
         let mut scratch = std::mem::take(&mut self.scratch);
         scratch.clear();
-        let mut best: Option<(u32, u64)> = None;
+        let mut best: Option<(u64, u64)> = None;
         for &var in ctx.unassigned_unordered() {
             let choices = if ctx.propagation().prunes_domains() {
                 ctx.domain(var).size()
             } else {
                 self.values.clear();
-                ctx.append_choices(var, &mut self.values) as u32
+                ctx.append_choices(var, &mut self.values) as u64
             };
             // The weighted degree costs a pass over the variable's constraints; skip it when even
             // the bound (every constraint counted) leaves the ratio worse than the best so far, so a

@@ -18,7 +18,7 @@ pub struct FewestChoices {
     ties: TiePolicy,
     rng: Rng,
     /// Under check-past: the unassigned variables and their counted choices at the current node.
-    scratch: Vec<(VarId, u32)>,
+    scratch: Vec<(VarId, u64)>,
     /// Under check-past: one variable's values, filtered in place to count its choices.
     values: Vec<i32>,
 }
@@ -40,7 +40,7 @@ impl VariableOrder for FewestChoices {
         // The candidates come from the store's sparse set of unassigned variables, in no particular
         // order, so every tie policy compares indices explicitly where the order matters.
         let unassigned = ctx.unassigned_unordered();
-        let candidates: &mut dyn Iterator<Item = (VarId, u32)> = match ctx.propagation() {
+        let candidates: &mut dyn Iterator<Item = (VarId, u64)> = match ctx.propagation() {
             Propagation::ForwardChecking | Propagation::Mac => {
                 &mut unassigned.iter().map(|&v| (v, ctx.domain(v).size()))
             }
@@ -51,7 +51,7 @@ impl VariableOrder for FewestChoices {
                 for &v in unassigned {
                     self.values.clear();
                     let choices = ctx.append_choices(v, &mut self.values);
-                    self.scratch.push((v, choices as u32));
+                    self.scratch.push((v, choices as u64));
                 }
                 &mut self.scratch.iter().copied()
             }
@@ -59,7 +59,7 @@ impl VariableOrder for FewestChoices {
         match self.ties {
             TiePolicy::LowestIndex => candidates.min_by_key(|&(v, c)| (c, v)).map(|(v, _)| v),
             TiePolicy::MaxDegree => {
-                let mut best: Option<(VarId, u32, u64)> = None;
+                let mut best: Option<(VarId, u64, u64)> = None;
                 for (v, c) in candidates {
                     // The degree costs a pass over v's constraints: compute it only for a candidate
                     // that is at least tied on choices, and once.
@@ -81,7 +81,7 @@ impl VariableOrder for FewestChoices {
             TiePolicy::Random => {
                 // Two passes with one draw, rather than reservoir sampling's draw per tie: at the top of
                 // a 10,000-queens search every variable ties.
-                let mut min = u32::MAX;
+                let mut min = u64::MAX;
                 let mut ties = 0u32;
                 for (_, c) in candidates {
                     if c < min {

@@ -8,6 +8,7 @@ mod fewest_choices;
 mod lexicographic;
 
 pub use dom_wdeg::DomWdeg;
+pub(crate) use dom_wdeg::compare as compare_dom_wdeg;
 pub use fewest_choices::FewestChoices;
 pub use lexicographic::Lexicographic;
 
@@ -89,14 +90,14 @@ impl<'a> SelectCtx<'a> {
     /// How many choices the variable has at this node (its branching factor if chosen), without a
     /// buffer; [`SelectCtx::append_choices`] is faster under check-past.
     #[inline]
-    pub fn choices(&self, var: VarId) -> u32 {
+    pub fn choices(&self, var: VarId) -> u64 {
         let domain = self.store.domain(var);
         match self.propagation {
             Propagation::ForwardChecking | Propagation::Mac => domain.size(),
             Propagation::CheckPast => domain
                 .values()
                 .filter(|&v| self.store.is_consistent(self.model, var, v))
-                .count() as u32,
+                .count() as u64,
         }
     }
 

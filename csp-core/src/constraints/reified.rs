@@ -1,0 +1,233 @@
+use crate::{
+    CheckCtx, Constraint, EventSet, ModelError, PropagationCtx, VarId, Wipeout,
+    constraint::Priority,
+};
+
+/// How a [`Reified`] constraint ties its Boolean to the constraint it wraps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reification {
+    /// `b ↔ C`: the Boolean is true exactly when the constraint holds (FlatZinc's `_reif`).
+    Equivalent,
+    /// `b → C`: when the Boolean is true the constraint holds (FlatZinc's `_imp`, half-reification).
+    Implies,
+}
+
+/// Any constraint reified by a 0/1 variable: `b ↔ C` or `b → C`, with no code of the wrapped constraint
+/// written for it.
+///
+/// Propagation, following the usual generic scheme (as in Gecode and Pumpkin):
+/// - `b = 1`: the wrapped constraint propagates as if posted alone.
+/// - `b = 0` (equivalence only): its [negation](Constraint::negation) propagates, if it has one;
+///   otherwise the reification fails once the constraint is [entailed](Constraint::entailment).
+/// - `b` unfixed: the constraint's entailment fixes `b` (disentailed: `b = 0`; entailed, for an
+///   equivalence: `b = 1`).
+///
+/// The wrapped constraint is kept informed of every change it subscribes to ([`Constraint::notify`])
+/// whatever `b` is, so its incremental state is exact when `b` becomes 1.
+#[derive(Debug)]
+pub struct Reified {
+    /// `b`, then the wrapped constraint's scope.
+    scope: Vec<VarId>,
+    inner: Box<dyn Constraint>,
+    /// The wrapped constraint's negation, for an equivalence whose constraint has one.
+    negation: Option<Box<dyn Constraint>>,
+    /// Where each variable of `scope[1..]` stands in the negation's scope.
+    negation_positions: Vec<usize>,
+    mode: Reification,
+    inner_cells: usize,
+}
+
+impl Reified {
+    /// `b ↔ constraint` or `b → constraint`, as `mode` says. `b` must not be in the constraint's
+    /// scope; its domain is cut to `{0, 1}` when search starts.
+    pub fn new(
+        b: VarId,
+        constraint: Box<dyn Constraint>,
+        mode: Reification,
+    ) -> Result<Self, ModelError> {
+        if constraint.scope().contains(&b) {
+            return Err(ModelError::InvalidConstraint {
+                constraint: format!("reification of {constraint:?}"),
+                reason: format!("the Boolean {b:?} is in the reified constraint's scope"),
+            });
+        }
+        let negation = match mode {
+            Reification::Equivalent => constraint.negation(),
+            Reification::Implies => None,
+        };
+        // A negation must relate the same variables; one that does not is not used.
+        let positions: Option<Vec<usize>> = negation.as_ref().and_then(|n| {
+            (n.scope().len() == constraint.scope().len())
+                .then(|| {
+                    constraint
+                        .scope()
+                        .iter()
+                        .map(|v| n.scope().iter().position(|w| w == v))
+                        .collect()
+                })
+                .flatten()
+        });
+        let (negation, negation_positions) = match positions {
+            Some(positions) => (negation, positions),
+            None => (None, Vec::new()),
+        };
+        let mut scope = Vec::with_capacity(constraint.scope().len() + 1);
+        scope.push(b);
+        scope.extend_from_slice(constraint.scope());
+        Ok(Reified {
+            scope,
+            inner_cells: constraint.state_size(),
+            inner: constraint,
+            negation,
+            negation_positions,
+            mode,
+        })
+    }
+
+    /// `b ↔ constraint`.
+    pub fn equivalent(b: VarId, constraint: impl Constraint + 'static) -> Result<Self, ModelError> {
+        Self::new(b, Box::new(constraint), Reification::Equivalent)
+    }
+
+    /// `b → constraint`.
+    pub fn implies(b: VarId, constraint: impl Constraint + 'static) -> Result<Self, ModelError> {
+        Self::new(b, Box::new(constraint), Reification::Implies)
+    }
+
+    fn b(&self) -> VarId {
+        self.scope[0]
+    }
+
+    fn negation_cells(&self) -> usize {
+        self.negation.as_ref().map_or(0, |n| n.state_size())
+    }
+
+    /// What the constraint holding means for `b` under the mode, given the constraint's truth.
+    fn b_follows(&self, holds: bool) -> Option<i64> {
+        match (self.mode, holds) {
+            (Reification::Equivalent, true) => Some(1),
+            (_, false) => Some(0),
+            (Reification::Implies, true) => None,
+        }
+    }
+}
+
+impl Constraint for Reified {
+    fn scope(&self) -> &[VarId] {
+        &self.scope
+    }
+
+    fn is_satisfied(&self, values: &[i32]) -> bool {
+        let holds = self.inner.is_satisfied(&values[1..]);
+        match (self.mode, values[0]) {
+            (Reification::Equivalent, 0) => !holds,
+            (Reification::Implies, 0) => true,
+            (_, 1) => holds,
+            _ => false,
+        }
+    }
+
+    fn state_size(&self) -> usize {
+        self.inner_cells + self.negation_cells()
+    }
+
+    fn on_assign(&self, var: VarId, value: i32, ctx: &mut PropagationCtx<'_>) {
+        if var == self.b() {
+            return;
+        }
+        self.inner
+            .on_assign(var, value, &mut ctx.inner(0, self.inner_cells));
+        if let Some(negation) = &self.negation {
+            negation.on_assign(
+                var,
+                value,
+                &mut ctx.inner(self.inner_cells, self.negation_cells()),
+            );
+        }
+    }
+
+    fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        let b = self.b();
+        ctx.restrict_bounds(b, 0, 1)?;
+        if ctx.fixed_value(b).is_none() {
+            let entailment = self
+                .inner
+                .entailment(&ctx.as_check().inner(0, self.inner_cells));
+            match entailment.and_then(|holds| self.b_follows(holds)) {
+                Some(value) => {
+                    ctx.fix(b, value)?;
+                }
+                None => return Ok(()),
+            }
+        }
+        match ctx.fixed_value(b) {
+            Some(1) => self.inner.revise(&mut ctx.inner(0, self.inner_cells)),
+            Some(_) if self.mode == Reification::Implies => Ok(()),
+            _ => match &self.negation {
+                Some(negation) => {
+                    negation.revise(&mut ctx.inner(self.inner_cells, self.negation_cells()))
+                }
+                None => {
+                    let entailed = self
+                        .inner
+                        .entailment(&ctx.as_check().inner(0, self.inner_cells));
+                    if entailed == Some(true) {
+                        Err(Wipeout)
+                    } else {
+                        Ok(())
+                    }
+                }
+            },
+        }
+    }
+
+    /// `b` when it is fixed; each other variable for what the wrapped constraint (and its negation)
+    /// subscribe to, and for being fixed, when entailment is settled at the latest.
+    fn subscribe(&self, position: usize) -> EventSet {
+        if position == 0 {
+            return EventSet::FIXED;
+        }
+        let mut events = self.inner.subscribe(position - 1) | EventSet::FIXED;
+        if let Some(negation) = &self.negation {
+            events |= negation.subscribe(self.negation_positions[position - 1]);
+        }
+        events
+    }
+
+    fn uses_notify(&self) -> bool {
+        self.inner.uses_notify() || self.negation.as_ref().is_some_and(|n| n.uses_notify())
+    }
+
+    fn notify(&self, position: usize, events: EventSet, ctx: &mut PropagationCtx<'_>) -> bool {
+        if position > 0 {
+            if self.inner.uses_notify() {
+                self.inner
+                    .notify(position - 1, events, &mut ctx.inner(0, self.inner_cells));
+            }
+            if let Some(negation) = &self.negation
+                && negation.uses_notify()
+            {
+                negation.notify(
+                    self.negation_positions[position - 1],
+                    events,
+                    &mut ctx.inner(self.inner_cells, self.negation_cells()),
+                );
+            }
+        }
+        true
+    }
+
+    fn priority(&self) -> Priority {
+        self.inner.priority()
+    }
+
+    fn entailment(&self, ctx: &CheckCtx<'_>) -> Option<bool> {
+        let holds = self.inner.entailment(&ctx.inner(0, self.inner_cells));
+        match (self.mode, ctx.fixed_value(self.b())) {
+            (Reification::Implies, Some(0)) => Some(true),
+            (_, Some(1)) => holds,
+            (Reification::Equivalent, Some(0)) => holds.map(|h| !h),
+            _ => None,
+        }
+    }
+}
