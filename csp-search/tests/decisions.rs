@@ -1,0 +1,439 @@
+//! The engine for real models against an oracle: on random small models with wide domains (values
+//! up to ±10⁹), Booleans and reified constraints, every kind of branching (value enumeration under
+//! each propagation level, binary decisions under every MiniZinc variable and value selection,
+//! `seq_search` groups, restarts) finds exactly the solutions brute-force enumeration finds, and
+//! branch and bound finds the optimum that enumeration finds.
+
+use std::ops::ControlFlow;
+
+use csp_core::constraints::{
+    AllDifferent, Linear, NotEqual, Predicate, Reification, Reified, Relation, Table,
+};
+use csp_core::{Constraint, Model, ModelBuilder, VarId};
+use csp_search::{
+    FnObserver, IntSearch, Limits, Outcome, Propagation, Restarts, SearchConfig, SearchEvent,
+    Strategy as Branching, ValueOrderKind, ValueSelection, VariableOrderKind, VariableSelection,
+    solve,
+};
+use proptest::prelude::*;
+
+/// A constraint over the integer variables, in plain data so proptest can shrink it. Values are
+/// small integers scaled by the problem's `scale` when the model is built.
+#[derive(Debug, Clone)]
+enum Spec {
+    NotEqual(usize, i32, usize, i32),
+    AllDifferent(Vec<usize>),
+    Table(Vec<usize>, Vec<Vec<i32>>),
+    /// Terms, relation (0: =, 1: ≤, 2: ≠), right-hand side.
+    Linear(Vec<(i32, usize)>, u8, i32),
+    /// `x < y`, as a closure the engine knows nothing about.
+    Less(usize, usize),
+}
+
+/// A reified constraint: Boolean `b` (an index among the Booleans) ↔ or → `spec`.
+#[derive(Debug, Clone)]
+struct Reif {
+    b: usize,
+    spec: Spec,
+    equivalent: bool,
+}
+
+#[derive(Debug, Clone)]
+struct Problem {
+    /// Small values per integer variable, before scaling.
+    domains: Vec<Vec<i32>>,
+    /// Every value is multiplied by this: 1 keeps bit sets, 10⁸ makes wide interval domains.
+    scale: i32,
+    booleans: usize,
+    constraints: Vec<Spec>,
+    reified: Vec<Reif>,
+    /// `Σ booleans ≥ k`, so the Booleans are constrained by more than their reifications.
+    at_least: Option<i32>,
+}
+
+fn distinct_vars(num_vars: usize, max: usize) -> impl Strategy<Value = Vec<usize>> {
+    proptest::sample::subsequence((0..num_vars).collect::<Vec<_>>(), 1..=max.min(num_vars))
+        .prop_shuffle()
+}
+
+fn pair(num_vars: usize) -> impl Strategy<Value = (usize, usize)> {
+    (0..num_vars, 0..num_vars - 1).prop_map(|(a, b)| (a, if b >= a { b + 1 } else { b }))
+}
+
+fn spec(num_vars: usize) -> BoxedStrategy<Spec> {
+    let nary = prop_oneof![
+        distinct_vars(num_vars, 3).prop_map(Spec::AllDifferent),
+        distinct_vars(num_vars, 3)
+            .prop_flat_map(|vars| {
+                let arity = vars.len();
+                (
+                    Just(vars),
+                    prop::collection::vec(prop::collection::vec(-2..=3i32, arity), 0..10),
+                )
+            })
+            .prop_map(|(vars, tuples)| Spec::Table(vars, tuples)),
+        (
+            distinct_vars(num_vars, 3).prop_flat_map(|vars| {
+                let n = vars.len();
+                (Just(vars), prop::collection::vec(-3..=3i32, n))
+            }),
+            0..3u8,
+            -5..=6i32
+        )
+            .prop_map(|((vars, coefs), relation, rhs)| {
+                Spec::Linear(coefs.into_iter().zip(vars).collect(), relation, rhs)
+            }),
+    ];
+    if num_vars < 2 {
+        return nary.boxed();
+    }
+    prop_oneof![
+        (pair(num_vars), -2..=2i32, -2..=2i32)
+            .prop_map(|((x, y), a, b)| Spec::NotEqual(x, a, y, b)),
+        pair(num_vars).prop_map(|(x, y)| Spec::Less(x, y)),
+        nary,
+    ]
+    .boxed()
+}
+
+fn problem() -> impl Strategy<Value = Problem> {
+    (1..=4usize, 0..=2usize)
+        .prop_flat_map(|(num_vars, booleans)| {
+            let reified = if booleans == 0 {
+                Just(Vec::new()).boxed()
+            } else {
+                prop::collection::vec(
+                    (0..booleans, spec(num_vars), any::<bool>()).prop_map(
+                        |(b, spec, equivalent)| Reif {
+                            b,
+                            spec,
+                            equivalent,
+                        },
+                    ),
+                    0..=2,
+                )
+                .boxed()
+            };
+            (
+                prop::collection::vec(prop::collection::btree_set(-2..=3i32, 1..=4), num_vars),
+                prop_oneof![Just(1), Just(1_000), Just(100_000_000)],
+                Just(booleans),
+                prop::collection::vec(spec(num_vars), 0..=4),
+                reified,
+                prop::option::of(0..=2i32),
+            )
+        })
+        .prop_map(
+            |(domains, scale, booleans, constraints, reified, at_least)| Problem {
+                domains: domains
+                    .into_iter()
+                    .map(|d| d.into_iter().collect())
+                    .collect(),
+                scale,
+                booleans,
+                constraints,
+                reified,
+                at_least: at_least.filter(|_| booleans > 0),
+            },
+        )
+}
+
+impl Problem {
+    fn num_vars(&self) -> usize {
+        self.domains.len() + self.booleans
+    }
+
+    /// The constraint of `spec` over `vars`, its values scaled.
+    fn constraint(&self, spec: &Spec, vars: &[VarId]) -> Box<dyn Constraint> {
+        let s = self.scale;
+        match spec {
+            Spec::NotEqual(x, a, y, b) => {
+                Box::new(NotEqual::with_offsets(vars[*x], a * s, vars[*y], b * s))
+            }
+            Spec::AllDifferent(v) => {
+                Box::new(AllDifferent::new(v.iter().map(|&i| vars[i]).collect()))
+            }
+            Spec::Table(v, tuples) => Box::new(
+                Table::new(
+                    v.iter().map(|&i| vars[i]).collect(),
+                    tuples
+                        .iter()
+                        .map(|t| t.iter().map(|x| x * s).collect())
+                        .collect(),
+                )
+                .unwrap(),
+            ),
+            Spec::Linear(terms, relation, rhs) => Box::new(Linear::with_i64(
+                terms
+                    .iter()
+                    .map(|&(a, i)| (i64::from(a), vars[i]))
+                    .collect(),
+                match relation {
+                    0 => Relation::Equal,
+                    1 => Relation::LessOrEqual,
+                    _ => Relation::NotEqual,
+                },
+                i64::from(*rhs) * i64::from(s),
+            )),
+            Spec::Less(x, y) => Box::new(Predicate::new("x < y", vars[*x], vars[*y], |a, b| a < b)),
+        }
+    }
+
+    /// The model; its integer variables come first, then the Booleans.
+    fn build(&self, objective: Option<(usize, bool)>) -> Model {
+        let mut builder = ModelBuilder::new();
+        let mut vars: Vec<VarId> = self
+            .domains
+            .iter()
+            .enumerate()
+            .map(|(i, d)| {
+                builder
+                    .int_var_with_values(format!("x{i}"), d.iter().map(|v| v * self.scale))
+                    .unwrap()
+            })
+            .collect();
+        let booleans: Vec<VarId> = (0..self.booleans)
+            .map(|i| builder.bool_var(format!("b{i}")).unwrap())
+            .collect();
+        for spec in &self.constraints {
+            builder.post_boxed(self.constraint(spec, &vars)).unwrap();
+        }
+        for reif in &self.reified {
+            let mode = if reif.equivalent {
+                Reification::Equivalent
+            } else {
+                Reification::Implies
+            };
+            let reified = Reified::new(booleans[reif.b], self.constraint(&reif.spec, &vars), mode);
+            builder.post(reified.unwrap()).unwrap();
+        }
+        if let Some(k) = self.at_least {
+            let terms = booleans.iter().map(|&b| (-1, b)).collect();
+            builder
+                .post(Linear::new(terms, Relation::LessOrEqual, -k))
+                .unwrap();
+        }
+        vars.extend(booleans);
+        if let Some((var, minimize)) = objective {
+            let var = vars[var % vars.len()];
+            if minimize {
+                builder.minimize(var).unwrap();
+            } else {
+                builder.maximize(var).unwrap();
+            }
+        }
+        builder.build()
+    }
+}
+
+/// Every complete assignment the model's checkers accept, in lexicographic order.
+fn brute_force(model: &Model) -> Vec<Vec<i32>> {
+    let domains: Vec<Vec<i32>> = model
+        .vars()
+        .map(|v| model.initial_domain(v).values().collect())
+        .collect();
+    let mut solutions = Vec::new();
+    let mut current = vec![0; domains.len()];
+    fn walk(
+        i: usize,
+        domains: &[Vec<i32>],
+        model: &Model,
+        current: &mut Vec<i32>,
+        out: &mut Vec<Vec<i32>>,
+    ) {
+        if i == current.len() {
+            if model.is_solution(current) {
+                out.push(current.clone());
+            }
+            return;
+        }
+        for &v in &domains[i] {
+            current[i] = v;
+            walk(i + 1, domains, model, current, out);
+        }
+    }
+    walk(0, &domains, model, &mut current, &mut solutions);
+    solutions
+}
+
+/// A decision strategy: one `int_search` over a random subset of the variables (the rest falls to
+/// the default), or two in sequence.
+fn decisions(num_vars: usize) -> impl Strategy<Value = Branching> {
+    let search = (
+        proptest::sample::subsequence((0..num_vars).collect::<Vec<_>>(), 0..=num_vars),
+        proptest::sample::select(VariableSelection::ALL.to_vec()),
+        proptest::sample::select(ValueSelection::ALL.to_vec()),
+    )
+        .prop_map(|(vars, variable, value)| {
+            IntSearch::new(
+                vars.into_iter().map(VarId::from_index).collect(),
+                variable,
+                value,
+            )
+        });
+    prop::collection::vec(search, 0..=2).prop_map(Branching::Decisions)
+}
+
+/// Any search: value enumeration under every propagation level, or decisions; with or without tiny
+/// restart budgets (restarting at almost every node is the hardest case for completeness).
+fn config(num_vars: usize) -> impl Strategy<Value = SearchConfig> {
+    let enumerate = (
+        prop_oneof![
+            Just(VariableOrderKind::Lexicographic),
+            Just(VariableOrderKind::FewestChoices),
+            Just(VariableOrderKind::DomWdeg)
+        ],
+        prop_oneof![
+            Just(ValueOrderKind::Ascending),
+            Just(ValueOrderKind::Random),
+            Just(ValueOrderKind::MiddleOut)
+        ],
+        prop_oneof![
+            Just(Propagation::CheckPast),
+            Just(Propagation::ForwardChecking),
+            Just(Propagation::Mac)
+        ],
+    )
+        .prop_map(|(variable_order, value_order, propagation)| SearchConfig {
+            variable_order,
+            value_order,
+            propagation,
+            ..SearchConfig::default()
+        });
+    let decide = decisions(num_vars).prop_map(|strategy| SearchConfig {
+        strategy,
+        ..SearchConfig::default()
+    });
+    (
+        prop_oneof![enumerate, decide],
+        any::<u64>(),
+        prop_oneof![
+            Just(None),
+            (1..6u64).prop_map(|base_nodes| Some(Restarts { base_nodes }))
+        ],
+    )
+        .prop_map(|(config, seed, restarts)| SearchConfig {
+            seed,
+            restarts,
+            ..config.all_solutions()
+        })
+}
+
+fn problem_and_config() -> impl Strategy<Value = (Problem, SearchConfig)> {
+    problem().prop_flat_map(|p| {
+        let n = p.num_vars();
+        (Just(p), config(n))
+    })
+}
+
+/// Runs a search, collecting its solutions and their objective values.
+fn run(
+    model: &Model,
+    config: &SearchConfig,
+) -> (csp_search::SearchResult, Vec<(Vec<i32>, Option<i32>)>) {
+    let mut found = Vec::new();
+    let result = solve(
+        model,
+        config,
+        FnObserver(|event: &SearchEvent<'_>| {
+            if let SearchEvent::Solution {
+                values, objective, ..
+            } = event
+            {
+                found.push((values.to_vec(), *objective));
+            }
+            ControlFlow::Continue(())
+        }),
+    );
+    (result, found)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(20_000))]
+
+    #[test]
+    fn every_branching_finds_exactly_the_brute_force_solutions(
+        (problem, config) in problem_and_config(),
+    ) {
+        let model = problem.build(None);
+        let expected = brute_force(&model);
+        let (result, found) = run(&model, &config);
+        prop_assert_eq!(result.outcome, Outcome::Exhausted);
+        prop_assert_eq!(result.stats.solutions, found.len() as u64);
+        prop_assert_eq!(result.stats.backtracks, result.stats.nodes, "a full search undoes everything");
+        let mut found: Vec<Vec<i32>> = found.into_iter().map(|(v, _)| v).collect();
+        found.sort();
+        let before = found.len();
+        found.dedup();
+        prop_assert_eq!(found.len(), before, "no solution is reported twice");
+        prop_assert_eq!(found, expected);
+    }
+
+    #[test]
+    fn branch_and_bound_finds_the_optimum_with_every_solution_better_than_the_last(
+        (problem, config) in problem_and_config(),
+        objective in (0..8usize, any::<bool>()),
+    ) {
+        let model = problem.build(Some(objective));
+        let var = model.objective().var().expect("an objective was set");
+        let minimize = objective.1;
+        let expected = brute_force(&model)
+            .iter()
+            .map(|s| s[var.index()])
+            .reduce(|a, b| if minimize { a.min(b) } else { a.max(b) });
+        // The solution limit is ignored under optimisation: set it to one to check that.
+        let (result, found) = run(&model, &config.first(1));
+        match expected {
+            None => {
+                prop_assert_eq!(result.outcome, Outcome::Exhausted);
+                prop_assert!(found.is_empty());
+            }
+            Some(optimum) => {
+                prop_assert_eq!(result.outcome, Outcome::Optimal);
+                prop_assert_eq!(result.objective, Some(optimum));
+                for (values, objective) in &found {
+                    prop_assert!(model.is_solution(values), "{:?} is no solution", values);
+                    prop_assert_eq!(*objective, Some(values[var.index()]));
+                }
+                let objectives: Vec<i32> = found.iter().map(|(v, _)| v[var.index()]).collect();
+                for pair in objectives.windows(2) {
+                    prop_assert!(
+                        if minimize { pair[1] < pair[0] } else { pair[1] > pair[0] },
+                        "not strictly better: {:?}", objectives
+                    );
+                }
+                let best = result.solution.as_ref().expect("the best solution is kept");
+                prop_assert_eq!(best[var.index()], optimum);
+            }
+        }
+    }
+
+    /// A limit stops branch and bound with the best solution so far, and never reports a bound it
+    /// has not proven.
+    #[test]
+    fn a_limit_reports_the_best_so_far(
+        (problem, config) in problem_and_config(),
+        objective in (0..8usize, any::<bool>()),
+        nodes in 0..6u64,
+    ) {
+        let model = problem.build(Some(objective));
+        let limited = SearchConfig {
+            limits: Limits { nodes: Some(nodes), ..Limits::default() },
+            ..config
+        };
+        let (result, found) = run(&model, &limited);
+        prop_assert_eq!(result.objective, found.last().and_then(|(_, o)| *o));
+        if let Some(best) = &result.solution {
+            prop_assert!(model.is_solution(best));
+        }
+        if result.outcome == Outcome::Optimal {
+            let var = model.objective().var().unwrap();
+            let minimize = objective.1;
+            let optimum = brute_force(&model)
+                .iter()
+                .map(|s| s[var.index()])
+                .reduce(|a, b| if minimize { a.min(b) } else { a.max(b) });
+            prop_assert_eq!(result.objective, optimum);
+        }
+    }
+}
