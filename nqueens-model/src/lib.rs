@@ -38,6 +38,9 @@
 //! # }
 //! ```
 
+#[macro_use]
+mod names;
+
 pub mod construct;
 pub mod count;
 mod encoding;
@@ -48,11 +51,12 @@ mod render;
 pub mod stream;
 mod verify;
 
-pub use encoding::{Encoding, ParseEncodingError};
+pub use encoding::Encoding;
 pub use model::{
     LOCAL_SEARCH_BYTES_PER_ROW, MEMORY_BUDGET_BYTES, QueensError, estimated_model_bytes,
     local_search_max_n, local_search_model, max_n, model,
 };
+pub use names::ParseNameError;
 pub use queens_constraint::QueensConstraint;
 pub use render::render;
 pub use verify::{AttackKind, VerifyError, verify};

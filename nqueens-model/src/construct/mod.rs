@@ -56,7 +56,6 @@ mod torus;
 mod yaglom;
 
 use std::fmt;
-use std::str::FromStr;
 
 use rayon::prelude::*;
 use thiserror::Error;
@@ -249,28 +248,6 @@ pub enum Method {
 }
 
 impl Method {
-    /// Every method, in the order messages list them.
-    pub const ALL: [Method; 6] = [
-        Method::Explicit,
-        Method::KnightWalk,
-        Method::Decomposition,
-        Method::AbramsonYung,
-        Method::Yaglom,
-        Method::OddTrick,
-    ];
-
-    /// The name [`Display`](fmt::Display) prints and [`FromStr`] reads.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Method::Explicit => "explicit",
-            Method::KnightWalk => "knight-walk",
-            Method::Decomposition => "decomposition",
-            Method::AbramsonYung => "abramson-yung",
-            Method::Yaglom => "yaglom",
-            Method::OddTrick => "odd-trick",
-        }
-    }
-
     /// The method's scope, in words, as messages give it.
     pub const fn scope(self) -> &'static str {
         match self {
@@ -303,35 +280,18 @@ impl Method {
     }
 }
 
-impl fmt::Display for Method {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A string that names no [`Method`].
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error(
-    "unknown method `{input}`; expected one of: explicit, knight-walk, decomposition, abramson-yung, yaglom, odd-trick"
-)]
-pub struct ParseMethodError {
-    /// The string that was given.
-    pub input: String,
-}
-
-impl FromStr for Method {
-    type Err = ParseMethodError;
-
-    /// Reads a method's [`name`](Method::name), exactly as [`Display`](fmt::Display) prints it.
-    fn from_str(input: &str) -> Result<Self, Self::Err> {
-        Method::ALL
-            .into_iter()
-            .find(|method| method.name() == input)
-            .ok_or_else(|| ParseMethodError {
-                input: input.to_owned(),
-            })
-    }
-}
+named_enum!(
+    Method,
+    "method",
+    [
+        Explicit => "explicit",
+        KnightWalk => "knight-walk",
+        Decomposition => "decomposition",
+        AbramsonYung => "abramson-yung",
+        Yaglom => "yaglom",
+        OddTrick => "odd-trick",
+    ]
+);
 
 /// The largest board a construction builds in memory: a placement of `n` columns takes `4n` bytes,
 /// and [`MEMORY_BUDGET_BYTES`] (4 GiB) allows 2³⁰ = 1,073,741,824 of them. [`ExplicitColumns`] streams

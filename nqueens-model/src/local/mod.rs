@@ -8,6 +8,7 @@
 //! | --- | --- | --- | --- |
 //! | [`qs1`] | Sosič & Gu §2 (`004_1d927949bc937c3a.txt`) | random permutation, swaps that reduce the diagonal collisions, a new permutation when stuck | a tested pair, or a new permutation |
 //! | [`qs4`] | Sosič & Gu §3 and Table 2 | conflict-free start for `n − c` queens, then swaps on the `c` conflicting ones | a tested pair, or an initialisation |
+//! | [`min_conflicts`] | Minton et al., as Sosič & Gu cite it | `csp-local`'s repair on the counters model, a greedy start | a repair step |
 //! | [`las_vegas1`] | Rolfe, Algorithm One (`001_72eb79f80c97b6c5.txt`) | shuffle, then controlled swaps row by row; a new shuffle on failure | a permutation vector |
 //! | [`las_vegas2`] | Rolfe, Algorithm Two (GridSearch) | each row a random cell not attacked from above; a new trial on failure | a trial |
 //!
@@ -40,8 +41,6 @@ mod min_conflicts;
 mod qs1;
 mod qs4;
 
-use std::fmt;
-use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -178,26 +177,6 @@ pub enum LocalMethod {
 }
 
 impl LocalMethod {
-    /// Every method, in the order of the module's table.
-    pub const ALL: [LocalMethod; 5] = [
-        LocalMethod::Qs1,
-        LocalMethod::Qs4,
-        LocalMethod::LasVegas1,
-        LocalMethod::LasVegas2,
-        LocalMethod::MinConflicts,
-    ];
-
-    /// The method's name on the command line: `qs1`, `qs4`, `las-vegas1`, `las-vegas2`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            LocalMethod::Qs1 => "qs1",
-            LocalMethod::Qs4 => "qs4",
-            LocalMethod::LasVegas1 => "las-vegas1",
-            LocalMethod::LasVegas2 => "las-vegas2",
-            LocalMethod::MinConflicts => "min-conflicts",
-        }
-    }
-
     /// Runs the method once; the same as calling [`qs1`], [`qs4`], [`las_vegas1`] or [`las_vegas2`].
     pub fn run(
         self,
@@ -287,29 +266,17 @@ impl LocalMethod {
     }
 }
 
-impl fmt::Display for LocalMethod {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// The error of parsing a [`LocalMethod`] from an unknown name.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error(
-    "unknown local-search method {0:?}: expected qs1, qs4, las-vegas1, las-vegas2 or min-conflicts"
-)]
-pub struct ParseLocalMethodError(pub String);
-
-impl FromStr for LocalMethod {
-    type Err = ParseLocalMethodError;
-
-    fn from_str(name: &str) -> Result<Self, Self::Err> {
-        LocalMethod::ALL
-            .into_iter()
-            .find(|method| method.name() == name)
-            .ok_or_else(|| ParseLocalMethodError(name.to_owned()))
-    }
-}
+named_enum!(
+    LocalMethod,
+    "local-search method",
+    [
+        Qs1 => "qs1",
+        Qs4 => "qs4",
+        MinConflicts => "min-conflicts",
+        LasVegas1 => "las-vegas1",
+        LasVegas2 => "las-vegas2",
+    ]
+);
 
 /// Bytes counted once per run whatever `n` is: QS4's list of conflicting queens and its map of
 /// diagonal counts above one (both bounded by a constant, see `qs4.rs`), the generator, the report and

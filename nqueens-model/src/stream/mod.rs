@@ -26,7 +26,6 @@
 
 use std::fmt;
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
-use std::str::FromStr;
 
 use thiserror::Error;
 
@@ -52,46 +51,7 @@ pub enum Format {
     U32Le,
 }
 
-impl Format {
-    /// Every format, in the order messages list them.
-    pub const ALL: [Format; 2] = [Format::Text, Format::U32Le];
-
-    /// The name [`Display`](fmt::Display) prints and [`FromStr`] reads.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Format::Text => "text",
-            Format::U32Le => "u32le",
-        }
-    }
-}
-
-impl fmt::Display for Format {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A string that names no [`Format`].
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("unknown format `{input}`; expected one of: text, u32le")]
-pub struct ParseFormatError {
-    /// The string that was given.
-    pub input: String,
-}
-
-impl FromStr for Format {
-    type Err = ParseFormatError;
-
-    /// Reads a format's [`name`](Format::name).
-    fn from_str(input: &str) -> Result<Self, Self::Err> {
-        Format::ALL
-            .into_iter()
-            .find(|format| format.name() == input)
-            .ok_or_else(|| ParseFormatError {
-                input: input.to_owned(),
-            })
-    }
-}
+named_enum!(Format, "format", [Text => "text", U32Le => "u32le"]);
 
 /// Where in a stored placement something was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
