@@ -10,8 +10,6 @@
 //! - [`render`] draws a placement as text.
 //! - [`local`] holds the N-queens-specific local-search solvers: Sosič & Gu's QS1 and QS4 and Rolfe's
 //!   two Las Vegas algorithms, with a first-answer-wins [`local::race`] over threads.
-//! - [`count`] counts exactly and fast, bypassing the engine: solutions and essentially distinct
-//!   ones, the full LEX tree's size, toroidal solutions; on many threads, checkpointed, in shards.
 //! - [`construct`] builds placements without search, in O(n): the explicit construction (streamable to
 //!   10⁹ rows and beyond), Abramson & Yung's knight-walk, decompositions and general scheme, the
 //!   Yagloms' patterns, toroidal queens, and Stone & Stone's odd trick.
@@ -42,7 +40,6 @@
 mod names;
 
 pub mod construct;
-pub mod count;
 mod encoding;
 pub mod local;
 mod model;

@@ -1,4 +1,4 @@
-//! `csp queens count`: every solution counted, by the fast counter (`nqueens_model::count`) or, when
+//! `csp queens count`: every solution counted, by the fast counter (`nqueens_count`) or, when
 //! a search option asks for it, by the engine.
 //!
 //! Both print the same core fields (`outcome`, `solution_count`, `solutions`) in `--json`, so scripts
@@ -13,9 +13,7 @@ use std::time::Duration;
 
 use clap::Args;
 use csp_search::Outcome;
-use nqueens_model::count::{
-    Answer, CountKind, CountOptions, CountProgress, CountReport, Shard, count,
-};
+use nqueens_count::{Answer, CountKind, CountOptions, CountProgress, CountReport, Shard, count};
 use serde::Serialize;
 
 use super::engine::{QueensSearch, limit_word, search};

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
-use nqueens_model::count::{MergedCount, ShardResult, merge};
+use nqueens_count::{MergedCount, ShardResult, merge};
 use serde::Serialize;
 
 use super::count::answer_line;

@@ -186,7 +186,7 @@ pub(crate) fn classes(n: usize) -> Vec<ConstellationClass> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::count::bitboard::{Plain, run_walk};
+    use crate::bitboard::{Plain, run_walk};
 
     #[test]
     fn every_consistent_constellation_is_in_exactly_one_class() {
