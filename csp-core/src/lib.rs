@@ -26,6 +26,7 @@ mod constraint;
 pub mod constraints;
 mod domain;
 mod error;
+mod memory;
 mod model;
 mod rng;
 mod store;
@@ -35,6 +36,7 @@ pub use constraint::{
 };
 pub use domain::{Domain, MAX_DOMAIN_WIDTH};
 pub use error::ModelError;
+pub use memory::ModelSize;
 pub use model::{ConstraintId, Model, ModelBuilder, VarId};
 pub use rng::{Rng, rng_for};
 pub use store::{Checkpoint, Store};
