@@ -2,14 +2,14 @@
 //!
 //! | function | method | scope | source |
 //! | --- | --- | --- | --- |
-//! | [`explicit`], [`ExplicitColumns`] | `explicit` | n = 1, n ≥ 4 | Hoffman–Loessi–Moore / Bernhardsson, cited in `001_72eb79f80c97b6c5.txt` |
-//! | [`knight_walk`], [`regular`] | `knight-walk` | n coprime to 6 | Abramson & Yung §2, `000_47d4c6e46d351ed7.txt` |
+//! | [`explicit`], [`ExplicitColumns`] | `explicit` | n = 1, n ≥ 4 | Hoffman–Loessi–Moore / Bernhardsson, cited in *Las Vegas Does N-Queens* (2006) |
+//! | [`knight_walk`], [`regular`] | `knight-walk` | n coprime to 6 | Abramson & Yung §2, *Divide and Conquer under Global Constraints* (1989) |
 //! | [`decomposition`], [`decomposition_of`] | `decomposition` | n = a·b coprime to 6, a, b ≥ 5 | Abramson & Yung §3, Theorem 1 |
 //! | [`general`], [`general_scheme`] | (part of `abramson-yung`) | n ≡ 2, 3 (mod 6) | Abramson & Yung §4, Lemmas 1–5 |
 //! | [`table`] | (part of `abramson-yung`) | 8, 9, 14, 15, 26, 27, 38, 39 | Abramson & Yung §4, found by the engine |
 //! | [`abramson_yung`] | `abramson-yung` | n = 1, n ≥ 4 | Abramson & Yung, Theorem 2 and the table |
 //! | [`yaglom`] | `yaglom` | n = 1, n ≥ 4 | Abramson & Yung, appendix |
-//! | [`odd_trick`] | `odd-trick` | even n ≥ 4 | Stone & Stone §3, `003_f841a52dc4215f9c.txt` |
+//! | [`odd_trick`] | `odd-trick` | even n ≥ 4 | Stone & Stone §3, *Efficient Search Techniques* (1987) |
 //! | [`torus`], [`verify_torus`], [`torus_model`] | `--torus` | n coprime to 6 | Pólya; Abramson & Yung §2 |
 //!
 //! Every construction returns a [`Construction`]: the placement (`placement[row] = column`, 0-based)

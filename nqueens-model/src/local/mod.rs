@@ -6,10 +6,10 @@
 //!
 //! | function | paper | what it does | one step is |
 //! | --- | --- | --- | --- |
-//! | [`qs1`] | Sosič & Gu §2 (`004_1d927949bc937c3a.txt`) | random permutation, swaps that reduce the diagonal collisions, a new permutation when stuck | a tested pair, or a new permutation |
+//! | [`qs1`] | Sosič & Gu §2 (*3,000,000 Queens in Less Than One Minute*, 1991) | random permutation, swaps that reduce the diagonal collisions, a new permutation when stuck | a tested pair, or a new permutation |
 //! | [`qs4`] | Sosič & Gu §3 and Table 2 | conflict-free start for `n − c` queens, then swaps on the `c` conflicting ones | a tested pair, or an initialisation |
 //! | [`min_conflicts`] | Minton et al., as Sosič & Gu cite it | `csp-local`'s repair on the counters model, a greedy start | a repair step |
-//! | [`las_vegas1`] | Rolfe, Algorithm One (`001_72eb79f80c97b6c5.txt`) | shuffle, then controlled swaps row by row; a new shuffle on failure | a permutation vector |
+//! | [`las_vegas1`] | Rolfe, Algorithm One (*Las Vegas Does N-Queens*, 2006) | shuffle, then controlled swaps row by row; a new shuffle on failure | a permutation vector |
 //! | [`las_vegas2`] | Rolfe, Algorithm Two (GridSearch) | each row a random cell not attacked from above; a new trial on failure | a trial |
 //!
 //! Each takes the board size, a seed, [`Limits`] and a stop flag, and returns a [`RunReport`]: the

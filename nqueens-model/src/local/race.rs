@@ -20,7 +20,7 @@ pub fn solve(
 }
 
 /// Runs `run` on `threads` scoped threads at once, thread `t` with seed `seed.wrapping_add(t)`, and
-/// returns the first answer (Rolfe, "Parallel Execution", `001_72eb79f80c97b6c5.txt`).
+/// returns the first answer (Rolfe, "Parallel Execution", *Las Vegas Does N-Queens*, 2006).
 ///
 /// The first thread whose report [is an answer](LocalOutcome::is_answer) raises the shared stop flag,
 /// which every run polls; the others then return [`LocalOutcome::Stopped`] and the winner's report is
