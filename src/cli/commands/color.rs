@@ -57,15 +57,11 @@ pub fn run(args: ColorArgs, out: &mut impl Write) -> Result<Exit, CliError> {
     Ok(report.exit)
 }
 
-/// What `csp color` found, checked.
+/// What `csp color` found, checked; the fields mean what [`ColorReport`]'s do.
 struct Colored {
-    /// The size of the clique found (a lower bound on the chromatic number).
     clique: usize,
-    /// With --colors, K; with --min, the colours of the best colouring found.
     colors: Option<usize>,
-    /// The colour of each vertex, if a colouring was found.
     coloring: Option<Vec<u32>>,
-    /// With --min: whether `colors` is proven to be the chromatic number.
     optimal: Option<bool>,
     attempts: Vec<Attempt>,
     exit: Exit,

@@ -186,13 +186,9 @@ impl Run {
     }
 }
 
-/// A limit as the text reports name it: "node limit reached".
+/// A limit as the text reports name it ("node limit reached"): the singular of [`Limit::name`].
 pub fn limit_word(limit: Limit) -> &'static str {
-    match limit {
-        Limit::Nodes => "node",
-        Limit::Backtracks => "backtrack",
-        Limit::Time => "time",
-    }
+    limit.name().trim_end_matches('s')
 }
 
 /// Writes a placement as text: drawn up to [`MAX_DRAWN_BOARD`], its columns on one line up to
