@@ -1,4 +1,4 @@
-//! The fast counter (`nqueens_model::count`) against a plain mirror-halved recursive bitmask counter,
+//! The fast counter (`nqueens_count`) against a plain mirror-halved recursive bitmask counter,
 //! the textbook method, kept here as the baseline and timed in the same run.
 //!
 //! `cargo bench --bench fast_count` times n = 16 on one thread: three runs of each, interleaved so that
@@ -17,7 +17,7 @@
 use std::num::NonZeroUsize;
 use std::time::{Duration, Instant};
 
-use csp::nqueens::count::{CountOptions, count};
+use csp::count::{CountOptions, count};
 
 /// OEIS A000170 for the benchmark sizes, indexed by n (unused entries 0).
 const A000170: [u128; 19] = [

@@ -6,8 +6,9 @@
 //! - [`core`] (`csp-core`): variables with finite domains, constraints, a trailed store.
 //! - [`search`] (`csp-search`): backtracking with pluggable orderings, propagation, observers.
 //! - [`local`] (`csp-local`): min-conflicts repair over any model.
-//! - [`nqueens`] (`nqueens-model`): N-queens on the engine, verification and rendering, and
-//!   [`nqueens::count`], exact counts that bypass the engine.
+//! - [`nqueens`] (`nqueens-model`): N-queens on the engine, constructions, local searches,
+//!   verification and rendering.
+//! - [`count`] (`nqueens-count`): exact N-queens counts that bypass the engine.
 //! - [`problems`] (`csp-problems`): Sudoku and graph colouring: parsers, models, checkers.
 //!
 //! ```
@@ -32,6 +33,7 @@ pub use csp_core as core;
 pub use csp_local as local;
 pub use csp_problems as problems;
 pub use csp_search as search;
+pub use nqueens_count as count;
 pub use nqueens_model as nqueens;
 
 /// README's code blocks, compiled and run as doctests so that the examples there stay true.

@@ -1,6 +1,6 @@
-//! N-queens on the engine against published figures: Stone & Stone
-//! (`../shared/seeds/003_f841a52dc4215f9c.txt`) Tables 1 and 2, Dijkstra's 92 solutions
-//! (`002_c37b5e1f2a9e69e0.txt`), and OEIS A000170. Every solution is checked by `verify`.
+//! N-queens on the engine against published figures: Stone & Stone (*Efficient Search Techniques*,
+//! 1987) Tables 1 and 2, Dijkstra's 92 solutions (*Notes on Structured Programming*, 1970), and
+//! OEIS A000170. Every solution is checked by `verify`.
 
 use std::ops::ControlFlow;
 

@@ -1,4 +1,4 @@
-//! Stone & Stone's online estimator (`../shared/seeds/003_f841a52dc4215f9c.txt`, §4) against the
+//! Stone & Stone's online estimator (*Efficient Search Techniques*, 1987, §4) against the
 //! paper's Table 1 and §4 text, and against exact counts when the search completes.
 
 use csp::nqueens::{Encoding, model};

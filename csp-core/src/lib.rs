@@ -28,6 +28,7 @@ mod domain;
 mod error;
 mod event;
 mod local;
+mod memory;
 mod model;
 mod rng;
 mod store;
@@ -39,6 +40,8 @@ pub use domain::{BITSET_MAX_SPAN, Domain, Values};
 pub use error::ModelError;
 pub use event::EventSet;
 pub use local::{LocalCtx, LocalSearch, checker_conflicts};
+pub use memory::ModelSize;
 pub use model::{ConstraintId, MAX_VARIABLES, Model, ModelBuilder, Objective, VarId, Watch};
+
 pub use rng::{Rng, rng_for};
 pub use store::{Checkpoint, Store};

@@ -1,10 +1,10 @@
 //! # csp-local
 //!
-//! Min-conflicts repair (Minton, Johnston, Philips and Laird, 1990, as Sosič & Gu and Rolfe cite it in
-//! `../shared/seeds/004_1d927949bc937c3a.txt` and `001_72eb79f80c97b6c5.txt`) over any
-//! [`csp_core::Model`]: start from a complete assignment, then repeatedly pick a conflicted variable
-//! at random and give it the value with the fewest conflicts, ties broken at random, until no
-//! constraint is violated.
+//! Min-conflicts repair (Minton, Johnston, Philips and Laird, 1990, as Sosič & Gu and Rolfe cite it
+//! in *3,000,000 Queens in Less Than One Minute* (1991) and *Las Vegas Does N-Queens* (2006)) over
+//! any [`csp_core::Model`]: start from a complete assignment, then repeatedly pick a conflicted
+//! variable at random and give it the value with the fewest conflicts, ties broken at random, until
+//! no constraint is violated.
 //!
 //! The search knows nothing of any particular problem. It asks each constraint how many violations it
 //! would count if a variable took a value ([`csp_core::Constraint::conflicts`]) and tells it when a

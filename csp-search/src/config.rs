@@ -4,19 +4,23 @@ use crate::IntSearch;
 
 /// How much reasoning follows each assignment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Propagation {
-    /// Dijkstra's test (`../shared/seeds/002_c37b5e1f2a9e69e0.txt`, §17): domains are never pruned; a
-    /// value is tried only if it is consistent with the variables assigned so far. The choices at a node
-    /// are counted when it is entered.
+    /// Dijkstra's test: a value is tried only if it is consistent with the variables assigned so far.
+    ///
+    /// Domains are never pruned (Dijkstra, *Notes on Structured Programming*, 1970, §17). The choices
+    /// at a node are counted when it is entered.
     CheckPast,
     /// Forward checking: after each assignment the constraints remove unsupported values from the
     /// unassigned variables; an emptied domain is a dead end at once.
     #[default]
+    #[cfg_attr(feature = "clap", value(name = "fc"))]
     ForwardChecking,
-    /// Maintaining arc consistency (MAC): forward checking, then every constraint on a variable whose
-    /// domain shrank is revised ([`csp_core::Constraint::revise`]) until none removes anything more
-    /// (AC-3 over constraints); arc consistency is also established at the root before the first
-    /// choice. Prunes at least what forward checking prunes; with all-different constraints (Régin's
+    /// Maintaining arc consistency (MAC): forward checking, then revisions to a fixpoint.
+    ///
+    /// After forward checking, every constraint on a variable whose domain shrank is revised
+    /// ([`csp_core::Constraint::revise`]) until none removes anything more (AC-3 over constraints);
+    /// arc consistency is also established at the root before the first choice. Prunes at least what forward checking prunes; with all-different constraints (Régin's
     /// matching) far more.
     Mac,
 }
@@ -31,41 +35,53 @@ impl Propagation {
 
 /// How ties between equally constrained variables are broken.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum TiePolicy {
     /// The variable declared first.
     #[default]
+    #[cfg_attr(feature = "clap", value(name = "low"))]
     LowestIndex,
     /// Uniformly at random (seeded).
     Random,
     /// The variable sharing constraints with the most unassigned variables, then the lowest index.
+    #[cfg_attr(feature = "clap", value(name = "degree"))]
     MaxDegree,
 }
 
 /// Which variable to branch on next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum VariableOrderKind {
     /// Model order: the first unassigned variable (Stone & Stone's LEX).
+    #[cfg_attr(feature = "clap", value(name = "lex"))]
     Lexicographic,
     /// The unassigned variable with the fewest choices left (Stone & Stone's MIN, "most constrained").
     #[default]
+    #[cfg_attr(feature = "clap", value(name = "min"))]
     FewestChoices,
-    /// The unassigned variable with the fewest choices per unit of weighted degree (Boussemart et al.'s
-    /// dom/wdeg): every constraint starts with weight 1 and gains 1 each time its propagation fails,
-    /// so search learns which constraints are hard. See [`crate::order::DomWdeg`].
+    /// The unassigned variable with the fewest choices per unit of weighted degree (dom/wdeg).
+    ///
+    /// Boussemart, Hemery, Lecoutre & Sais, *Boosting Systematic Search by Weighting Constraints*
+    /// (2004): every constraint starts with weight 1 and gains 1 each time its propagation fails, so
+    /// search learns which constraints are hard. See [`crate::order::DomWdeg`].
     DomWdeg,
 }
 
 /// In which order a variable's values are tried.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum ValueOrderKind {
     /// Smallest first.
     #[default]
+    #[cfg_attr(feature = "clap", value(name = "asc"))]
     Ascending,
     /// Largest first.
+    #[cfg_attr(feature = "clap", value(name = "desc"))]
     Descending,
     /// A seeded random permutation at every node.
     Random,
     /// Nearest the middle of the variable's initial span first (ties: the smaller value).
+    #[cfg_attr(feature = "clap", value(name = "middle"))]
     MiddleOut,
 }
 

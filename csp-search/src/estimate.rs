@@ -1,5 +1,5 @@
 //! Stone & Stone's online estimator of the full search tree's size and solution count
-//! (`../shared/seeds/003_f841a52dc4215f9c.txt`, §4), as an ordinary observer.
+//! (*Efficient Search Techniques*, 1987, §4), as an ordinary observer.
 
 use std::ops::ControlFlow;
 

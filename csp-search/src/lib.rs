@@ -4,10 +4,10 @@
 //! ([`VariableOrder`]), value ordering ([`ValueOrder`]) and propagation level ([`Propagation`]), limits,
 //! statistics, and a stream of [`SearchEvent`]s that any [`SearchObserver`] can watch or stop.
 //!
-//! Definitions follow Stone & Stone (`../shared/seeds/003_f841a52dc4215f9c.txt`): the root, with
-//! nothing assigned, is *level 1*; a node with `k` variables assigned is level `k + 1`. A *node* is an
-//! assignment that was made; a *backtrack* is an assignment that was undone; the *choices* at a node are
-//! the values left for the variable chosen there.
+//! Definitions follow Stone & Stone, *Efficient Search Techniques — An Empirical Study of the
+//! N-Queens Problem* (1987): the root, with nothing assigned, is *level 1*; a node with `k` variables
+//! assigned is level `k + 1`. A *node* is an assignment that was made; a *backtrack* is an assignment
+//! that was undone; the *choices* at a node are the values left for the variable chosen there.
 //!
 //! ```
 //! use csp_core::{ModelBuilder, constraints::AllDifferent};
@@ -33,6 +33,7 @@ mod engine;
 mod estimate;
 mod event;
 mod knuth;
+mod names;
 pub mod order;
 mod stats;
 mod trace;

@@ -326,11 +326,11 @@ fn problem_and_config() -> impl Strategy<Value = (Problem, SearchConfig)> {
     })
 }
 
+/// A solution as the search reported it, with its objective value.
+type Reported = (Vec<i32>, Option<i32>);
+
 /// Runs a search, collecting its solutions and their objective values.
-fn run(
-    model: &Model,
-    config: &SearchConfig,
-) -> (csp_search::SearchResult, Vec<(Vec<i32>, Option<i32>)>) {
+fn run(model: &Model, config: &SearchConfig) -> (csp_search::SearchResult, Vec<Reported>) {
     let mut found = Vec::new();
     let result = solve(
         model,

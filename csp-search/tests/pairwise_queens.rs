@@ -1,6 +1,7 @@
-//! The engine on N-queens stated with generic pairwise constraints only, checked against the published
-//! numbers (Stone & Stone, `../shared/seeds/003_f841a52dc4215f9c.txt`; OEIS A000170). The specialised
-//! encodings live in `nqueens-model`; this pins the engine's own definitions of node and backtrack.
+//! The engine on N-queens stated with generic pairwise constraints only, checked against the
+//! published numbers (Stone & Stone, *Efficient Search Techniques* (1987); OEIS A000170). The
+//! specialised encodings live in `nqueens-model`; this pins the engine's own definitions of node
+//! and backtrack.
 
 use csp_core::{Model, ModelBuilder, constraints::NotEqual};
 use csp_search::{SearchConfig, solve};

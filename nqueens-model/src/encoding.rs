@@ -1,10 +1,5 @@
 //! Which constraints state the N-queens problem on the engine.
 
-use std::fmt;
-use std::str::FromStr;
-
-use thiserror::Error;
-
 /// How [`crate::model`] states that no two queens attack each other.
 ///
 /// Both encodings have the same variables (one per row, valued by column) and, under the same search,
@@ -21,46 +16,7 @@ pub enum Encoding {
     Counters,
 }
 
-impl Encoding {
-    /// Every encoding, in the order their names are listed in messages.
-    pub const ALL: [Encoding; 2] = [Encoding::Pairwise, Encoding::Counters];
-
-    /// The name that [`Display`](fmt::Display) prints and [`FromStr`] reads.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Encoding::Pairwise => "pairwise",
-            Encoding::Counters => "counters",
-        }
-    }
-}
-
-impl fmt::Display for Encoding {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A string named no [`Encoding`].
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("unknown encoding `{input}`; expected one of: pairwise, counters")]
-pub struct ParseEncodingError {
-    /// The string that was given.
-    pub input: String,
-}
-
-impl FromStr for Encoding {
-    type Err = ParseEncodingError;
-
-    /// Reads an encoding's [`name`](Encoding::name), exactly as [`Display`](fmt::Display) prints it.
-    fn from_str(input: &str) -> Result<Self, Self::Err> {
-        Encoding::ALL
-            .into_iter()
-            .find(|encoding| encoding.name() == input)
-            .ok_or_else(|| ParseEncodingError {
-                input: input.to_owned(),
-            })
-    }
-}
+named_enum!(Encoding, "encoding", [Pairwise => "pairwise", Counters => "counters"]);
 
 #[cfg(test)]
 mod tests {

@@ -10,8 +10,6 @@
 //! - [`render`] draws a placement as text.
 //! - [`local`] holds the N-queens-specific local-search solvers: Sosič & Gu's QS1 and QS4 and Rolfe's
 //!   two Las Vegas algorithms, with a first-answer-wins [`local::race`] over threads.
-//! - [`count`] counts exactly and fast, bypassing the engine: solutions and essentially distinct
-//!   ones, the full LEX tree's size, toroidal solutions; on many threads, checkpointed, in shards.
 //! - [`construct`] builds placements without search, in O(n): the explicit construction (streamable to
 //!   10⁹ rows and beyond), Abramson & Yung's knight-walk, decompositions and general scheme, the
 //!   Yagloms' patterns, toroidal queens, and Stone & Stone's odd trick.
@@ -38,8 +36,10 @@
 //! # }
 //! ```
 
+#[macro_use]
+mod names;
+
 pub mod construct;
-pub mod count;
 mod encoding;
 pub mod local;
 mod model;
@@ -48,11 +48,12 @@ mod render;
 pub mod stream;
 mod verify;
 
-pub use encoding::{Encoding, ParseEncodingError};
+pub use encoding::Encoding;
 pub use model::{
     LOCAL_SEARCH_BYTES_PER_ROW, MEMORY_BUDGET_BYTES, QueensError, estimated_model_bytes,
     local_search_max_n, local_search_model, max_n, model,
 };
+pub use names::ParseNameError;
 pub use queens_constraint::{MAX_BOARD_SIZE, QueensConstraint};
 pub use render::render;
 pub use verify::{AttackKind, VerifyError, verify};

@@ -1,6 +1,6 @@
 //! Building the N-queens model, and the size limits that keep it within memory.
 
-use csp_core::{Model, ModelBuilder, ModelError, VarId, constraints::NotEqual};
+use csp_core::{Model, ModelBuilder, ModelError, ModelSize, VarId, constraints::NotEqual};
 use thiserror::Error;
 
 use crate::{Encoding, MAX_BOARD_SIZE, QueensConstraint};
@@ -177,78 +177,34 @@ pub const fn max_n(encoding: Encoding) -> usize {
     within
 }
 
-/// Bytes per heap block that the allocator keeps beside the block, and the granularity it rounds to.
-const ALLOCATION_OVERHEAD_BYTES: u128 = 16;
-
-/// Bytes of a `Domain` value: its lower bound, its size and its bit set's pointer, capacity and length.
-const DOMAIN_HEADER_BYTES: u128 = 32;
-
-/// Bits per block of a domain's bit set. `fixedbitset` uses 128- or 256-bit SIMD blocks depending on
-/// the target; the larger one is assumed.
-const DOMAIN_BLOCK_BITS: u128 = 256;
-
-/// Bytes per row for everything other than its domains and its constraints: its name in the model and,
-/// while the model is built, in the builder's set of names (a string header and a small heap block
-/// each, with the set's slack), its value and assigned bit in the store, the header and first heap block
-/// of its list of constraints, its entry in a queens constraint's scope and its share of that
-/// constraint's `5n − 2` state cells.
-const PER_ROW_BYTES: u128 = 256;
-
-/// Bytes per pairwise constraint: the boxed pointer in the model's list (16, doubled for the list's
-/// worst-case growth slack), the boxed `NotEqual` (16, plus allocator overhead), its state-cell offset
-/// in the model (8), its unassigned-variable counter in the store (4), and its entries in its two
-/// variables' constraint lists (2 × 4, doubled for growth slack): 92, rounded up to 96.
-const PAIRWISE_CONSTRAINT_BYTES: u128 = 96;
-
-/// How many copies of every domain exist during a search: the model's initial domains and the store's
-/// current ones.
-const DOMAIN_COPIES: u128 = 2;
-
-/// Trail bytes per removable (row, column) cell: a removal entry is 8 bytes, doubled for the trail
-/// vector's worst-case growth slack. Along one path each cell is removed at most once (a removed value
-/// stays removed until the path backs up past it), so forward checking records at most n² removals.
-const TRAIL_BYTES_PER_CELL: u128 = 16;
+/// Bytes per row that the queens model's constraints keep for it, beyond what csp-core counts: the
+/// counters constraint's scope entry (4) and five state cells (8 each), 44, rounded up to 48. The
+/// pairwise model is given the same allowance (its constraint lists are counted with its
+/// constraints), so that the two estimates differ by exactly the pairwise constraints.
+const QUEENS_BYTES_PER_ROW: u64 = 48;
 
 /// An estimate, in bytes, of the memory an `n`-queens model and one search over it take together, at
-/// worst.
+/// worst: [`ModelSize::estimated_search_bytes`] of `n` rows over `n` columns, with 48 bytes a row
+/// for the counters constraint's scope and cells and, for [`Encoding::Pairwise`], its `3·n(n−1)/2`
+/// not-equal constraints.
 ///
-/// It counts:
-/// - the domains: `n` bits per row, rounded up to whole 256-bit blocks, plus a 32-byte header and the
-///   allocator's overhead, held twice (the model's initial domains and the store's current domains);
-/// - 256 bytes per row for the rest of its bookkeeping (its name, value, assigned bit, constraint list
-///   and, for [`Encoding::Counters`], its five state cells);
-/// - for [`Encoding::Pairwise`], `3·n(n−1)/2` boxed constraints at 96 bytes each (the box and its
-///   pointer, its offset and counter, and its entries in the per-variable constraint lists, with the
-///   lists' worst-case growth slack);
-/// - the search's trail at its worst: forward checking removes each of the n² (row, column) cells at
-///   most once along a path, at 8 bytes a removal, doubled for the vector's growth slack. This term
-///   dominates large boards; a check-past search never records removals and needs far less.
-///
-/// The result saturates at `u64::MAX`, so any `n` may be asked about.
+/// The search's trail at its worst, forward checking removing each of the n² (row, column) cells once
+/// along a path, dominates large boards; a check-past search needs far less. The result saturates at
+/// `u64::MAX`, so any `n` may be asked about.
 pub const fn estimated_model_bytes(n: usize, encoding: Encoding) -> u64 {
-    // u128 holds every product below for n up to 2^40, far past any budget; beyond that the
-    // saturating operations pin the result at the top.
-    let n = n as u128;
-    let domain_bytes = DOMAIN_HEADER_BYTES
-        + n.div_ceil(DOMAIN_BLOCK_BITS) * (DOMAIN_BLOCK_BITS / 8)
-        + ALLOCATION_OVERHEAD_BYTES;
-    let per_row = DOMAIN_COPIES * domain_bytes + PER_ROW_BYTES;
-    let constraint_bytes = match encoding {
-        Encoding::Pairwise => (n.saturating_mul(n.saturating_sub(1)) / 2)
-            .saturating_mul(3 * PAIRWISE_CONSTRAINT_BYTES),
+    let n = n as u64;
+    let binary_constraints = match encoding {
+        Encoding::Pairwise => (n.saturating_mul(n.saturating_sub(1)) / 2).saturating_mul(3),
         // One constraint; its scope and cells are counted per row.
         Encoding::Counters => 0,
     };
-    let trail_bytes = n.saturating_mul(n).saturating_mul(TRAIL_BYTES_PER_CELL);
-    let total = n
-        .saturating_mul(per_row)
-        .saturating_add(constraint_bytes)
-        .saturating_add(trail_bytes);
-    if total > u64::MAX as u128 {
-        u64::MAX
-    } else {
-        total as u64
+    ModelSize {
+        variables: n,
+        domain_width: n,
+        binary_constraints,
+        constraint_bytes_per_variable: QUEENS_BYTES_PER_ROW,
     }
+    .estimated_search_bytes()
 }
 
 #[cfg(test)]

@@ -15,12 +15,12 @@ use fixedbitset::FixedBitSet;
 /// column, every up-diagonal and every down-diagonal holding at most one queen. A column outside
 /// `0..n` is off the board and violates the constraint.
 ///
-/// This is the counter encoding of [`crate::Encoding::Counters`]. It keeps Dijkstra's `col`, `up` and
-/// `down` tables (seeds/002_c37b5e1f2a9e69e0.txt) as state cells of the store, so that checking a square,
-/// placing a queen and counting a square's attackers are O(1), and forward checking costs O(1) per
-/// pruned square. Unlike Dijkstra's booleans the tables hold counts: a search that only checks against
-/// placed queens never places two on one line, but local search does, and a count survives removing one
-/// of them.
+/// This is the counter encoding of [`crate::Encoding::Counters`]. It keeps Dijkstra's `col`, `up`
+/// and `down` tables (*Notes on Structured Programming*, 1970) as state cells of the store, so that
+/// checking a square, placing a queen and counting a square's attackers are O(1), and forward
+/// checking costs O(1) per pruned square. Unlike Dijkstra's booleans the tables hold counts: a
+/// search that only checks against placed queens never places two on one line, but local search
+/// does, and a count survives removing one of them.
 ///
 /// The lines are named as [`crate::render`] draws the board, row 0 at the top and column 0 on the left:
 /// an *up-diagonal* rises to the right and keeps `row + column` constant; a *down-diagonal* falls to the
@@ -186,8 +186,9 @@ impl Constraint for QueensConstraint {
         }
     }
 
-    /// Dijkstra's free-square test (seeds/002_c37b5e1f2a9e69e0.txt, `col[h] and up[n-h] and down[n+h]`):
-    /// the square is free when no placed queen stands on its column or either diagonal.
+    /// Dijkstra's free-square test (*Notes on Structured Programming*, 1970, `col[h] and up[n-h]
+    /// and down[n+h]`): the square is free when no placed queen stands on its column or either
+    /// diagonal.
     #[inline]
     fn check(&self, var: VarId, value: i32, ctx: &CheckCtx<'_>) -> bool {
         match self.column(value) {

@@ -310,8 +310,8 @@ fn dijkstra_lex_tree_for_eight_queens_has_2057_nodes() {
         let (solutions, nodes) = lex_search(&model(8, encoding).expect("8 queens fit"), false);
         assert_eq!(nodes, 2057, "{encoding}");
         assert_eq!(solutions.len(), 92, "{encoding}");
-        // Dijkstra's program (seeds/002_c37b5e1f2a9e69e0.txt) generates the solutions in lexicographic
-        // order, the first being 0 4 7 5 2 6 1 3.
+        // Dijkstra's program (*Notes on Structured Programming*, 1970) generates the solutions in
+        // lexicographic order, the first being 0 4 7 5 2 6 1 3.
         assert_eq!(solutions[0], vec![0, 4, 7, 5, 2, 6, 1, 3]);
         assert!(solutions.windows(2).all(|pair| pair[0] < pair[1]));
     }

@@ -354,7 +354,7 @@ fn methods_parse_from_their_cli_names() {
         assert_eq!(method.to_string(), method.name());
     }
     let error = "min-conflict".parse::<LocalMethod>().unwrap_err();
-    assert!(error.to_string().contains("\"min-conflict\""), "{error}");
+    assert!(error.to_string().contains("`min-conflict`"), "{error}");
 }
 
 #[test]

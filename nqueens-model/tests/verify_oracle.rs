@@ -96,7 +96,8 @@ fn verify_agrees_with_the_naive_checker_on_every_small_board() {
 #[test]
 fn verify_accepts_a_large_solution() {
     // The knight-walk P(i) = 2i mod n is a solution whenever gcd(n, 6) = 1 (Abramson & Yung,
-    // seeds/000_47d4c6e46d351ed7.txt); 1,000,003 is odd and not a multiple of 3.
+    // *Divide and Conquer under Global Constraints*, 1989); 1,000,003 is odd and not a multiple of
+    // 3.
     let n = 1_000_003_u32;
     let placement: Vec<u32> = (0..n)
         .map(|row| (2 * u64::from(row) % u64::from(n)) as u32)

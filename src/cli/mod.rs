@@ -1,91 +1,50 @@
-//! Argument parsing and dispatch for the `csp` binary.
+//! The `csp` command line, in layers that import one way only:
+//!
+//! - `error` (exit codes and the one-line errors) and the leaves that use nothing else of the CLI:
+//!   `options` (the flag groups several commands share), `report` (what their reports share),
+//!   `progress` (the bars on stderr), `plot` (SVG figures); `input` reads a command's input file;
+//! - `commands`: each command's arguments and run, one file each, built on the layer above;
+//! - this module: the top-level parser, and [`run`], which dispatches to a command.
 
-mod args;
-mod color;
-mod compare;
-mod count;
-mod method;
-mod output;
+mod commands;
+mod error;
+mod input;
+mod options;
 mod plot;
-mod problem_search;
 mod progress;
-mod queens;
-mod sudoku;
+mod report;
 
 use std::ffi::OsString;
-use std::fmt;
 use std::io::{self, Write};
 
-use clap::Parser;
+use clap::{Parser, Subcommand};
 
-pub use args::Cli;
+use self::commands::{color, queens, sudoku};
+pub use self::error::{CliError, Exit};
 
-/// How the process ends. The numbers are the documented exit codes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Exit {
-    /// The question was answered.
-    Answered = 0,
-    /// It is proven that no solution exists.
-    NoSolution = 1,
-    /// The input was bad.
-    BadInput = 2,
-    /// A limit was reached before an answer.
-    LimitReached = 3,
-    /// A bug: a solver's answer failed verification (EX_SOFTWARE).
-    Internal = 70,
+/// A constraint-satisfaction toolkit; N-queens is its flagship model.
+#[derive(Debug, Parser)]
+#[command(name = "csp", version, about, propagate_version = true)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
 }
 
-impl Exit {
-    /// The exit code of a search that ended with `outcome` after finding `solutions` solutions:
-    /// answered when it stopped at the requested solutions or finished the tree having found some,
-    /// no solution when it finished the tree empty-handed, and a limit otherwise (for `solve`, fewer
-    /// solutions than asked for; for `count`, an unfinished count), whatever was found being shown.
-    pub fn of(outcome: csp_search::Outcome, solutions: u64) -> Self {
-        use csp_search::Outcome;
-        match outcome {
-            Outcome::Solved => Exit::Answered,
-            Outcome::Exhausted if solutions > 0 => Exit::Answered,
-            Outcome::Exhausted => Exit::NoSolution,
-            _ => Exit::LimitReached,
-        }
-    }
-}
-
-/// An error that ends the program with a one-line message.
-#[derive(Debug)]
-pub enum CliError {
-    /// Bad arguments or an impossible request (exit 2).
-    Usage(String),
-    /// Writing the output failed (exit 2 as well; a closed pipe is not reported).
-    Io(io::Error),
-    /// A solver broke its contract: a bug, reported rather than hidden (exit 70).
-    Internal(String),
-}
-
-impl CliError {
-    /// The exit code for this error.
-    pub fn exit_code(&self) -> Exit {
-        match self {
-            CliError::Usage(_) | CliError::Io(_) => Exit::BadInput,
-            CliError::Internal(_) => Exit::Internal,
-        }
-    }
-}
-
-impl fmt::Display for CliError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CliError::Usage(message) => f.write_str(message),
-            CliError::Io(error) => write!(f, "cannot write output: {error}"),
-            CliError::Internal(message) => write!(f, "internal error: {message}"),
-        }
-    }
-}
-
-impl From<io::Error> for CliError {
-    fn from(error: io::Error) -> Self {
-        CliError::Io(error)
-    }
+/// The top-level commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// The N-queens problem: place n queens on an n×n board so that none attacks another.
+    Queens {
+        /// What to do with it.
+        #[command(subcommand)]
+        command: queens::QueensCommand,
+    },
+    /// Sudoku: solve every puzzle of a file (81-character lines), or count each one's solutions.
+    Sudoku(sudoku::SudokuArgs),
+    /// Graph colouring of a DIMACS .col file: a k-colouring or a proof that none exists, or the
+    /// chromatic number.
+    Color(color::ColorArgs),
 }
 
 /// Parses `args` and runs the command.
@@ -114,9 +73,9 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> Result<Exit, CliError> {
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let result = match cli.command {
-        args::Command::Queens { command } => queens::run(command, &mut out),
-        args::Command::Sudoku(args) => sudoku::run(args, &mut out),
-        args::Command::Color(args) => color::run(args, &mut out),
+        Command::Queens { command } => queens::run(command, &mut out),
+        Command::Sudoku(args) => sudoku::run(args, &mut out),
+        Command::Color(args) => color::run(args, &mut out),
     };
     match result.and_then(|code| out.flush().map(|()| code).map_err(CliError::from)) {
         // A reader that went away (`| head`) is not the user's mistake.

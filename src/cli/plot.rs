@@ -22,16 +22,26 @@ const COLOURS: [RGBColor; 6] = [
     RGBColor(23, 190, 207),
 ];
 
-/// Draws `series` into the SVG file `path`, with a title, labelled axes and a legend; `log_y` puts the
-/// y axis on a logarithmic scale (every y must then be positive; others are left out).
-pub fn line_chart(
-    path: &Path,
-    title: &str,
-    x_label: &str,
-    y_label: &str,
-    log_y: bool,
-    series: &[Series],
-) -> Result<(), String> {
+/// A figure: a title, labelled axes and some series, drawn by [`line_chart`].
+pub struct Figure {
+    /// The SVG file's name.
+    pub file: &'static str,
+    /// The title above the chart.
+    pub title: String,
+    /// The x axis's label.
+    pub x_label: &'static str,
+    /// The y axis's label.
+    pub y_label: &'static str,
+    /// Whether the y axis is on a logarithmic scale (every y must then be positive; others are left
+    /// out).
+    pub log_y: bool,
+    /// The lines.
+    pub series: Vec<Series>,
+}
+
+/// Draws `figure` into the SVG file `path`, with its title, labelled axes and a legend.
+pub fn line_chart(path: &Path, figure: &Figure) -> Result<(), String> {
+    let (log_y, series) = (figure.log_y, figure.series.as_slice());
     let points = series.iter().flat_map(|s| s.points.iter());
     let (mut x_min, mut x_max, mut y_min, mut y_max) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
     for &(x, y) in points.filter(|(_, y)| !log_y || *y > 0.0) {
@@ -49,7 +59,7 @@ pub fn line_chart(
         root.fill(&WHITE)?;
         let mut builder = ChartBuilder::on(&root);
         builder
-            .caption(title, ("sans-serif", 20))
+            .caption(figure.title.as_str(), ("sans-serif", 20))
             .margin(12)
             .x_label_area_size(45)
             .y_label_area_size(80);
@@ -58,8 +68,8 @@ pub fn line_chart(
             let mut chart = builder.build_cartesian_2d(x_min..x_max, (low..high).log_scale())?;
             chart
                 .configure_mesh()
-                .x_desc(x_label)
-                .y_desc(y_label)
+                .x_desc(figure.x_label)
+                .y_desc(figure.y_label)
                 .y_label_formatter(&|v| format!("{v:.0e}"))
                 .draw()?;
             draw_series(&mut chart, series, true)?;
@@ -68,8 +78,8 @@ pub fn line_chart(
             let mut chart = builder.build_cartesian_2d(x_min..x_max, y_min.min(0.0)..high)?;
             chart
                 .configure_mesh()
-                .x_desc(x_label)
-                .y_desc(y_label)
+                .x_desc(figure.x_label)
+                .y_desc(figure.y_label)
                 .draw()?;
             draw_series(&mut chart, series, false)?;
         }

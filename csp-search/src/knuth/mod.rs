@@ -1,5 +1,5 @@
 //! Knuth's random-probe estimator of a backtrack tree (Knuth 1975, "Estimating the efficiency of
-//! backtrack programs", as Stone & Stone describe it in `../shared/seeds/003_f841a52dc4215f9c.txt` §4).
+//! backtrack programs", as Stone & Stone describe it in *Efficient Search Techniques* (1987) §4).
 
 use csp_core::{Model, Store};
 use rand::{Rng as _, RngExt};

@@ -1,5 +1,5 @@
-//! Abramson & Yung's whole scheme (`../shared/seeds/000_47d4c6e46d351ed7.txt`, §2–§4 and Theorem 2):
-//! the right construction for every `n` that has a solution.
+//! Abramson & Yung's whole scheme (*Divide and Conquer under Global Constraints*, 1989, §2–§4 and
+//! Theorem 2): the right construction for every `n` that has a solution.
 
 use super::knight_walk::knight_walk_minus_corner;
 use super::{

@@ -1,7 +1,7 @@
-//! The two board edits the constructions build on: taking away a corner queen with her row and column
-//! (Abramson & Yung §2, "corner removal", `../shared/seeds/000_47d4c6e46d351ed7.txt`), and adding one
-//! to a board whose main diagonal is empty (the Yagloms' odd boards, appendix; Bernhardsson's rule 3;
-//! Stone & Stone's odd-solution trick in reverse).
+//! The two board edits the constructions build on: taking away a corner queen with her row and
+//! column (Abramson & Yung §2, "corner removal", *Divide and Conquer under Global Constraints*,
+//! 1989), and adding one to a board whose main diagonal is empty (the Yagloms' odd boards,
+//! appendix; Bernhardsson's rule 3; Stone & Stone's odd-solution trick in reverse).
 //!
 //! Both work because the rows and columns removed or added lie on the board's edge: the remaining
 //! queens keep their relative positions, so two of them share a diagonal on one board exactly when they

@@ -1,4 +1,5 @@
-//! Decomposition solutions (Abramson & Yung §3, Theorem 1, `../shared/seeds/000_47d4c6e46d351ed7.txt`).
+//! Decomposition solutions (Abramson & Yung §3, Theorem 1, *Divide and Conquer under Global
+//! Constraints*, 1989).
 //!
 //! For `n = a·b` with `a` and `b` coprime to 6, the board is cut into an `a × a` grid of `b × b` tiles.
 //! The tiles an `a`-superqueens solution picks each hold the same `b`-superqueens solution; here both

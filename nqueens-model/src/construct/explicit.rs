@@ -1,5 +1,5 @@
-//! The O(n) construction of Hoffman, Loessi & Moore (1969), in the form Bernhardsson gave it (SIGART
-//! Bulletin 2(2), 1991); Rolfe (`../shared/seeds/001_72eb79f80c97b6c5.txt`, references 1 and 2) cites
+//! The O(n) construction of Hoffman, Loessi & Moore (1969), in the form Bernhardsson gave it
+//! (SIGART Bulletin 2(2), 1991); Rolfe (*Las Vegas Does N-Queens*, 2006, references 1 and 2) cites
 //! both. With rows and columns numbered from 1 and `j = 1, …, n/2`:
 //!
 //! 1. `n` even, `n mod 6 ≠ 2`: queens on `(j, 2j)` and `(n/2 + j, 2j − 1)`;

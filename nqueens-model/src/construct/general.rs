@@ -1,4 +1,5 @@
-//! Abramson & Yung's general solution (§4, Lemmas 1–5, `../shared/seeds/000_47d4c6e46d351ed7.txt`).
+//! Abramson & Yung's general solution (§4, Lemmas 1–5, *Divide and Conquer under Global
+//! Constraints*, 1989).
 //!
 //! Start from the D-solution on `a·b` (the decomposition whose `a`-knight-walk has its queen in the
 //! top-left tile, filled with the `b`-knight-walk; see [`super::decomposition_of`]). Its top-left tile

@@ -1,5 +1,5 @@
 //! The knight-walk and Chandra's regular solutions (Abramson & Yung §2,
-//! `../shared/seeds/000_47d4c6e46d351ed7.txt`).
+//! *Divide and Conquer under Global Constraints*, 1989).
 //!
 //! `P(i) = a·i + b mod n` places one superqueen in every row, column and wrapped diagonal of the
 //! toroidal board exactly when `a`, `a − 1` and `a + 1` are all coprime to `n`: the columns are

@@ -1,4 +1,4 @@
-//! Stone & Stone's "odd" solution (`../shared/seeds/003_f841a52dc4215f9c.txt`, §3, "An odd solution to
+//! Stone & Stone's "odd" solution (*Efficient Search Techniques*, 1987, §3, "An odd solution to
 //! the N-Queens Problem").
 //!
 //! For even `n` below 30, the first lexicographic solution of `n + 1` takes "anywhere from 2 to 70 times

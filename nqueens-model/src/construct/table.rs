@@ -1,5 +1,5 @@
 //! The table that completes Abramson & Yung's scheme (§4, Theorem 2,
-//! `../shared/seeds/000_47d4c6e46d351ed7.txt`): "the others can be looked up in a table".
+//! *Divide and Conquer under Global Constraints*, 1989): "the others can be looked up in a table".
 //!
 //! The general scheme misses 9, 15, 27 and 39 (Lemma 5), and with them the even boards 8, 14, 26 and 38
 //! that corner removal would have made from them. The paper gives no table; here each entry is found

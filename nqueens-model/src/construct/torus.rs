@@ -1,7 +1,8 @@
-//! Superqueens on the toroidal board (Abramson & Yung §2, `../shared/seeds/000_47d4c6e46d351ed7.txt`):
-//! a queen that reaches an edge wraps round to the opposite one, so the diagonals become the `n`
-//! wrapped lines `(row + column) mod n` and the `n` lines `(row − column) mod n`. Pólya showed a solution
-//! exists exactly when `n` is coprime to 6; every toroidal solution is also a planar one.
+//! Superqueens on the toroidal board (Abramson & Yung §2, *Divide and Conquer under Global
+//! Constraints*, 1989): a queen that reaches an edge wraps round to the opposite one, so the
+//! diagonals become the `n` wrapped lines `(row + column) mod n` and the `n` lines `(row − column)
+//! mod n`. Pólya showed a solution exists exactly when `n` is coprime to 6; every toroidal solution
+//! is also a planar one.
 //!
 //! [`verify_torus`] checks a placement on the torus; [`torus`] builds one (the knight-walk; the
 //! decompositions and regular solutions are toroidal too); [`torus_model`] states the problem with

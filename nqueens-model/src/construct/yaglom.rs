@@ -1,5 +1,5 @@
 //! The Yagloms' construction, as the appendix of Abramson & Yung gives it
-//! (`../shared/seeds/000_47d4c6e46d351ed7.txt`, "Appendix: the Yagloms' solution").
+//! (*Divide and Conquer under Global Constraints*, 1989, "Appendix: the Yagloms' solution").
 //!
 //! The Yagloms build one solution for every even board with no queen on the main diagonal, and solve an
 //! odd board by adding a row, a column and a corner queen to the even board below it:

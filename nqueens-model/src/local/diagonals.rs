@@ -6,10 +6,11 @@
 //! that they increase with the column, like the up-diagonals; Las Vegas Two reads a row's free squares a
 //! word at a time thanks to it.
 //!
-//! Collisions are counted as Sosič & Gu count them (`004_1d927949bc937c3a.txt`, §3: a random
-//! permutation "generates approximately n × 0.53 collisions"): a diagonal holding `k ≥ 1` queens has
-//! `k − 1` collisions. (Under that count a random permutation has `n(1 − 2/e) ≈ 0.528 n` collisions,
-//! which is their figure; counting attacking pairs instead would give more.)
+//! Collisions are counted as Sosič & Gu count them (*3,000,000 Queens in Less Than One Minute*,
+//! 1991, §3: a random permutation "generates approximately n × 0.53 collisions"): a diagonal
+//! holding `k ≥ 1` queens has `k − 1` collisions. (Under that count a random permutation has
+//! `n(1 − 2/e) ≈ 0.528 n` collisions, which is their figure; counting attacking pairs instead would
+//! give more.)
 
 use hashbrown::HashMap;
 
@@ -97,7 +98,8 @@ pub(super) trait DiagonalCounts {
 }
 
 /// Swaps the columns of the queens in rows `first` and `second` if that reduces the collisions, and
-/// says whether it did (Sosič & Gu's step, §2 and §3 of `004_1d927949bc937c3a.txt`).
+/// says whether it did (Sosič & Gu's step, §2 and §3 of *3,000,000 Queens in Less Than One Minute*,
+/// 1991).
 ///
 /// The swap is made on the counters and undone if it does not help. Doing it literally rather than
 /// computing the difference by formula keeps the count exact when the squares share diagonals, which a

@@ -1,4 +1,4 @@
-//! Rolfe's two Las Vegas algorithms (`001_72eb79f80c97b6c5.txt`).
+//! Rolfe's two Las Vegas algorithms (*Las Vegas Does N-Queens*, 2006).
 
 use std::sync::atomic::AtomicBool;
 
@@ -29,7 +29,7 @@ impl Stats for LasVegas1Stats {
 /// queens into a row until its queen is on no diagonal in use; start over with a new shuffle when a row
 /// runs out of later queens.
 ///
-/// The pseudocode of `001_72eb79f80c97b6c5.txt`, followed line by line:
+/// The pseudocode of *Las Vegas Does N-Queens* (2006), followed line by line:
 ///
 /// ```text
 /// repeat
@@ -182,7 +182,7 @@ impl Stats for LasVegas2Stats {
 /// Rolfe's Algorithm Two (GridSearch): from the top row down, put each queen on a uniformly random cell
 /// of its row that no queen above attacks; start a new trial when a row has no such cell.
 ///
-/// The pseudocode of `001_72eb79f80c97b6c5.txt`:
+/// The pseudocode of *Las Vegas Does N-Queens* (2006):
 ///
 /// ```text
 /// repeat

@@ -1,4 +1,4 @@
-//! Sosič & Gu's QS1 (`004_1d927949bc937c3a.txt`, §2).
+//! Sosič & Gu's QS1 (*3,000,000 Queens in Less Than One Minute*, 1991, §2).
 
 use std::sync::atomic::AtomicBool;
 
@@ -32,13 +32,14 @@ impl Stats for Qs1Stats {
 /// Sosič & Gu's QS1: a random permutation, then swaps of pairs of queens that reduce the diagonal
 /// collisions until there are none; a new random permutation when a sweep finds no such swap.
 ///
-/// Following §2 of `004_1d927949bc937c3a.txt` (and the procedure of their 1990 paper it summarises):
-/// the queens start as a uniformly random permutation, so rows and columns never clash. A sweep visits
-/// every pair of rows `i < j` in order and, when the queen of `i` or of `j` is attacked, tests the swap
-/// of their columns, performing it if the collisions (see `diagonals.rs`: `k − 1` on a diagonal with
-/// `k` queens) decrease. Sweeps repeat until no collision is left. A sweep that performs no swap means
-/// the permutation is a local minimum; the run then restarts from a fresh random permutation ("restart
-/// if stuck"). The run ends at the first permutation without collisions.
+/// Following §2 of *3,000,000 Queens in Less Than One Minute* (1991) (and the procedure of their
+/// 1990 paper it summarises): the queens start as a uniformly random permutation, so rows and
+/// columns never clash. A sweep visits every pair of rows `i < j` in order and, when the queen of
+/// `i` or of `j` is attacked, tests the swap of their columns, performing it if the collisions (see
+/// `diagonals.rs`: `k − 1` on a diagonal with `k` queens) decrease. Sweeps repeat until no
+/// collision is left. A sweep that performs no swap means the permutation is a local minimum; the
+/// run then restarts from a fresh random permutation ("restart if stuck"). The run ends at the
+/// first permutation without collisions.
 ///
 /// A step (for [`Limits::max_steps`]) is one tested pair, or one fresh permutation. Pairs in which
 /// neither queen is attacked are skipped without a test: no swap of two unattacked queens can reduce

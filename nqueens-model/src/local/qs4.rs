@@ -1,4 +1,4 @@
-//! Sosič & Gu's QS4 (`004_1d927949bc937c3a.txt`, §3 and Table 2).
+//! Sosič & Gu's QS4 (*3,000,000 Queens in Less Than One Minute*, 1991, §3 and Table 2).
 
 use std::sync::atomic::AtomicBool;
 
@@ -85,7 +85,7 @@ impl Stats for Qs4Stats {
 /// Sosič & Gu's QS4: an initial permutation with `n − c` queens placed free of conflicts and `c` at
 /// random, then QS1's swaps with the first queen taken from the conflicting ones.
 ///
-/// Following §3 of `004_1d927949bc937c3a.txt`:
+/// Following §3 of *3,000,000 Queens in Less Than One Minute* (1991):
 /// - **Initialisation.** Queens are placed on successive rows. For each of the first `n − c` rows the
 ///   column "is randomly generated from columns that are not occupied until a conflict free place is
 ///   found": a uniform draw from the unoccupied columns, repeated until both diagonals are free. The

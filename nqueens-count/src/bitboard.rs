@@ -1,11 +1,11 @@
 //! The enumerator's inner loop: a depth-first walk over bitboards, three walks interleaved.
 //!
-//! Dijkstra's program (`shared/seeds/002_c37b5e1f2a9e69e0.txt`) keeps three tables, `col`, `up` and
-//! `down`, so that testing a square is O(1). Here each table is one machine word seen from the row being
-//! filled: `down` has a bit per occupied column, `left` and `right` a bit per column that a diagonal
-//! from a queen above reaches in this row. Moving to the next row shifts the diagonal words by one
-//! column (or by more when rows in between are already decided, see [`Walk::shift`]); on a torus they
-//! rotate instead ([`Torus`]).
+//! Dijkstra's program (*Notes on Structured Programming*, 1970) keeps three tables, `col`, `up` and
+//! `down`, so that testing a square is O(1). Here each table is one machine word seen from the row
+//! being filled: `down` has a bit per occupied column, `left` and `right` a bit per column that a
+//! diagonal from a queen above reaches in this row. Moving to the next row shifts the diagonal
+//! words by one column (or by more when rows in between are already decided, see [`Walk::shift`]);
+//! on a torus they rotate instead ([`Torus`]).
 //!
 //! A *walk* places the remaining rows of one subproblem and counts the complete placements it reaches
 //! (its leaves) and the queens it placed (its nodes). The loop is written to avoid the mispredicted

@@ -1,26 +1,40 @@
-//! `csp queens count` on the fast counter (`nqueens_model::count`), and `csp queens merge`.
+//! `csp queens count`: every solution counted, by the fast counter (`nqueens_count`) or, when
+//! a search option asks for it, by the engine.
 //!
-//! `count` takes the fast counter unless a search option asks for the engine (see
-//! [`engine_requested`]); both print the same core fields (`outcome`, `solution_count`, `solutions`) in
-//! `--json`, so scripts read either.
+//! Both print the same core fields (`outcome`, `solution_count`, `solutions`) in `--json`, so scripts
+//! read either.
 
 use std::io::Write;
 use std::num::NonZeroUsize;
 use std::ops::ControlFlow;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
 use std::time::Duration;
 
 use clap::Args;
-use nqueens_model::Encoding;
-use nqueens_model::count::{
-    Answer, CountError, CountKind, CountOptions, CountProgress, CountReport, MergedCount, Shard,
-    ShardResult, count, merge,
-};
+use csp_search::Outcome;
+use nqueens_count::{Answer, CountKind, CountOptions, CountProgress, CountReport, Shard, count};
 use serde::Serialize;
 
-use super::args::CountArgs;
-use super::progress::SubproblemBar;
-use super::{CliError, Exit};
+use super::engine::{QueensSearch, limit_word, search};
+use crate::cli::error::{CliError, Exit};
+use crate::cli::options::{parse_board_size, parse_interval};
+use crate::cli::progress::SubproblemBar;
+use crate::cli::report::write_json;
+
+/// `csp queens count`.
+#[derive(Debug, Args)]
+pub struct CountArgs {
+    /// The board size n.
+    #[arg(value_parser = parse_board_size, allow_negative_numbers = true)]
+    pub n: usize,
+    /// The fast counter's options.
+    #[command(flatten)]
+    pub fast: FastCountArgs,
+    /// The search options: any of them (other than --json and --no-progress) runs the engine instead.
+    #[command(flatten)]
+    pub search: QueensSearch,
+}
 
 /// The options of `csp queens count` that belong to the fast counter.
 #[derive(Debug, Args)]
@@ -48,7 +62,7 @@ pub struct FastCountArgs {
     pub checkpoint_interval: Option<Duration>,
     /// Count only shard i of k: the subproblems numbered i modulo k, the same on every machine. Add
     /// the k results up with `csp queens merge`.
-    #[arg(long, value_name = "i/k", value_parser = parse_shard)]
+    #[arg(long, value_name = "i/k", value_parser = Shard::from_str)]
     pub shard: Option<Shard>,
 }
 
@@ -74,7 +88,7 @@ impl FastCountArgs {
         }
     }
 
-    /// What the answer line leads with.
+    /// What the answer line leads with: `unique`, or what is counted.
     fn asked(&self) -> &'static str {
         if self.unique {
             "unique"
@@ -84,43 +98,49 @@ impl FastCountArgs {
     }
 }
 
-/// `csp queens merge`.
-#[derive(Debug, Args)]
-pub struct MergeArgs {
-    /// The shard results: the finished `--checkpoint` files of `csp queens count N --shard i/k`, one
-    /// per shard i = 0..k−1.
-    #[arg(required = true, value_name = "FILES")]
-    pub files: Vec<PathBuf>,
-    /// Print one JSON object instead of text.
-    #[arg(long)]
-    pub json: bool,
-}
-
-/// Whether `count` runs on the engine: when any search option other than its default was given
-/// (ordering, ties, values, propagation, restarts, a limit, a seed, the pairwise encoding). Mixing
-/// those with the fast counter's own options is refused.
-pub fn engine_requested(args: &CountArgs) -> Result<bool, CliError> {
-    let search = &args.search;
-    let engine = !search.is_preset()
-        || search.restart_base.is_some()
-        || search.limits.limits_search()
-        || search.limits.time_limit.is_some()
-        || search.seed != 0
-        || search.encoding() != Encoding::Counters;
-    if engine && args.fast.any() {
-        return Err(CliError::Usage(
+/// Counts on the engine when any search option other than its default was given (ordering, ties,
+/// values, propagation, restarts, a limit, a seed, the pairwise encoding), on the fast counter
+/// otherwise. Mixing those with the fast counter's own options is refused.
+pub fn run(args: CountArgs, out: &mut impl Write) -> Result<Exit, CliError> {
+    let options = &args.search.options;
+    let engine =
+        args.search.asks_for_engine() || options.limits.time_limit.is_some() || options.seed != 0;
+    match (engine, args.fast.any()) {
+        (true, true) => Err(CliError::Usage(
             "--nodes, --unique, --torus, --threads, --checkpoint and --shard belong to the fast counter; \
              search options (--order, --propagation, limits, …) run the engine instead: give one or the other"
                 .to_owned(),
-        ));
+        )),
+        (true, false) => run_engine(&args, out),
+        (false, _) => run_fast(&args, out),
     }
-    Ok(engine)
 }
 
-/// `csp queens count N` on the fast counter.
-pub fn run(args: CountArgs, out: &mut impl Write) -> Result<Exit, CliError> {
+/// `count` on the engine: a full search that stores no solution.
+fn run_engine(args: &CountArgs, out: &mut impl Write) -> Result<Exit, CliError> {
+    let run = search(args.n, &args.search, None, None)?;
+    let count = run.result.stats.solutions;
+    if args.search.options.json {
+        run.write_json(out, "count", args.n, &args.search, Vec::new())?;
+    } else {
+        match run.result.outcome {
+            Outcome::Exhausted => writeln!(out, "{}-queens has {count} solution(s)", args.n)?,
+            Outcome::LimitReached(limit) => writeln!(
+                out,
+                "{} limit reached: counted {count} solution(s) so far; the count is incomplete",
+                limit_word(limit)
+            )?,
+            _ => writeln!(out, "stopped after {count} solution(s)")?,
+        }
+        run.write_summary(out, args.n, &args.search)?;
+    }
+    Ok(Exit::of(run.result.outcome, count))
+}
+
+/// `count` on the fast counter, with a bar of subproblems finished.
+fn run_fast(args: &CountArgs, out: &mut impl Write) -> Result<Exit, CliError> {
     let fast = &args.fast;
-    let bar = SubproblemBar::for_stderr(args.search.no_progress);
+    let bar = SubproblemBar::for_stderr(args.search.options.no_progress);
     let on_progress = |progress: &CountProgress| {
         if let Some(bar) = &bar {
             bar.update(progress.finished, progress.total);
@@ -139,7 +159,7 @@ pub fn run(args: CountArgs, out: &mut impl Write) -> Result<Exit, CliError> {
         progress: Some(&on_progress),
         ..defaults
     };
-    let report = count(args.n, &options).map_err(usage);
+    let report = count(args.n, &options).map_err(CliError::usage);
     drop(options);
     // The answer follows on stdout; clear the bar first.
     drop(bar);
@@ -151,50 +171,16 @@ pub fn run(args: CountArgs, out: &mut impl Write) -> Result<Exit, CliError> {
     } else {
         Exit::Answered
     };
-    if args.search.json {
+    if args.search.options.json {
         write_json(out, &FastReport::new(args.n, fast, &report))?;
     } else {
-        write_count_text(out, args.n, fast, &report)?;
+        write_fast_text(out, args.n, fast, &report)?;
     }
     Ok(exit)
 }
 
-/// `csp queens merge FILES…`.
-pub fn run_merge(args: MergeArgs, out: &mut impl Write) -> Result<Exit, CliError> {
-    let shards = args
-        .files
-        .iter()
-        .map(|path| ShardResult::read(path))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(usage)?;
-    let merged = merge(&shards).map_err(usage)?;
-    if args.json {
-        write_json(out, &MergeReport::new(&merged))?;
-    } else {
-        writeln!(
-            out,
-            "{}",
-            answer_line(merged.n, merged.count, "", &merged.answer)
-        )?;
-        writeln!(
-            out,
-            "merged {} shards of {} subproblems ({} nodes visited in all)",
-            merged.shards, merged.subproblems, merged.tally.visited
-        )?;
-    }
-    Ok(if merged.answer.solutions == 0 {
-        Exit::NoSolution
-    } else {
-        Exit::Answered
-    })
-}
-
-fn usage(error: CountError) -> CliError {
-    CliError::Usage(error.to_string())
-}
-
 /// The line that answers the question: "8-queens: 92 solutions, 12 essentially distinct (…)".
-fn answer_line(n: usize, kind: CountKind, asked: &str, answer: &Answer) -> String {
+pub fn answer_line(n: usize, kind: CountKind, asked: &str, answer: &Answer) -> String {
     let solutions = answer.solutions;
     match (kind, answer.unique, answer.nodes) {
         (CountKind::Torus, ..) => format!("{n}-queens on a torus: {solutions} solutions"),
@@ -211,7 +197,7 @@ fn answer_line(n: usize, kind: CountKind, asked: &str, answer: &Answer) -> Strin
     }
 }
 
-fn write_count_text(
+fn write_fast_text(
     out: &mut impl Write,
     n: usize,
     fast: &FastCountArgs,
@@ -232,7 +218,9 @@ fn write_count_text(
                 report.answer.nodes.unwrap_or(0),
                 report.answer.solutions
             ),
-            _ => format!("{} solutions", report.answer.solutions),
+            CountKind::Solutions | CountKind::Torus => {
+                format!("{} solutions", report.answer.solutions)
+            }
         };
         writeln!(
             out,
@@ -267,11 +255,6 @@ fn write_count_text(
     )
 }
 
-fn write_json(out: &mut impl Write, report: &impl Serialize) -> std::io::Result<()> {
-    serde_json::to_writer(&mut *out, report)?;
-    writeln!(out)
-}
-
 /// The `--json` object of a fast count. `outcome`, `solution_count` and the (empty) `solutions` are
 /// the engine count's fields, with the same meanings.
 #[derive(Debug, Serialize)]
@@ -292,7 +275,7 @@ struct FastReport<'a> {
     solutions: [u32; 0],
     shard: Shard,
     subproblems: SubproblemsReport,
-    checkpoint: Option<&'a std::path::Path>,
+    checkpoint: Option<&'a Path>,
     threads: usize,
     elapsed_ms: f64,
     /// Nodes (queens placed) visited by this run.
@@ -348,51 +331,4 @@ impl<'a> FastReport<'a> {
             nodes_per_second: report.nodes_per_second(),
         }
     }
-}
-
-/// The `--json` object of `csp queens merge`.
-#[derive(Debug, Serialize)]
-struct MergeReport {
-    command: &'static str,
-    n: usize,
-    count: &'static str,
-    shards: usize,
-    subproblems: usize,
-    solution_count: u128,
-    unique_count: Option<u128>,
-    node_count: Option<u128>,
-    visited: u128,
-}
-
-impl MergeReport {
-    fn new(merged: &MergedCount) -> Self {
-        MergeReport {
-            command: "merge",
-            n: merged.n,
-            count: merged.count.name(),
-            shards: merged.shards,
-            subproblems: merged.subproblems,
-            solution_count: merged.answer.solutions,
-            unique_count: merged.answer.unique,
-            node_count: merged.answer.nodes,
-            visited: merged.tally.visited,
-        }
-    }
-}
-
-/// `--shard i/k`.
-fn parse_shard(text: &str) -> Result<Shard, String> {
-    text.parse().map_err(|error: CountError| error.to_string())
-}
-
-/// `--checkpoint-interval SECONDS`: a finite number of seconds, 0 or more.
-fn parse_interval(text: &str) -> Result<Duration, String> {
-    let seconds: f64 = text
-        .trim()
-        .parse()
-        .map_err(|_| "expected a number of seconds such as 2.5".to_owned())?;
-    if !seconds.is_finite() || !(0.0..=1e9).contains(&seconds) {
-        return Err("the checkpoint interval must be 0 or more seconds".to_owned());
-    }
-    Ok(Duration::from_secs_f64(seconds))
 }

@@ -1,12 +1,12 @@
 //! Splitting a row-by-row search into subproblems by its first rows: the full LEX tree (`--nodes`) and
 //! the toroidal board (`--torus`).
 //!
-//! The full LEX tree (Stone & Stone's, `shared/seeds/003_f841a52dc4215f9c.txt`; Dijkstra's program in
-//! `002_c37b5e1f2a9e69e0.txt`) places rows in order and tries every column consistent with the queens
-//! above. It is symmetric under left–right mirroring only, so its size is counted with mirror halving:
-//! the subtree under a first-row queen in column c is the mirror image of the one under column n−1−c,
-//! so the left half is searched with weight 2 and a middle column (odd n) with weight 1, its own second
-//! row halved the same way.
+//! The full LEX tree (Stone & Stone's, *Efficient Search Techniques* (1987); Dijkstra's program in
+//! *Notes on Structured Programming* (1970)) places rows in order and tries every column consistent
+//! with the queens above. It is symmetric under left–right mirroring only, so its size is counted
+//! with mirror halving: the subtree under a first-row queen in column c is the mirror image of the
+//! one under column n−1−c, so the left half is searched with weight 2 and a middle column (odd n)
+//! with weight 1, its own second row halved the same way.
 //!
 //! On the torus, shifting every queen one column to the right (wrapping) maps solutions to solutions, so
 //! the count is n times the count with the first-row queen in column 0; mirroring columns about column

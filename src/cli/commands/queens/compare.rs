@@ -1,25 +1,75 @@
 //! `csp queens compare`: Stone & Stone's Table 2 (backtracks per solution, LEX vs MIN) and Table 1
-//! (estimated vs actual tree sizes) over a range of boards, as a table, CSV or JSON.
+//! (estimated vs actual tree sizes) over a range of boards, as a table, CSV or JSON, and their
+//! figures as SVG.
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 
+use clap::{Args, ValueEnum};
+use csp_core::Model;
 use csp_search::{
-    Limits, Outcome, Propagation, SearchConfig, Statistics, TiePolicy, TreeSizeEstimator, solve,
+    Limits, Outcome, Propagation, SearchConfig, Statistics, TiePolicy, TreeSizeEstimator,
+    VariableOrderKind, solve,
 };
 use nqueens_model::{Encoding, model};
 use serde::Serialize;
 
-use super::args::{CompareArgs, CompareFormat, OrderArg, PropagationArg};
-use super::plot::{Series, line_chart};
-use super::{CliError, Exit};
+use crate::cli::error::{CliError, Exit};
+use crate::cli::plot::{Figure, Series, line_chart};
+use crate::cli::report::{name, write_json};
+
+/// `csp queens compare`.
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// The boards: N, A..B (inclusive), A-B, or a list such as 7,9,11.
+    pub range: String,
+    /// The orderings to compare. LEX runs check-past and MIN forward checking, as in the paper, unless
+    /// --propagation says otherwise.
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [VariableOrderKind::Lexicographic, VariableOrderKind::FewestChoices])]
+    pub orders: Vec<VariableOrderKind>,
+    /// One propagation level for every ordering.
+    #[arg(long, value_enum)]
+    pub propagation: Option<Propagation>,
+    /// The numbers of solutions after which each terse search stops.
+    #[arg(long, value_delimiter = ',', default_values_t = [1, 10], value_parser = clap::value_parser!(u64).range(1..))]
+    pub solutions: Vec<u64>,
+    /// Break MIN's ties at random (the paper's tie-breaking is unspecified), averaging over --seeds.
+    #[arg(long)]
+    pub ties_random: bool,
+    /// With --ties-random, average over seeds 0..K.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..1000))]
+    pub seeds: u64,
+    /// The node budget of each search; a cell over it says so.
+    #[arg(long, value_name = "NODES", default_value_t = 10_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub budget: u64,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CompareFormat::Table)]
+    pub format: CompareFormat,
+    /// Also write SVG figures to this directory: backtracks per solution vs N (Figs 5, 7, 8),
+    /// branching factor and backtracks by depth for the largest N (Figs 1, 3), and the estimated full
+    /// tree vs N (Fig 10).
+    #[arg(long, value_name = "DIR")]
+    pub plot: Option<PathBuf>,
+}
+
+/// `--format` of `compare`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CompareFormat {
+    /// Aligned text tables.
+    Table,
+    /// One CSV row per cell.
+    Csv,
+    /// One JSON array of cells.
+    Json,
+}
 
 /// One measured cell: a configuration on one board stopped at `solutions` solutions (`None`: the
 /// full tree).
 #[derive(Debug, Clone, Serialize)]
 struct Cell {
     n: usize,
-    order: &'static str,
-    propagation: &'static str,
+    order: String,
+    propagation: String,
     /// The solutions asked for; `None` for the full search.
     solutions: Option<u64>,
     /// Whether the search finished within the node budget (for every seed).
@@ -37,11 +87,11 @@ pub fn run(args: CompareArgs, out: &mut impl Write) -> Result<Exit, CliError> {
     let sizes = parse_range(&args.range).map_err(CliError::Usage)?;
     for &n in &sizes {
         // Refuse an impossible board before any search starts.
-        model(n, Encoding::Counters).map_err(|e| CliError::Usage(e.to_string()))?;
+        model(n, Encoding::Counters).map_err(CliError::usage)?;
     }
     let mut cells = Vec::new();
     for &n in &sizes {
-        let model = model(n, Encoding::Counters).map_err(|e| CliError::Usage(e.to_string()))?;
+        let model = model(n, Encoding::Counters).map_err(CliError::usage)?;
         for &order in &args.orders {
             for &solutions in &args.solutions {
                 cells.push(measure(&model, n, order, &args, Some(solutions)));
@@ -50,15 +100,14 @@ pub fn run(args: CompareArgs, out: &mut impl Write) -> Result<Exit, CliError> {
         }
     }
     if let Some(dir) = &args.plot {
-        let written = plot_figures(dir, &args, &sizes, &cells)?;
+        let n = *sizes.iter().max().expect("a range has a board");
+        let model = model(n, Encoding::Counters).map_err(CliError::usage)?;
+        let written = write_figures(dir, &figures(&args, &cells, n, &model))?;
         // The figures are files; stdout stays the table, CSV or JSON asked for.
         eprintln!("csp: wrote {} figures to {}", written, dir.display());
     }
     match args.format {
-        CompareFormat::Json => {
-            serde_json::to_writer(&mut *out, &cells).map_err(std::io::Error::from)?;
-            writeln!(out)?;
-        }
+        CompareFormat::Json => write_json(out, &cells)?,
         CompareFormat::Csv => write_csv(out, &cells)?,
         CompareFormat::Table => write_tables(out, &args, &sizes, &cells)?,
     }
@@ -68,13 +117,13 @@ pub fn run(args: CompareArgs, out: &mut impl Write) -> Result<Exit, CliError> {
 /// The configuration of one cell's search: the paper's propagation for the ordering unless
 /// --propagation overrides it, the budget as a node limit.
 fn config_for(
-    order: OrderArg,
+    order: VariableOrderKind,
     args: &CompareArgs,
     solutions: Option<u64>,
     seed: u64,
 ) -> SearchConfig {
     SearchConfig {
-        variable_order: order.into(),
+        variable_order: order,
         ties: if args.ties_random {
             TiePolicy::Random
         } else {
@@ -91,22 +140,23 @@ fn config_for(
     }
 }
 
-fn propagation_for(order: OrderArg, args: &CompareArgs) -> Propagation {
-    match (args.propagation, order) {
-        (Some(PropagationArg::CheckPast), _) | (None, OrderArg::Lex) => Propagation::CheckPast,
-        (Some(PropagationArg::Mac), _) => Propagation::Mac,
-        _ => Propagation::ForwardChecking,
-    }
+/// `--propagation`, or the paper's: check-past for LEX, forward checking for MIN.
+fn propagation_for(order: VariableOrderKind, args: &CompareArgs) -> Propagation {
+    args.propagation.unwrap_or(match order {
+        VariableOrderKind::Lexicographic => Propagation::CheckPast,
+        VariableOrderKind::FewestChoices | VariableOrderKind::DomWdeg => {
+            Propagation::ForwardChecking
+        }
+    })
 }
 
 fn measure(
-    model: &csp_core::Model,
+    model: &Model,
     n: usize,
-    order: OrderArg,
+    order: VariableOrderKind,
     args: &CompareArgs,
     solutions: Option<u64>,
 ) -> Cell {
-    let propagation = propagation_for(order, args);
     let seeds = if args.ties_random {
         args.seeds.max(1)
     } else {
@@ -130,12 +180,8 @@ fn measure(
     let seeds = seeds as f64;
     Cell {
         n,
-        order: order_name(order),
-        propagation: match propagation {
-            Propagation::CheckPast => "check-past",
-            Propagation::Mac => "mac",
-            _ => "fc",
-        },
+        order: name(order),
+        propagation: name(propagation_for(order, args)),
         solutions,
         within_budget,
         backtracks_per_solution: within_budget.then_some(backtracks / seeds),
@@ -144,125 +190,115 @@ fn measure(
     }
 }
 
-/// The orderings' names as the cells and figures use them.
-fn order_name(order: OrderArg) -> &'static str {
-    match order {
-        OrderArg::Lex => "lex",
-        OrderArg::Min => "min",
-        OrderArg::DomWdeg => "dom-wdeg",
-    }
-}
-
-/// Writes the four figures into `dir`; returns how many.
-fn plot_figures(
-    dir: &std::path::Path,
-    args: &CompareArgs,
-    sizes: &[usize],
-    cells: &[Cell],
-) -> Result<usize, CliError> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| CliError::Usage(format!("cannot create {}: {e}", dir.display())))?;
-    let failed = |message: String| CliError::Usage(message);
-    let mut by_n = Vec::new();
-    let mut estimates = Vec::new();
+/// The four figures: backtracks per solution and the estimated tree against N from the cells
+/// (Figs 5, 7, 8 and 10), and the branching factor and backtracks by depth of one terse search per
+/// ordering on the largest board `n` (Figs 1 and 3).
+fn figures(args: &CompareArgs, cells: &[Cell], n: usize, model: &Model) -> Vec<Figure> {
+    let series = |label: String, points: Vec<(f64, f64)>| Series { label, points };
+    let of_order = |order: &str, solutions: Option<u64>| {
+        let order = order.to_owned();
+        cells
+            .iter()
+            .filter(move |c| c.order == order && c.solutions == solutions)
+    };
+    let (mut by_n, mut estimates, mut branching, mut per_level) = (vec![], vec![], vec![], vec![]);
     for &order in &args.orders {
-        let name = order_name(order).to_uppercase();
+        let key = name(order);
+        let label = key.to_uppercase();
         for &k in &args.solutions {
-            let points = cells
-                .iter()
-                .filter(|c| c.order == order_name(order) && c.solutions == Some(k))
-                .filter_map(|c| Some((c.n as f64, c.backtracks_per_solution?)))
-                .collect();
-            by_n.push(Series {
-                label: format!("{name}, {k} solution(s)"),
-                points,
-            });
+            by_n.push(series(
+                format!("{label}, {k} solution(s)"),
+                of_order(&key, Some(k))
+                    .filter_map(|c| Some((c.n as f64, c.backtracks_per_solution?)))
+                    .collect(),
+            ));
         }
         // Fig 10: the estimate after the most solutions asked for (10 by default).
         let k = args.solutions.iter().copied().max().unwrap_or(1);
-        estimates.push(Series {
-            label: format!("{name}: estimate after {k} solution(s)"),
-            points: cells
-                .iter()
-                .filter(|c| c.order == order_name(order) && c.solutions == Some(k))
+        estimates.push(series(
+            format!("{label}: estimate after {k} solution(s)"),
+            of_order(&key, Some(k))
                 .filter_map(|c| Some((c.n as f64, c.estimated_tree_size?)))
                 .collect(),
-        });
-        estimates.push(Series {
-            label: format!("{name}: actual (full search within budget)"),
-            points: cells
-                .iter()
-                .filter(|c| c.order == order_name(order) && c.solutions.is_none())
+        ));
+        estimates.push(series(
+            format!("{label}: actual (full search within budget)"),
+            of_order(&key, None)
                 .filter_map(|c| Some((c.n as f64, c.actual_tree_size? as f64)))
                 .collect(),
-        });
-    }
-    line_chart(
-        &dir.join("backtracks.svg"),
-        "Backtracks per solution vs N (cf. Stone & Stone Figs 5, 7, 8)",
-        "N (queens)",
-        "backtracks per solution (log scale)",
-        true,
-        &by_n,
-    )
-    .map_err(failed)?;
-    line_chart(
-        &dir.join("estimated_tree.svg"),
-        "Estimated full tree size vs N (cf. Fig 10; Table 1)",
-        "N (queens)",
-        "nodes (log scale)",
-        true,
-        &estimates,
-    )
-    .map_err(failed)?;
-    // Figs 1 and 3: one terse search per ordering on the largest board, level by level.
-    let n = *sizes.iter().max().expect("a range has a board");
-    let model = model(n, Encoding::Counters).map_err(|e| CliError::Usage(e.to_string()))?;
-    let (mut branching, mut per_level) = (Vec::new(), Vec::new());
-    for &order in &args.orders {
+        ));
         let mut stats = Statistics::default();
-        solve(&model, &config_for(order, args, Some(1), 0), &mut stats);
-        let name = order_name(order).to_uppercase();
+        solve(model, &config_for(order, args, Some(1), 0), &mut stats);
         let depth = |i: usize| i as f64; // level i + 1 is depth i (queens placed)
-        branching.push(Series {
-            label: name.clone(),
-            points: stats
-                .per_level
-                .iter()
-                .enumerate()
+        let levels = stats.per_level.iter().enumerate();
+        branching.push(series(
+            label.clone(),
+            levels
+                .clone()
                 .filter(|(_, l)| l.expanded > 0)
                 .map(|(i, l)| (depth(i), l.avg_choices()))
                 .collect(),
-        });
-        per_level.push(Series {
-            label: name,
-            points: stats
-                .per_level
-                .iter()
-                .enumerate()
+        ));
+        per_level.push(series(
+            label,
+            levels
                 .map(|(i, l)| (depth(i), l.backtracks as f64))
                 .collect(),
-        });
+        ));
     }
-    line_chart(
-        &dir.join("branching.svg"),
-        &format!("Average branching factor by depth, {n} queens, terse search (cf. Fig 1)"),
-        "depth (queens placed)",
-        "average choices per node",
-        false,
-        &branching,
-    )
-    .map_err(failed)?;
-    line_chart(
-        &dir.join("backtracks_per_level.svg"),
-        &format!("Backtracks at each depth, {n} queens, terse search (cf. Fig 3)"),
-        "depth (queens placed)",
-        "backtracks (log scale)",
-        true,
-        &per_level,
-    )
-    .map_err(failed)?;
-    Ok(4)
+    let (queens, depth) = ("N (queens)", "depth (queens placed)");
+    let figure = |file, title: String, x_label, y_label, log_y, series| Figure {
+        file,
+        title,
+        x_label,
+        y_label,
+        log_y,
+        series,
+    };
+    vec![
+        figure(
+            "backtracks.svg",
+            "Backtracks per solution vs N (cf. Stone & Stone Figs 5, 7, 8)".to_owned(),
+            queens,
+            "backtracks per solution (log scale)",
+            true,
+            by_n,
+        ),
+        figure(
+            "estimated_tree.svg",
+            "Estimated full tree size vs N (cf. Fig 10; Table 1)".to_owned(),
+            queens,
+            "nodes (log scale)",
+            true,
+            estimates,
+        ),
+        figure(
+            "branching.svg",
+            format!("Average branching factor by depth, {n} queens, terse search (cf. Fig 1)"),
+            depth,
+            "average choices per node",
+            false,
+            branching,
+        ),
+        figure(
+            "backtracks_per_level.svg",
+            format!("Backtracks at each depth, {n} queens, terse search (cf. Fig 3)"),
+            depth,
+            "backtracks (log scale)",
+            true,
+            per_level,
+        ),
+    ]
+}
+
+/// Writes the figures into `dir`; returns how many.
+fn write_figures(dir: &Path, figures: &[Figure]) -> Result<usize, CliError> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| CliError::Usage(format!("cannot create {}: {e}", dir.display())))?;
+    for figure in figures {
+        line_chart(&dir.join(figure.file), figure).map_err(CliError::Usage)?;
+    }
+    Ok(figures.len())
 }
 
 fn write_csv(out: &mut impl Write, cells: &[Cell]) -> std::io::Result<()> {
@@ -299,7 +335,7 @@ fn write_tables(
             .iter()
             .find(|c| c.n == n && c.order == order && c.solutions == solutions)
     };
-    let orders: Vec<&str> = args.orders.iter().map(|&o| order_name(o)).collect();
+    let orders: Vec<String> = args.orders.iter().map(|&o| name(o)).collect();
     writeln!(
         out,
         "Table 2: backtracks per solution (node budget {} per search)",

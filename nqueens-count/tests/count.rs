@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 use csp_search::{Outcome, SearchConfig, solve};
-use nqueens_model::count::{
+use nqueens_count::{
     CountError, CountKind, CountOptions, CountProgress, CountReport, MAX_COUNT_N, Shard,
     ShardResult, Tally, count, merge,
 };

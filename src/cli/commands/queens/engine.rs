@@ -1,0 +1,262 @@
+//! What the N-queens commands that run the search engine share: the options, the run itself, and
+//! its report.
+
+use std::io::Write;
+use std::ops::ControlFlow;
+use std::time::Instant;
+
+use clap::Args;
+use csp_search::{FnObserver, Limit, SearchConfig, SearchEvent, SearchResult, Statistics, solve};
+use nqueens_model::{Encoding, model, render};
+use serde::Serialize;
+
+use crate::cli::error::CliError;
+use crate::cli::options::{Defaults, SearchOptions};
+use crate::cli::progress::Progress;
+use crate::cli::report::{ConfigReport, StatsReport, describe, write_json};
+
+/// Boards up to this size are drawn; larger ones are printed as their columns.
+pub const MAX_DRAWN_BOARD: usize = 32;
+
+/// The search options of the N-queens commands: the shared ones and the encoding.
+#[derive(Debug, Args)]
+pub struct QueensSearch {
+    /// Model encoding: pairwise (generic ≠ constraints only) or counters (one global constraint with
+    /// column and diagonal counters). Both give the same search tree.
+    #[arg(long, value_enum, default_value_t = Encoding::Counters)]
+    pub encoding: Encoding,
+    /// The search options.
+    #[command(flatten)]
+    pub options: SearchOptions,
+}
+
+impl QueensSearch {
+    /// The engine configuration for an n-queens board, stopping after `solution_limit` solutions.
+    ///
+    /// With none of the strategy options it is [`SearchConfig::fast_preset`]; once any is given, the
+    /// rest take the papers' meanings (Stone & Stone's MIN: low ties, ascending values, forward
+    /// checking, no restarts).
+    pub fn config(&self, n: usize, solution_limit: Option<u64>) -> SearchConfig {
+        let preset = SearchConfig::fast_preset(n);
+        let restart_base = preset.restarts.map_or(0, |restarts| restarts.base_nodes);
+        let mut config = self.options.config(Defaults {
+            preset,
+            chosen: SearchConfig::min(),
+            restart_base,
+        });
+        config.solution_limit = solution_limit;
+        config
+    }
+
+    /// Whether a node or backtrack limit, a restart base or an encoding other than the counters asks
+    /// for the engine, beyond the strategy options ([`SearchOptions::is_preset`]).
+    pub fn asks_for_engine(&self) -> bool {
+        let options = &self.options;
+        !options.is_preset()
+            || options.restart_base.is_some()
+            || options.limits.limits_search()
+            || self.encoding != Encoding::Counters
+    }
+
+    /// One line naming the configuration that ran, e.g. "MIN (ties random), values middle, forward
+    /// checking, Luby restarts (base 132), counters encoding, seed 0 [fast preset; …]".
+    pub fn describe(&self, config: &SearchConfig) -> String {
+        let preset = if self.options.is_preset() {
+            " [fast preset; any of --order/--ties/--values/--propagation/--restarts chooses your own]"
+        } else {
+            ""
+        };
+        format!(
+            "{}, {} encoding, seed {}{preset}",
+            describe(config),
+            self.encoding,
+            config.seed
+        )
+    }
+}
+
+/// A finished search, the configuration it ran with, and how long its parts took.
+pub struct Run {
+    /// The engine's result.
+    pub result: SearchResult,
+    /// The configuration.
+    pub config: SearchConfig,
+    /// Time to build the model, in seconds.
+    pub build_seconds: f64,
+}
+
+/// What receives each solution: its number (from 1) and its placement; `Break` stops the search.
+pub type SolutionSink<'a> = dyn FnMut(u64, &[u32]) -> ControlFlow<()> + 'a;
+
+/// Builds the model and runs the search, handing each solution (as a placement) to `on_solution` if
+/// there is one; counting passes none and copies nothing.
+pub fn search(
+    n: usize,
+    search: &QueensSearch,
+    solution_limit: Option<u64>,
+    mut on_solution: Option<&mut SolutionSink<'_>>,
+) -> Result<Run, CliError> {
+    let started = Instant::now();
+    let model = model(n, search.encoding).map_err(CliError::usage)?;
+    let build_seconds = started.elapsed().as_secs_f64();
+    let config = search.config(n, solution_limit);
+    let mut placement = Vec::with_capacity(n);
+    let mut index = 0;
+    let observer = FnObserver(|event: &SearchEvent<'_>| {
+        if let (SearchEvent::Solution { values, .. }, Some(on_solution)) = (event, &mut on_solution)
+        {
+            index += 1;
+            placement.clear();
+            placement.extend(values.iter().map(|&v| v as u32));
+            return on_solution(index, &placement);
+        }
+        ControlFlow::Continue(())
+    });
+    // The estimate behind the bar fits full searches; a bar is drawn only for searches that run long.
+    let result = match Progress::for_stderr(search.options.no_progress) {
+        Some(mut progress) => solve(&model, &config, (observer, &mut progress)),
+        None => solve(&model, &config, observer),
+    };
+    Ok(Run {
+        result,
+        config,
+        build_seconds,
+    })
+}
+
+impl Run {
+    /// The configuration line, the statistics, elapsed time and throughput, as text.
+    pub fn write_summary(
+        &self,
+        out: &mut impl Write,
+        n: usize,
+        search: &QueensSearch,
+    ) -> std::io::Result<()> {
+        writeln!(out, "{n}-queens: {}", search.describe(&self.config))?;
+        let stats = &self.result.stats;
+        let seconds = self.result.elapsed.as_secs_f64();
+        writeln!(
+            out,
+            "nodes {}, backtracks {}, dead ends {}, restarts {}, max depth {}",
+            stats.nodes, stats.backtracks, stats.dead_ends, stats.restarts, stats.max_depth
+        )?;
+        let rate = if seconds > 0.0 {
+            format!(", {:.3e} nodes/s", stats.nodes as f64 / seconds)
+        } else {
+            String::new()
+        };
+        writeln!(
+            out,
+            "elapsed {:.3} ms (search {:.3} ms{rate}; model built in {:.3} ms)",
+            (seconds + self.build_seconds) * 1e3,
+            seconds * 1e3,
+            self.build_seconds * 1e3
+        )
+    }
+
+    /// Writes the `--json` object of `command` (`solve` or `count`) on an n-queens board.
+    pub fn write_json(
+        &self,
+        out: &mut impl Write,
+        command: &str,
+        n: usize,
+        search: &QueensSearch,
+        solutions: Vec<Vec<u32>>,
+    ) -> std::io::Result<()> {
+        let stats = &self.result.stats;
+        let seconds = self.result.elapsed.as_secs_f64();
+        let outcome = self.result.outcome;
+        let report = SearchReport {
+            command,
+            n,
+            outcome: outcome.name(),
+            limit: outcome.limit().map(Limit::name),
+            solutions,
+            solution_count: stats.solutions,
+            stats: SearchStatsReport::new(stats, seconds),
+            elapsed_ms: (seconds + self.build_seconds) * 1e3,
+            search_ms: seconds * 1e3,
+            config: ConfigReport {
+                encoding: Some(search.encoding.to_string()),
+                preset: Some(search.options.is_preset()),
+                ..ConfigReport::of(&self.config)
+            },
+        };
+        write_json(out, &report)
+    }
+}
+
+/// A limit as the text reports name it ("node limit reached"): the singular of [`Limit::name`].
+pub fn limit_word(limit: Limit) -> &'static str {
+    limit.name().trim_end_matches('s')
+}
+
+/// Writes a placement as text: drawn up to [`MAX_DRAWN_BOARD`], its columns on one line up to
+/// `max_listed` queens, nothing beyond (a summary and `--output FILE` cover it).
+pub fn write_board(
+    out: &mut impl Write,
+    placement: &[u32],
+    max_listed: usize,
+) -> std::io::Result<()> {
+    let n = placement.len();
+    if n <= MAX_DRAWN_BOARD {
+        write!(out, "{}", render(placement))?;
+    } else if n <= max_listed {
+        let columns: Vec<String> = placement.iter().map(u32::to_string).collect();
+        writeln!(out, "{}", columns.join(" "))?;
+    }
+    Ok(())
+}
+
+/// The `--json` object of a search.
+#[derive(Debug, Serialize)]
+struct SearchReport<'a> {
+    command: &'a str,
+    n: usize,
+    outcome: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    limit: Option<&'static str>,
+    solutions: Vec<Vec<u32>>,
+    solution_count: u64,
+    stats: SearchStatsReport,
+    elapsed_ms: f64,
+    search_ms: f64,
+    config: ConfigReport,
+}
+
+/// The statistics of a search, with its throughput and levels.
+#[derive(Debug, Serialize)]
+struct SearchStatsReport {
+    #[serde(flatten)]
+    counts: StatsReport,
+    nodes_per_second: Option<f64>,
+    per_level: Vec<LevelReport>,
+}
+
+#[derive(Debug, Serialize)]
+struct LevelReport {
+    level: usize,
+    nodes: u64,
+    backtracks: u64,
+    avg_choices: f64,
+}
+
+impl SearchStatsReport {
+    fn new(stats: &Statistics, seconds: f64) -> Self {
+        SearchStatsReport {
+            counts: StatsReport::of(stats),
+            nodes_per_second: (seconds > 0.0).then(|| stats.nodes as f64 / seconds),
+            per_level: stats
+                .per_level
+                .iter()
+                .enumerate()
+                .map(|(i, level)| LevelReport {
+                    level: i + 1,
+                    nodes: level.nodes,
+                    backtracks: level.backtracks,
+                    avg_choices: level.avg_choices(),
+                })
+                .collect(),
+        }
+    }
+}

@@ -1,0 +1,92 @@
+//! `csp queens solve --method qs1|qs4|min-conflicts|las-vegas1|las-vegas2`: a seeded local search of
+//! `nqueens_model::local`, raced over threads, its answer verified.
+
+use std::io::Write;
+use std::time::Instant;
+
+use nqueens_model::local::{Limits, LocalError, LocalMethod, LocalOutcome, solve};
+use nqueens_model::verify;
+
+use super::args::SolveArgs;
+use super::output::{MethodReport, verify_file, write_placement_file};
+use crate::cli::error::{CliError, Exit};
+
+/// Runs the local search, verifies and writes its answer, and reports it.
+pub fn run(
+    args: &SolveArgs,
+    method: LocalMethod,
+    chosen_by_auto: bool,
+    out: &mut impl Write,
+) -> Result<Exit, CliError> {
+    let (n, seed, threads) = (args.n, args.search.options.seed, usize::from(args.threads));
+    let limits = Limits {
+        max_steps: args.max_steps,
+        time_limit: args.search.options.limits.time_limit,
+    };
+    let started = Instant::now();
+    let run = solve(method, n, seed, threads, &limits).map_err(local_error)?;
+    let elapsed_seconds = started.elapsed().as_secs_f64();
+    let (exit, placement) = match &run.outcome {
+        LocalOutcome::Solved(placement) => {
+            // Every answer is checked by the independent verifier before it is shown.
+            verify(placement).map_err(|error| {
+                CliError::Internal(format!("{method} returned an invalid placement ({error})"))
+            })?;
+            (Exit::Answered, Some(placement.as_slice()))
+        }
+        LocalOutcome::NoSolution => (Exit::NoSolution, None),
+        LocalOutcome::LimitReached | LocalOutcome::Stopped => (Exit::LimitReached, None),
+    };
+    if let (Some(path), Some(placement)) = (&args.output, placement) {
+        write_placement_file(path, placement.iter().copied(), args.format)?;
+        if args.verify {
+            verify_file(path, args.format)?;
+        }
+    }
+    let report = MethodReport {
+        elapsed_seconds,
+        outcome: match run.outcome {
+            LocalOutcome::Solved(_) => "solved",
+            LocalOutcome::NoSolution => "no_solution",
+            LocalOutcome::LimitReached => "limit_reached",
+            LocalOutcome::Stopped => "stopped",
+        },
+        seed: Some(seed),
+        stats: run.stats.clone(),
+        threads: Some(threads),
+        winning_seed: Some(run.seed),
+        ..MethodReport::new(n, method.name(), chosen_by_auto, placement)
+    };
+    let unsolved = match run.outcome {
+        LocalOutcome::NoSolution => format!("no solution exists for n = {n}"),
+        LocalOutcome::Solved(_) | LocalOutcome::LimitReached | LocalOutcome::Stopped => {
+            format!("{method} reached its step or time limit before a solution")
+        }
+    };
+    let winner = if threads > 1 {
+        format!(" ({threads} threads; seed {} won)", run.seed)
+    } else {
+        String::new()
+    };
+    let written = args.output.as_ref().map_or(String::new(), |path| {
+        format!("; written to {}", path.display())
+    });
+    report.write(
+        out,
+        args,
+        Some(unsolved),
+        &format!(", seed {seed}{winner}"),
+        written,
+    )?;
+    Ok(exit)
+}
+
+/// Bad requests (too large, no threads) are the user's; anything else is a bug.
+fn local_error(error: LocalError) -> CliError {
+    match error {
+        LocalError::ZeroSize | LocalError::TooLarge { .. } | LocalError::NoThreads => {
+            CliError::usage(error)
+        }
+        other => CliError::Internal(other.to_string()),
+    }
+}

@@ -1,0 +1,41 @@
+//! `csp queens trace`: the search's events, one line each (the format `csp_search::TraceRecorder`
+//! documents).
+
+use std::io::Write;
+
+use clap::Args;
+use csp_search::{TraceRecorder, solve};
+use nqueens_model::model;
+
+use super::solve::SolveArgs;
+use crate::cli::error::{CliError, Exit};
+
+/// `csp queens trace`: what `solve` takes, and an event limit.
+#[derive(Debug, Args)]
+pub struct TraceArgs {
+    /// The board, the solutions wanted and the search options, as for `solve`.
+    #[command(flatten)]
+    pub solve: SolveArgs,
+    /// Stop the search after this many events.
+    #[arg(
+        long,
+        value_name = "EVENTS",
+        default_value_t = 1_000_000,
+        value_parser = clap::value_parser!(u64).range(1..),
+        allow_negative_numbers = true
+    )]
+    pub limit: u64,
+}
+
+/// Runs the search with a trace recorder and prints what it recorded.
+pub fn run(args: TraceArgs, out: &mut impl Write) -> Result<Exit, CliError> {
+    let solve_args = &args.solve;
+    let model = model(solve_args.n, solve_args.search.encoding).map_err(CliError::usage)?;
+    let config = solve_args
+        .search
+        .config(solve_args.n, solve_args.solution_limit());
+    let mut recorder = TraceRecorder::new(&model, Some(args.limit));
+    let result = solve(&model, &config, &mut recorder);
+    out.write_all(recorder.text().as_bytes())?;
+    Ok(Exit::of(result.outcome, result.stats.solutions))
+}
