@@ -155,7 +155,7 @@ impl AllDifferent {
 /// The smallest current value of the scope, when there are at most 64 variables and their current
 /// values all lie within 64 consecutive integers, so that [`revise_on_words`] applies.
 fn small_window(scope: &[VarId], ctx: &PropagationCtx<'_>) -> Option<i32> {
-    if scope.len() > 64 {
+    if scope.is_empty() || scope.len() > 64 {
         return None;
     }
     // The spans the domains were declared with bound them for free; only when those are too wide
