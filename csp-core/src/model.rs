@@ -204,11 +204,22 @@ impl Model {
         {
             return false;
         }
-        let mut scope_values = Vec::new();
-        self.constraints.iter().all(|c| {
-            scope_values.clear();
-            scope_values.extend(c.scope().iter().map(|v| values[v.index()]));
-            c.is_satisfied(&scope_values)
+        self.violated_constraint(values, &mut Vec::new()).is_none()
+    }
+
+    /// The first constraint whose checker refuses the complete assignment `values` (one value per
+    /// variable, by index), if any; `scratch` is a buffer the caller may reuse between calls, so that
+    /// checking many solutions allocates once. Domains are not consulted (see
+    /// [`Model::is_solution`]).
+    pub fn violated_constraint(
+        &self,
+        values: &[i32],
+        scratch: &mut Vec<i32>,
+    ) -> Option<ConstraintId> {
+        self.constraints.iter().enumerate().find_map(|(i, c)| {
+            scratch.clear();
+            scratch.extend(c.scope().iter().map(|v| values[v.index()]));
+            (!c.is_satisfied(scratch)).then_some(ConstraintId(i as u32))
         })
     }
 }

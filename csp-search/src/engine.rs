@@ -567,8 +567,11 @@ impl<'m, B: Brancher> Search<'m, B> {
                 "the brancher ended with a variable unfixed"
             );
             self.store.record_fixed_values();
-            debug_assert!(
-                self.model.is_solution(self.store.values()),
+            // The solution buffer doubles as the checker's scratch space here: it is refilled below.
+            debug_assert_eq!(
+                self.model
+                    .violated_constraint(self.store.values(), &mut self.solution),
+                None,
                 "propagation accepted a non-solution: a propagator is not checker-complete"
             );
         }
