@@ -545,6 +545,26 @@ impl Domain {
         }
     }
 
+    /// Makes this domain equal to `other`, a copy of the same variable's domain, reusing this one's
+    /// memory where the representations match (so that restoring a saved state does not allocate).
+    pub(crate) fn copy_from(&mut self, other: &Domain) {
+        self.lo = other.lo;
+        self.hi = other.hi;
+        self.size = other.size;
+        match (&mut self.repr, &other.repr) {
+            (Repr::Bits { words, .. }, Repr::Bits { words: source, .. })
+                if words.len() == source.len() =>
+            {
+                words.copy_from_slice(source);
+            }
+            (Repr::Spans { spans, .. }, Repr::Spans { spans: source, .. }) => {
+                spans.clear();
+                spans.extend_from_slice(source);
+            }
+            (repr, source) => *repr = source.clone(),
+        }
+    }
+
     /// The same domain with its bits materialised, so that removing values never allocates.
     pub(crate) fn materialized(&self) -> Self {
         let mut copy = self.clone();

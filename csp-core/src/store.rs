@@ -92,6 +92,14 @@ pub struct Store {
     /// For each constraint, how many of its scope's variables are unassigned. Dynamic-degree heuristics read it.
     unassigned_in_scope: Vec<u32>,
     trail: Trail,
+    /// How many entries of each log lie before the kept part ([`Store::forget_trail_before`]): a
+    /// checkpoint is an absolute position, the kept entries start here.
+    floor: Checkpoint,
+    /// The variables assigned in the forgotten part of the trail, in order: what
+    /// [`Store::reset_to_root`] takes back.
+    forgotten_assignments: Vec<u32>,
+    /// The domains and cells at the root, once [`Store::snapshot_root`] kept them.
+    root: Option<Box<RootState>>,
     /// Whether domain changes are recorded as events for the propagation queue (MAC and search by
     /// decisions); check-past and forward checking have no queue and skip the bookkeeping.
     tracking: bool,
@@ -145,6 +153,9 @@ impl Store {
                 .map(|c| model.constraint(c).scope().len() as u32)
                 .collect(),
             trail: Trail::default(),
+            floor: Checkpoint::default(),
+            forgotten_assignments: Vec::new(),
+            root: None,
             tracking: false,
             pending: vec![EventSet::EMPTY; model.num_vars()],
             modified: Vec::new(),
@@ -245,18 +256,30 @@ impl Store {
     #[inline]
     pub fn checkpoint(&self) -> Checkpoint {
         Checkpoint {
-            removals: self.trail.removals.len(),
-            bounds: self.trail.bounds.len(),
-            cells: self.trail.cells.len(),
+            removals: self.floor.removals + self.trail.removals.len(),
+            bounds: self.floor.bounds + self.trail.bounds.len(),
+            cells: self.floor.cells + self.trail.cells.len(),
         }
     }
 
     /// Undoes every change made since `checkpoint`: assignments, removals, bound changes and
-    /// state-cell writes. Anything waiting to propagate is dropped.
+    /// state-cell writes. Anything waiting to propagate is dropped. The checkpoint must not lie in a
+    /// forgotten part of the trail (see [`Store::trail_floor`]).
     pub fn undo_to(&mut self, model: &Model, checkpoint: Checkpoint) {
+        debug_assert!(
+            checkpoint.removals >= self.floor.removals
+                && checkpoint.bounds >= self.floor.bounds
+                && checkpoint.cells >= self.floor.cells,
+            "undo to a forgotten checkpoint"
+        );
         if !self.modified.is_empty() {
             self.clear_propagation();
         }
+        let checkpoint = Checkpoint {
+            removals: checkpoint.removals - self.floor.removals,
+            bounds: checkpoint.bounds - self.floor.bounds,
+            cells: checkpoint.cells - self.floor.cells,
+        };
         // Pops rather than drains: most undos leave some logs untouched, and an empty drain still
         // costs its construction and drop (a tenth of a LEX node).
         while self.trail.removals.len() > checkpoint.removals {
@@ -585,4 +608,101 @@ impl Store {
             + self.trail.bounds.capacity() * std::mem::size_of::<BoundChange>()
             + self.trail.cells.capacity() * std::mem::size_of::<(u32, i64)>()
     }
+
+    /// The bytes of trail entries recorded between `from` and the current position.
+    pub fn trail_bytes_since(&self, from: Checkpoint) -> usize {
+        let now = self.checkpoint();
+        now.removals.saturating_sub(from.removals) * std::mem::size_of::<Removal>()
+            + now.bounds.saturating_sub(from.bounds) * std::mem::size_of::<BoundChange>()
+            + now.cells.saturating_sub(from.cells) * std::mem::size_of::<(u32, i64)>()
+    }
+
+    /// The oldest checkpoint the trail can still undo to: the start, unless part of the trail was
+    /// forgotten ([`Store::forget_trail_before`]).
+    pub fn trail_floor(&self) -> Checkpoint {
+        self.floor
+    }
+
+    /// Keeps the current domains and cells as the root state, for [`Store::reset_to_root`]. Call it
+    /// with nothing assigned (at the root of a search, after its root propagation).
+    pub fn snapshot_root(&mut self) {
+        debug_assert_eq!(self.num_assigned, 0, "the root has nothing assigned");
+        self.root = Some(Box::new(RootState {
+            domains: self.domains.clone(),
+            cells: self.cells.clone(),
+        }));
+    }
+
+    /// Whether `checkpoint` lies in a forgotten part of the trail, so that [`Store::undo_to`] cannot
+    /// reach it.
+    #[inline]
+    pub fn is_forgotten(&self, checkpoint: Checkpoint) -> bool {
+        checkpoint.removals < self.floor.removals
+            || checkpoint.bounds < self.floor.bounds
+            || checkpoint.cells < self.floor.cells
+    }
+
+    /// Whether [`Store::snapshot_root`] has kept a root state.
+    pub fn has_root_snapshot(&self) -> bool {
+        self.root.is_some()
+    }
+
+    /// Drops the trail's entries before `checkpoint`, so that the trail's memory stays bounded on a
+    /// deep path: the store can no longer undo to an earlier checkpoint, only return to the root
+    /// ([`Store::reset_to_root`]) and redo the decisions from there (recomputation, as in Gecode;
+    /// Schulte, *Comparing Trailing and Copying for Constraint Programming*, ICLP 1999).
+    pub fn forget_trail_before(&mut self, checkpoint: Checkpoint) {
+        let removals = checkpoint.removals.saturating_sub(self.floor.removals);
+        let bounds = checkpoint.bounds.saturating_sub(self.floor.bounds);
+        let cells = checkpoint.cells.saturating_sub(self.floor.cells);
+        self.trail
+            .removals
+            .drain(..removals.min(self.trail.removals.len()));
+        for change in self
+            .trail
+            .bounds
+            .drain(..bounds.min(self.trail.bounds.len()))
+        {
+            if change.var & ASSIGNMENT != 0 {
+                self.forgotten_assignments.push(change.var & !ASSIGNMENT);
+            }
+        }
+        self.trail.cells.drain(..cells.min(self.trail.cells.len()));
+        self.floor = Checkpoint {
+            removals: self.floor.removals + removals,
+            bounds: self.floor.bounds + bounds,
+            cells: self.floor.cells + cells,
+        };
+    }
+
+    /// Returns to the root state kept by [`Store::snapshot_root`]: every assignment is taken back
+    /// (newest first, so the unassigned variables are in the order they had at the root), the domains
+    /// and cells are the root's again, and the trail is empty. Without a snapshot, undoes the trail to
+    /// its start (which needs no part of it forgotten).
+    pub fn reset_to_root(&mut self, model: &Model) {
+        self.undo_to(model, self.floor);
+        while let Some(var) = self.forgotten_assignments.pop() {
+            self.unassign(model, VarId::from_index(var as usize));
+        }
+        if let Some(root) = &self.root {
+            for (domain, saved) in self.domains.iter_mut().zip(&root.domains) {
+                domain.copy_from(saved);
+            }
+            self.cells.copy_from_slice(&root.cells);
+        } else {
+            debug_assert_eq!(
+                self.floor,
+                Checkpoint::default(),
+                "forgotten without a snapshot"
+            );
+        }
+        self.floor = Checkpoint::default();
+    }
+}
+
+/// The domains and cells at the root of a search (see [`Store::snapshot_root`]).
+#[derive(Debug, Clone)]
+struct RootState {
+    domains: Vec<Domain>,
+    cells: Vec<i64>,
 }

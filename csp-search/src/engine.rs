@@ -12,6 +12,22 @@ use crate::{
     Statistics, Strategy, ValueOrder, VariableOrder,
 };
 
+/// The most bytes of trail a search keeps. On a deeper path the oldest entries are forgotten, and
+/// undoing past them means returning to the root and redoing the path's decisions (recomputation);
+/// so memory stays bounded (a 10,000-queens descent under forward checking records about 60 million
+/// removals) while backtracking near the bottom of the path, where nearly all of it happens, still
+/// undoes by trail. A constant, so that a run is the same on every machine.
+const TRAIL_BUDGET_BYTES: usize = 32 << 20;
+
+/// The most candidate values a search keeps stacked for the nodes of its path. On a deeper path (the
+/// first levels of a 10,000-queens descent list thousands of columns each) the oldest nodes' lists are
+/// dropped and listed again on the way back up, when the brancher can reproduce them
+/// ([`Brancher::can_relist`]).
+const CANDIDATE_BUDGET: usize = 4 << 20;
+
+/// The position of a frame whose choices were dropped from the candidate stack.
+const DROPPED: usize = usize::MAX;
+
 /// The clock is read for the time limit every `CLOCK_WORK / number of variables` nodes (at least every
 /// node, at most every 1,024): a node's cost grows with the model, and a fixed interval let a
 /// 4,000-queens search overshoot a 1 ms limit by 200 ms.
@@ -201,6 +217,9 @@ pub struct Search<'m, B = BuiltinBrancher> {
     best: Option<i32>,
     /// The last solution, kept in one buffer (no allocation after the first).
     solution: Vec<i32>,
+    /// The most trail bytes and stacked candidate values kept (see [`Search::set_memory_budget`]).
+    trail_budget: usize,
+    candidate_budget: usize,
 }
 
 impl<'m> Search<'m> {
@@ -264,6 +283,8 @@ impl<'m, B: Brancher> Search<'m, B> {
             objective: model.objective(),
             best: None,
             solution: Vec::new(),
+            trail_budget: TRAIL_BUDGET_BYTES,
+            candidate_budget: CANDIDATE_BUDGET,
         }
     }
 
@@ -282,6 +303,17 @@ impl<'m, B: Brancher> Search<'m, B> {
     pub fn set_restarts(&mut self, restarts: Option<Restarts>) {
         self.restarts = restarts;
         self.restart_at = self.next_restart_budget();
+    }
+
+    /// Bounds the memory of the search's path: at most `trail_bytes` of trail (beyond that the oldest
+    /// entries are forgotten, and undoing past them redoes the path from the root) and at most
+    /// `candidates` stacked candidate values (beyond that the oldest nodes' lists are dropped and listed
+    /// again on the way back, when the brancher can). The defaults, 32 MiB and 4 Mi values, keep a
+    /// 10,000-queens descent under 100 MB. Neither changes the search, only its memory and time; branch
+    /// and bound keeps its whole trail.
+    pub fn set_memory_budget(&mut self, trail_bytes: usize, candidates: usize) {
+        self.trail_budget = trail_bytes.max(1);
+        self.candidate_budget = candidates.max(1);
     }
 
     /// Whether the model asks for an optimum (and so the search is branch and bound).
@@ -321,6 +353,7 @@ impl<'m, B: Brancher> Search<'m, B> {
             // These undos are backtracks like any other, so the backtrack limit applies to them too.
             self.undo(&frame, observer)?;
         }
+        self.candidates.clear();
         let count = self.stats.restarts + 1;
         emit(&mut self.stats, observer, &SearchEvent::Restart { count })?;
         self.restart_at = self.next_restart_budget();
@@ -551,6 +584,12 @@ impl<'m, B: Brancher> Search<'m, B> {
             kind,
             checkpoint: self.store.checkpoint(),
         });
+        if self.store.trail_bytes_since(self.store.trail_floor()) > self.trail_budget {
+            self.bound_trail();
+        }
+        if self.candidates.len() > self.candidate_budget {
+            self.bound_candidates();
+        }
         Ok(Expanded::Branched)
     }
 
@@ -626,8 +665,13 @@ impl<'m, B: Brancher> Search<'m, B> {
                 return Err(Outcome::LimitReached(crate::Limit::Time));
             }
             if frame.kind == Kind::Values {
+                if frame.start == DROPPED {
+                    self.relist_top();
+                }
+                let frame = self.frames.last_mut().expect("the top frame");
                 frame.value = self.candidates[frame.start + frame.next as usize];
             }
+            let frame = self.frames.last_mut().expect("the top frame");
             frame.next += 1;
             frame.checkpoint = self.store.checkpoint();
             let frame = *frame;
@@ -729,7 +773,112 @@ impl<'m, B: Brancher> Search<'m, B> {
         }
     }
 
+    /// Keeps the trail within its budget ([`Search::set_memory_budget`]): forgets its oldest entries, keeping about half the
+    /// budget. The first time, the root state is kept for [`Search::recompute`], by undoing to the root
+    /// through the trail (nothing is forgotten yet) and redoing the path. Branch and bound keeps its
+    /// whole trail: its nodes are propagated under the bound of their time, which a redo from the root
+    /// could not reproduce.
+    #[cold]
+    fn bound_trail(&mut self) {
+        let top = self.frames.len() - 1;
+        if top == 0 || self.optimising() {
+            return;
+        }
+        if !self.store.has_root_snapshot() {
+            self.store.undo_to(self.model, self.frames[0].checkpoint);
+            self.store.snapshot_root();
+            self.replay(top);
+        }
+        let keep = self.trail_budget / 2;
+        let mut cut = top;
+        while cut > 0
+            && self
+                .store
+                .trail_bytes_since(self.frames[cut - 1].checkpoint)
+                <= keep
+        {
+            cut -= 1;
+        }
+        self.store.forget_trail_before(self.frames[cut].checkpoint);
+    }
+
+    /// Keeps the candidate stack within its budget ([`Search::set_memory_budget`]): drops the lists of the oldest frames,
+    /// keeping about half the budget, if the brancher can list them again.
+    #[cold]
+    fn bound_candidates(&mut self) {
+        if !self.brancher.can_relist() {
+            return;
+        }
+        let keep = self.candidate_budget / 2;
+        let total = self.candidates.len();
+        let Some(first_kept) = self
+            .frames
+            .iter()
+            .position(|f| f.start != DROPPED && total - f.start <= keep)
+        else {
+            return;
+        };
+        let cut = self.frames[first_kept].start;
+        self.candidates.drain(..cut);
+        for (i, frame) in self.frames.iter_mut().enumerate() {
+            if i < first_kept {
+                frame.start = DROPPED;
+            } else {
+                frame.start -= cut;
+            }
+        }
+    }
+
+    /// Lists again the choices of the top frame, whose list was dropped; the store is in its state.
+    #[cold]
+    fn relist_top(&mut self) {
+        let start = self.candidates.len();
+        let top = self.frames.len() - 1;
+        let var = self.frames[top].var;
+        let ctx = SelectCtx {
+            model: self.model,
+            store: &self.store,
+            propagation: self.propagation,
+        };
+        self.brancher.relist(var, &ctx, &mut self.candidates);
+        debug_assert_eq!(
+            self.candidates.len() - start,
+            self.frames[top].len as usize,
+            "the choices listed again are the same"
+        );
+        self.frames[top].start = start;
+    }
+
+    /// Brings the store to the state of frame `index` (before its child in place) from the root, when
+    /// the trail back to it was forgotten: resets to the root and redoes the decisions of the frames
+    /// below.
+    #[cold]
+    fn recompute(&mut self, index: usize) {
+        self.store.reset_to_root(self.model);
+        self.replay(index);
+    }
+
+    /// Redoes the decisions of `frames[..count]` (each with its propagation), which all succeeded when
+    /// they were first made and, from the same state, succeed again and record the same trail.
+    fn replay(&mut self, count: usize) {
+        for i in 0..count {
+            let frame = self.frames[i];
+            let decision = frame.current();
+            let redone = self
+                .apply(decision, frame.kind != Kind::Values)
+                .and_then(|()| self.propagate_after(decision));
+            debug_assert!(redone.is_ok(), "a decision that succeeded succeeds again");
+            debug_assert_eq!(
+                self.store.checkpoint(),
+                self.frames[i + 1].checkpoint,
+                "the redone path records the same trail"
+            );
+        }
+    }
+
     /// Undoes the child of `frame` in place (a backtrack), unless the backtrack limit forbids it.
+    /// `frame` is the top of the path, or was just popped from it (a restart, which returns to the
+    /// root anyway).
     #[inline(always)]
     fn undo<O: SearchObserver>(&mut self, frame: &Frame, observer: &mut O) -> Result<(), Outcome> {
         // Checked before undoing, so that a limit of k allows exactly k backtracks (0 allows none).
@@ -740,7 +889,15 @@ impl<'m, B: Brancher> Search<'m, B> {
         {
             return Err(Outcome::LimitReached(crate::Limit::Backtracks));
         }
-        self.store.undo_to(self.model, frame.checkpoint);
+        if self.store.is_forgotten(frame.checkpoint) {
+            match self.frames.iter().rposition(|f| f.level == frame.level) {
+                Some(index) => self.recompute(index),
+                // Popped: a restart, bound for the root.
+                None => self.store.reset_to_root(self.model),
+            }
+        } else {
+            self.store.undo_to(self.model, frame.checkpoint);
+        }
         let level = frame.level + 1;
         let event = match frame.current() {
             Decision::Assign(var, value) => SearchEvent::Undo { level, var, value },

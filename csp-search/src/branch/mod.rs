@@ -117,6 +117,20 @@ pub trait Brancher {
     fn on_wipeout(&mut self, constraint: ConstraintId, ctx: &SelectCtx<'_>) {
         let _ = (constraint, ctx);
     }
+
+    /// Whether [`Brancher::relist`] can list a value node's values again. Default: `false`.
+    fn can_relist(&self) -> bool {
+        false
+    }
+
+    /// Appends to `values` again, in the same order, the values a [`Branch::Values`] node branching on
+    /// `var` was given, the store being back in that node's state. Search calls it only if
+    /// [`Brancher::can_relist`] says so, after dropping the lists of nodes far up a deep path to keep
+    /// its memory bounded.
+    fn relist(&mut self, var: VarId, ctx: &SelectCtx<'_>, values: &mut Vec<i32>) {
+        let _ = (var, ctx, values);
+        unreachable!("relist is called only when can_relist says so")
+    }
 }
 
 impl<T: Brancher + ?Sized> Brancher for &mut T {
@@ -128,6 +142,14 @@ impl<T: Brancher + ?Sized> Brancher for &mut T {
     fn on_wipeout(&mut self, constraint: ConstraintId, ctx: &SelectCtx<'_>) {
         (**self).on_wipeout(constraint, ctx)
     }
+
+    fn can_relist(&self) -> bool {
+        (**self).can_relist()
+    }
+
+    fn relist(&mut self, var: VarId, ctx: &SelectCtx<'_>, values: &mut Vec<i32>) {
+        (**self).relist(var, ctx, values)
+    }
 }
 
 impl<T: Brancher + ?Sized> Brancher for Box<T> {
@@ -138,6 +160,14 @@ impl<T: Brancher + ?Sized> Brancher for Box<T> {
 
     fn on_wipeout(&mut self, constraint: ConstraintId, ctx: &SelectCtx<'_>) {
         (**self).on_wipeout(constraint, ctx)
+    }
+
+    fn can_relist(&self) -> bool {
+        (**self).can_relist()
+    }
+
+    fn relist(&mut self, var: VarId, ctx: &SelectCtx<'_>, values: &mut Vec<i32>) {
+        (**self).relist(var, ctx, values)
     }
 }
 
@@ -188,6 +218,19 @@ impl<V: VariableOrder, W: ValueOrder> Brancher for Enumerate<V, W> {
     fn on_wipeout(&mut self, constraint: ConstraintId, ctx: &SelectCtx<'_>) {
         self.variables.on_wipeout(constraint, ctx);
     }
+
+    /// The choices at a node are a function of its state, so they can be listed again whenever the
+    /// value ordering is reproducible.
+    fn can_relist(&self) -> bool {
+        self.values.reproducible()
+    }
+
+    fn relist(&mut self, var: VarId, ctx: &SelectCtx<'_>, values: &mut Vec<i32>) {
+        let start = values.len();
+        if ctx.append_choices(var, values) > 0 {
+            self.values.order(var, ctx, &mut values[start..]);
+        }
+    }
 }
 
 /// The built-in branchers behind one type, as a [`SearchConfig`] names them.
@@ -230,6 +273,20 @@ impl Brancher for BuiltinBrancher {
         match self {
             Self::Enumerate(brancher) => brancher.on_wipeout(constraint, ctx),
             Self::Decisions(brancher) => brancher.on_wipeout(constraint, ctx),
+        }
+    }
+
+    fn can_relist(&self) -> bool {
+        match self {
+            Self::Enumerate(brancher) => brancher.can_relist(),
+            Self::Decisions(brancher) => brancher.can_relist(),
+        }
+    }
+
+    fn relist(&mut self, var: VarId, ctx: &SelectCtx<'_>, values: &mut Vec<i32>) {
+        match self {
+            Self::Enumerate(brancher) => brancher.relist(var, ctx, values),
+            Self::Decisions(brancher) => brancher.relist(var, ctx, values),
         }
     }
 }

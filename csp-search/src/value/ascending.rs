@@ -10,4 +10,8 @@ pub struct Ascending;
 impl ValueOrder for Ascending {
     #[inline]
     fn order(&mut self, _var: VarId, _ctx: &SelectCtx<'_>, _values: &mut [i32]) {}
+
+    fn reproducible(&self) -> bool {
+        true
+    }
 }

@@ -12,4 +12,8 @@ impl ValueOrder for Descending {
     fn order(&mut self, _var: VarId, _ctx: &SelectCtx<'_>, values: &mut [i32]) {
         values.reverse();
     }
+
+    fn reproducible(&self) -> bool {
+        true
+    }
 }

@@ -38,6 +38,11 @@ impl ValueOrder for MiddleOut {
         }
         values.copy_from_slice(&self.scratch);
     }
+
+    /// The order depends on the values and the initial span alone (the scratch space is only a buffer).
+    fn reproducible(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

@@ -18,17 +18,33 @@ use crate::{SearchConfig, SelectCtx, ValueOrderKind};
 pub trait ValueOrder {
     /// Reorders `values`, the choices of `var` at the node `ctx` describes.
     fn order(&mut self, var: VarId, ctx: &SelectCtx<'_>, values: &mut [i32]);
+
+    /// Whether [`order`](ValueOrder::order) gives the same order whenever it is given the same
+    /// values for the same variable (no randomness, no state). Search may then drop the choices of
+    /// nodes far up a deep path and list them again when it returns there, so that its memory does
+    /// not grow with the sum of the path's branching factors. Default: `false`, always safe.
+    fn reproducible(&self) -> bool {
+        false
+    }
 }
 
 impl<T: ValueOrder + ?Sized> ValueOrder for &mut T {
     fn order(&mut self, var: VarId, ctx: &SelectCtx<'_>, values: &mut [i32]) {
         (**self).order(var, ctx, values)
     }
+
+    fn reproducible(&self) -> bool {
+        (**self).reproducible()
+    }
 }
 
 impl<T: ValueOrder + ?Sized> ValueOrder for Box<T> {
     fn order(&mut self, var: VarId, ctx: &SelectCtx<'_>, values: &mut [i32]) {
         (**self).order(var, ctx, values)
+    }
+
+    fn reproducible(&self) -> bool {
+        (**self).reproducible()
     }
 }
 
@@ -70,5 +86,9 @@ impl ValueOrder for BuiltinValueOrder {
             Self::Random(order) => order.order(var, ctx, values),
             Self::MiddleOut(order) => order.order(var, ctx, values),
         }
+    }
+
+    fn reproducible(&self) -> bool {
+        !matches!(self, Self::Random(_))
     }
 }
