@@ -280,7 +280,13 @@ fn number(word: Option<&str>, what: &str) -> Result<u64, String> {
     let word = word.ok_or_else(|| format!("{what} is missing"))?;
     word.parse().map_err(|_| {
         let shown: String = word.chars().take(20).collect();
-        format!("{what} {shown:?} is not a whole number")
+        // A run of digits that does not parse is too large for 64 bits: say so, rather than that it
+        // is not a number.
+        if word.bytes().all(|byte| byte.is_ascii_digit()) {
+            format!("{what} {shown:?} is too large (at most {})", u64::MAX)
+        } else {
+            format!("{what} {shown:?} is not a whole number")
+        }
     })
 }
 

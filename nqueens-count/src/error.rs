@@ -30,7 +30,7 @@ pub enum CountError {
         of: usize,
     },
     /// A shard that is not written `i/k`.
-    #[error("cannot read shard {0:?}: write it as i/k, e.g. 0/4")]
+    #[error("cannot read shard {0:?}: write it as i/k with whole numbers 0 ≤ i < k, e.g. 0/4")]
     ShardSyntax(String),
     /// A checkpoint or shard result that cannot be read.
     #[error("cannot read {}: {source}", path.display())]

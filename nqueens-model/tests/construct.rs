@@ -289,6 +289,8 @@ fn out_of_scope_sizes_are_refused_naming_the_methods_that_cover_them() {
             let others: Vec<&str> = Method::ALL
                 .into_iter()
                 .filter(|&m| in_scope(m, n))
+                // The odd trick is LEX search: it is recommended only below the paper's range.
+                .filter(|&m| m != Method::OddTrick || n < 30)
                 .map(Method::name)
                 .collect();
             if others.is_empty() {

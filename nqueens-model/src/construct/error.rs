@@ -62,6 +62,23 @@ pub enum ConstructError {
         /// The bytes the placement would need.
         bytes: u64,
     },
+    /// A construction that runs the search engine on a larger board than asked for (the odd trick
+    /// searches `n + 1`) refuses an `n` whose searched board is over the engine's size limit,
+    /// [`crate::max_n`], and says so in terms of the `n` that was asked for.
+    #[error(
+        "n = {n} is too large for {construction}: it runs LEX search on n + 1 = {searched} queens, and search takes boards up to {search_max}, so n can be at most {max}",
+        searched = n + 1
+    )]
+    SearchTooLarge {
+        /// The construction that refused.
+        construction: &'static str,
+        /// The size that was asked for.
+        n: usize,
+        /// The largest board the engine searches.
+        search_max: usize,
+        /// The largest `n` the construction accepts.
+        max: usize,
+    },
     /// The engine refused to build a model ([`crate::model`]'s own limits).
     #[error(transparent)]
     Queens(#[from] QueensError),
@@ -79,8 +96,11 @@ pub enum ConstructError {
 
 /// The message of [`ConstructError::OutOfScope`]: what refused, why, and which methods cover `n`.
 fn out_of_scope_message(construction: &str, needs: &str, n: usize) -> String {
+    // A method that searches (the odd trick) is only named where its search is known to end
+    // quickly: recommending an exponential search for a large board would send the user into a hang.
     let others: Vec<&str> = Method::covering(n)
         .into_iter()
+        .filter(|method| method.is_practical(n))
         .map(Method::name)
         .filter(|&name| name != construction)
         .collect();

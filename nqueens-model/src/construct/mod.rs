@@ -73,7 +73,7 @@ pub use error::ConstructError;
 pub use explicit::{ExplicitColumns, ExplicitRule, MAX_STREAM_N, explicit, explicit_column};
 pub use general::{general, general_scheme, lemma5_triple};
 pub use knight_walk::{knight_walk, regular};
-pub use method::Method;
+pub use method::{Method, ODD_TRICK_PRACTICAL_N};
 pub use odd_trick::{LexRun, OddTrick, OddTrickResult, odd_trick};
 pub use recipe::{Construction, Corner, Recipe};
 pub use size::MAX_CONSTRUCT_N;

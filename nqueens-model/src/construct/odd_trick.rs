@@ -112,6 +112,15 @@ pub fn odd_trick(n: usize, limits: Limits) -> Result<OddTrick, ConstructError> {
     if !Method::OddTrick.covers(n) {
         return Err(ConstructError::out_of_scope(Method::OddTrick, n));
     }
+    let search_max = crate::max_n(Encoding::Counters);
+    if n >= search_max {
+        return Err(ConstructError::SearchTooLarge {
+            construction: Method::OddTrick.name(),
+            n,
+            search_max,
+            max: search_max - 1,
+        });
+    }
     let via_odd = lex_first(n + 1, limits)?;
     let direct = lex_first(n, limits)?;
     let result = match &via_odd.solution {

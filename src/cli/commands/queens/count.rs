@@ -62,7 +62,7 @@ pub struct FastCountArgs {
     pub checkpoint_interval: Option<Duration>,
     /// Count only shard i of k: the subproblems numbered i modulo k, the same on every machine. Add
     /// the k results up with `csp queens merge`.
-    #[arg(long, value_name = "i/k", value_parser = Shard::from_str)]
+    #[arg(long, value_name = "i/k", value_parser = Shard::from_str, allow_hyphen_values = true)]
     pub shard: Option<Shard>,
 }
 

@@ -15,7 +15,7 @@ use nqueens_model::local::LocalMethod;
 use nqueens_model::verify;
 
 use self::args::Method;
-pub use self::args::SolveArgs;
+pub use self::args::{Request, SolveArgs};
 use self::output::write_placement_file;
 use super::engine::{limit_word, search, write_board};
 use crate::cli::error::{CliError, Exit};
@@ -65,7 +65,7 @@ fn resolve(args: &SolveArgs) -> Result<(Resolved, bool), CliError> {
         };
     }
     match args.method {
-        Method::Auto if args.asks_for_search() || (2..=3).contains(&args.n) => {
+        Method::Auto if args.asks_for_search() || (2..=3).contains(&args.request.n) => {
             Ok((Resolved::Search, true))
         }
         // The explicit construction is O(n) with a small constant, and covers every n but 2 and 3.
@@ -83,7 +83,7 @@ fn resolve(args: &SolveArgs) -> Result<(Resolved, bool), CliError> {
 /// `solve` on the search engine: every solution is verified, then printed (or gathered for JSON);
 /// the first one is written to `--output`.
 fn run_search(args: &SolveArgs, out: &mut impl Write) -> Result<Exit, CliError> {
-    let json = args.search.options.json;
+    let json = args.request.search.options.json;
     let mut solutions: Vec<Vec<u32>> = Vec::new();
     let mut write_error = None;
     let mut invalid = None;
@@ -108,9 +108,9 @@ fn run_search(args: &SolveArgs, out: &mut impl Write) -> Result<Exit, CliError> 
         ControlFlow::Continue(())
     };
     let run = search(
-        args.n,
-        &args.search,
-        args.solution_limit(),
+        args.request.n,
+        &args.request.search,
+        args.request.solution_limit(),
         Some(&mut on_solution),
     )?;
     if let Some(error) = write_error {
@@ -126,10 +126,16 @@ fn run_search(args: &SolveArgs, out: &mut impl Write) -> Result<Exit, CliError> 
     }
     let found = run.result.stats.solutions;
     if json {
-        run.write_json(out, "solve", args.n, &args.search, solutions)?;
+        run.write_json(
+            out,
+            "solve",
+            args.request.n,
+            &args.request.search,
+            solutions,
+        )?;
     } else {
         let answer = match (run.result.outcome, found) {
-            (Outcome::Exhausted, 0) => format!("no solution exists for n = {}", args.n),
+            (Outcome::Exhausted, 0) => format!("no solution exists for n = {}", args.request.n),
             (Outcome::Exhausted, _) => format!("{found} solution(s); the search is complete"),
             (Outcome::LimitReached(limit), 0) => {
                 format!("{} limit reached before any solution", limit_word(limit))
@@ -140,7 +146,7 @@ fn run_search(args: &SolveArgs, out: &mut impl Write) -> Result<Exit, CliError> 
             _ => format!("{found} solution(s)"),
         };
         writeln!(out, "{answer}")?;
-        run.write_summary(out, args.n, &args.search)?;
+        run.write_summary(out, args.request.n, &args.request.search)?;
     }
     Ok(Exit::of(run.result.outcome, found))
 }

@@ -66,7 +66,7 @@ pub fn run(
         stats: built.stats,
         verified: true,
         ..MethodReport::new(
-            args.n,
+            args.request.n,
             built.name,
             chosen_by_auto,
             built.placement.as_deref(),
@@ -84,7 +84,7 @@ pub fn run(
 /// Builds the placement, or says why the method does not apply to `n` (the odd trick, when the
 /// first LEX solution of n + 1 has no corner queen).
 fn build(args: &SolveArgs, method: Option<Method>) -> Result<Result<Built, String>, CliError> {
-    let n = args.n;
+    let n = args.request.n;
     let usage = |error: ConstructError| CliError::usage(error);
     let held = |name, construction: Result<Construction, ConstructError>| {
         let Construction { placement, recipe } = construction.map_err(usage)?;

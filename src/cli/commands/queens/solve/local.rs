@@ -18,10 +18,14 @@ pub fn run(
     chosen_by_auto: bool,
     out: &mut impl Write,
 ) -> Result<Exit, CliError> {
-    let (n, seed, threads) = (args.n, args.search.options.seed, usize::from(args.threads));
+    let (n, seed, threads) = (
+        args.request.n,
+        args.request.search.options.seed,
+        usize::from(args.threads),
+    );
     let limits = Limits {
         max_steps: args.max_steps,
-        time_limit: args.search.options.limits.time_limit,
+        time_limit: args.request.search.options.limits.time_limit,
     };
     let started = Instant::now();
     let run = solve(method, n, seed, threads, &limits).map_err(local_error)?;

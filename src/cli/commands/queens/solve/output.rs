@@ -125,7 +125,7 @@ impl<'a> MethodReport<'a> {
         detail: &str,
         written: String,
     ) -> std::io::Result<()> {
-        if args.search.options.json {
+        if args.request.search.options.json {
             return write_json(out, self);
         }
         match (self.placement, unsolved) {
