@@ -16,7 +16,7 @@ use nqueens_model::verify;
 
 use self::args::Method;
 pub use self::args::{Request, SolveArgs};
-use self::output::write_placement_file;
+use self::output::{verify_file, write_placement_file};
 use super::engine::{limit_word, search, write_board};
 use crate::cli::error::{CliError, Exit};
 
@@ -35,6 +35,13 @@ enum Resolved {
 
 /// Runs `csp queens solve` by the method it resolves to.
 pub fn run(args: SolveArgs, out: &mut impl Write) -> Result<Exit, CliError> {
+    if args.output.is_some() && args.request.solution_limit() != Some(1) {
+        // The file formats hold one placement; writing the first of several would silently drop
+        // the rest.
+        return Err(CliError::Usage(
+            "--output writes one placement, but --solutions K or --all asks for several: use --json, which streams every solution, or --solutions 1".to_owned(),
+        ));
+    }
     let (method, chosen_by_auto) = resolve(&args)?;
     if !matches!(method, Resolved::Local(_)) && (args.threads > 1 || args.max_steps.is_some()) {
         return Err(CliError::Usage(
@@ -123,6 +130,9 @@ fn run_search(args: &SolveArgs, out: &mut impl Write) -> Result<Exit, CliError> 
     }
     if let (Some(path), Some(placement)) = (&args.output, &first) {
         write_placement_file(path, placement.iter().copied(), args.format)?;
+        if args.verify {
+            verify_file(path, args.format, args.request.n)?;
+        }
     }
     let found = run.result.stats.solutions;
     if json {

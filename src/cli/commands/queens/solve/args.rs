@@ -80,7 +80,7 @@ pub struct SolveArgs {
     pub format: Format,
     /// With --output, read the written file back and check it (O(n)); the printed verdict then covers
     /// the file itself.
-    #[arg(long)]
+    #[arg(long, requires = "output")]
     pub verify: bool,
     /// Toroidal queens: diagonals wrap around the board's edges (a solution exists exactly when n is
     /// coprime to 6). Constructed by the knight-walk.

@@ -58,7 +58,7 @@ pub fn run(
         }
     }
     if let (Some(path), true) = (&args.output, args.verify) {
-        verify_file(path, args.format)?;
+        verify_file(path, args.format, args.request.n)?;
     }
     let report = MethodReport {
         elapsed_seconds: started.elapsed().as_secs_f64(),

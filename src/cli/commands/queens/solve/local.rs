@@ -44,7 +44,7 @@ pub fn run(
     if let (Some(path), Some(placement)) = (&args.output, placement) {
         write_placement_file(path, placement.iter().copied(), args.format)?;
         if args.verify {
-            verify_file(path, args.format)?;
+            verify_file(path, args.format, args.request.n)?;
         }
     }
     let report = MethodReport {
