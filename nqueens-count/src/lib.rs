@@ -38,6 +38,7 @@ mod bitboard;
 mod checkpoint;
 mod constellation;
 mod error;
+mod fnv;
 mod options;
 mod plan;
 mod prefix;
