@@ -11,7 +11,7 @@ use csp_search::{Outcome, SearchConfig, SearchObserver};
 use serde::Serialize;
 
 use crate::cli::error::{CliError, Exit};
-use crate::cli::input::read_input;
+use crate::cli::input::open_input;
 use crate::cli::options::{Defaults, SearchOptions};
 use crate::cli::progress::Progress;
 use crate::cli::report::{ConfigReport, StatsReport, describe, write_json};
@@ -44,8 +44,7 @@ pub struct ColorArgs {
 /// Runs `csp color`: colours the graph, checks the colouring, then reports.
 pub fn run(args: ColorArgs, out: &mut impl Write) -> Result<Exit, CliError> {
     let started = Instant::now();
-    let text = read_input(&args.file)?;
-    let graph = dimacs::parse(&text).map_err(CliError::usage)?;
+    let graph = dimacs::parse_reader(open_input(&args.file)?).map_err(CliError::usage)?;
     let config = args.search.config(Defaults::of(coloring::default_config()));
     let report = color(&graph, &args, &config)?;
     let elapsed_ms = started.elapsed().as_secs_f64() * 1e3;
