@@ -103,7 +103,7 @@ fn color(graph: &Graph, args: &ColorArgs, config: &SearchConfig) -> Result<Color
             exit: match attempt.status {
                 Status::Colored => Exit::Answered,
                 Status::NoColoring | Status::CliqueTooLarge { .. } => Exit::NoSolution,
-                Status::Unknown(_) => Exit::LimitReached,
+                Status::Unknown(_) | Status::BudgetSpent { .. } => Exit::LimitReached,
             },
             attempts: vec![attempt],
         }
@@ -201,6 +201,9 @@ fn attempt_text(attempt: &Attempt) -> String {
         Status::CliqueTooLarge { clique } => {
             format!("{k} colours: none exists (a clique of {clique} vertices)")
         }
+        Status::BudgetSpent { nodes } => searched(format!(
+            "{k} colours: not settled within a budget of {nodes} nodes (asked again with a larger one)"
+        )),
         Status::Unknown(outcome) => searched(format!(
             "{k} colours: unknown ({})",
             match outcome {
@@ -235,7 +238,9 @@ struct ColorReport<'a> {
 #[derive(Debug, Serialize)]
 struct AttemptReport {
     colors: usize,
-    /// "colored", "no_coloring" (proven by search), "clique" (proven by the clique) or "unknown".
+    /// "colored", "no_coloring" (proven by search), "clique" (proven by the clique), "budget" (with
+    /// --min: not settled within the attempt's node budget, asked again later) or "unknown" (a
+    /// limit).
     status: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     outcome: Option<&'static str>,
@@ -273,6 +278,7 @@ impl AttemptReport {
                 Status::NoColoring => "no_coloring",
                 Status::CliqueTooLarge { .. } => "clique",
                 Status::Unknown(_) => "unknown",
+                Status::BudgetSpent { .. } => "budget",
             },
             outcome: outcome.map(Outcome::name),
             limit: outcome.and_then(Outcome::limit).map(|limit| limit.name()),
