@@ -84,3 +84,15 @@ fn text_that_is_not_utf8_names_its_line() {
     assert!(common::stdout(&output).starts_with("line 1:"));
     assert_error(&output, 2, &["line 2", "UTF-8"]);
 }
+
+#[test]
+fn verify_dev_zero_ends_at_once_with_an_error() {
+    common::assert_bad_input(
+        &["queens", "verify", "/dev/zero"],
+        &["line 1", "longer than 64 bytes"],
+    );
+    common::assert_bad_input(
+        &["queens", "verify", "/dev/zero", "--format", "u32le"],
+        &["empty (0 rows)"],
+    );
+}

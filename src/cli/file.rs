@@ -6,7 +6,24 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
 use tempfile::NamedTempFile;
+
+/// Set when a time limit abandons the work that writes a file: every later write fails, so that the
+/// writer unwinds and its temporary file is removed instead of being left behind.
+static CANCELLED: AtomicBool = AtomicBool::new(false);
+
+/// How many [`AtomicFile`]s are being written: an abandoned worker is waited for only while it has
+/// one to remove.
+static OPEN: AtomicUsize = AtomicUsize::new(0);
+
+/// Makes every write to an [`AtomicFile`] from now on fail (see [`CANCELLED`]); returns whether any
+/// is being written, and so needs its writer to unwind and remove it.
+pub fn cancel_writes() -> bool {
+    CANCELLED.store(true, Ordering::Relaxed);
+    OPEN.load(Ordering::Relaxed) > 0
+}
 
 use super::error::CliError;
 
@@ -19,6 +36,7 @@ const BUFFER_BYTES: usize = 1 << 20;
 pub struct AtomicFile {
     path: PathBuf,
     writer: BufWriter<Target>,
+    _open: Open,
 }
 
 /// Where the bytes go before the commit.
@@ -33,6 +51,9 @@ enum Target {
 
 impl Write for Target {
     fn write(&mut self, buffer: &[u8]) -> io::Result<usize> {
+        if CANCELLED.load(Ordering::Relaxed) {
+            return Err(io::Error::other("the time limit was reached"));
+        }
         match self {
             Target::Temporary(file) => file.write(buffer),
             Target::Direct(file) => file.write(buffer),
@@ -83,6 +104,7 @@ impl AtomicFile {
         Ok(AtomicFile {
             path: path.to_owned(),
             writer: BufWriter::with_capacity(BUFFER_BYTES, target),
+            _open: Open::new(),
         })
     }
 
@@ -104,6 +126,22 @@ impl AtomicFile {
             Target::Direct(mut file) => file.flush().map_err(failed)?,
         }
         Ok(())
+    }
+}
+
+/// Counts an [`AtomicFile`] in [`OPEN`] while it lives.
+struct Open;
+
+impl Open {
+    fn new() -> Self {
+        OPEN.fetch_add(1, Ordering::Relaxed);
+        Open
+    }
+}
+
+impl Drop for Open {
+    fn drop(&mut self) {
+        OPEN.fetch_sub(1, Ordering::Relaxed);
     }
 }
 

@@ -6,6 +6,7 @@
 //! - `commands`: each command's arguments and run, one file each, built on the layer above;
 //! - this module: the top-level parser, and [`run`], which dispatches to a command.
 
+mod budget;
 mod commands;
 mod error;
 mod file;

@@ -6,6 +6,8 @@
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
+
+use super::budget::Budget;
 use csp_search::{
     Limits, Propagation, Restarts, SearchConfig, TiePolicy, ValueOrderKind, VariableOrderKind,
 };
@@ -159,7 +161,12 @@ pub struct LimitOptions {
 }
 
 impl LimitOptions {
-    /// The engine's limits.
+    /// The limits, counted from now: what every method of the command is given (see [`Budget`]).
+    pub fn budget(&self) -> Budget {
+        Budget::start(self)
+    }
+
+    /// The engine's limits, as given (a [`Budget`] counts the time from the command's start).
     pub fn limits(&self) -> Limits {
         Limits {
             nodes: self.node_limit,

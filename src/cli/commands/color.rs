@@ -44,8 +44,11 @@ pub struct ColorArgs {
 /// Runs `csp color`: colours the graph, checks the colouring, then reports.
 pub fn run(args: ColorArgs, out: &mut impl Write) -> Result<Exit, CliError> {
     let started = Instant::now();
+    let budget = args.search.limits.budget();
     let graph = dimacs::parse_reader(open_input(&args.file)?).map_err(CliError::usage)?;
-    let config = args.search.config(Defaults::of(coloring::default_config()));
+    let mut config = args.search.config(Defaults::of(coloring::default_config()));
+    // What is left of the limits once the graph is read: --min shares it among its attempts.
+    config.limits = budget.search_limits();
     let report = color(&graph, &args, &config)?;
     let elapsed_ms = started.elapsed().as_secs_f64() * 1e3;
     if args.search.json {

@@ -118,7 +118,8 @@ pub fn run(args: CountArgs, out: &mut impl Write) -> Result<Exit, CliError> {
 
 /// `count` on the engine: a full search that stores no solution.
 fn run_engine(args: &CountArgs, out: &mut impl Write) -> Result<Exit, CliError> {
-    let run = search(args.n, &args.search, None, None)?;
+    let budget = args.search.options.limits.budget();
+    let run = search(args.n, &args.search, None, None, &budget)?;
     let count = run.result.stats.solutions;
     if args.search.options.json {
         run.write_json(out, "count", args.n, &args.search, Vec::new())?;

@@ -10,6 +10,7 @@ use csp_search::{FnObserver, Limit, SearchConfig, SearchEvent, SearchResult, Sta
 use nqueens_model::{Encoding, model, render};
 use serde::Serialize;
 
+use crate::cli::budget::Budget;
 use crate::cli::error::CliError;
 use crate::cli::options::{Defaults, SearchOptions};
 use crate::cli::progress::Progress;
@@ -95,11 +96,14 @@ pub fn search(
     search: &QueensSearch,
     solution_limit: Option<u64>,
     mut on_solution: Option<&mut SolutionSink<'_>>,
+    budget: &Budget,
 ) -> Result<Run, CliError> {
     let started = Instant::now();
     let model = model(n, search.encoding).map_err(CliError::usage)?;
     let build_seconds = started.elapsed().as_secs_f64();
-    let config = search.config(n, solution_limit);
+    let mut config = search.config(n, solution_limit);
+    // What is left of the command's limits once the model is built.
+    config.limits = budget.search_limits();
     let mut placement = Vec::with_capacity(n);
     let mut index = 0;
     let observer = FnObserver(|event: &SearchEvent<'_>| {

@@ -90,6 +90,7 @@ fn resolve(args: &SolveArgs) -> Result<(Resolved, bool), CliError> {
 /// `solve` on the search engine: every solution is verified, then printed (or gathered for JSON);
 /// the first one is written to `--output`.
 fn run_search(args: &SolveArgs, out: &mut impl Write) -> Result<Exit, CliError> {
+    let budget = args.request.search.options.limits.budget();
     let json = args.request.search.options.json;
     let mut solutions: Vec<Vec<u32>> = Vec::new();
     let mut write_error = None;
@@ -119,6 +120,7 @@ fn run_search(args: &SolveArgs, out: &mut impl Write) -> Result<Exit, CliError> 
         &args.request.search,
         args.request.solution_limit(),
         Some(&mut on_solution),
+        &budget,
     )?;
     if let Some(error) = write_error {
         return Err(error.into());

@@ -31,9 +31,11 @@ pub struct TraceArgs {
 
 /// Runs the search with a trace recorder and prints what it recorded.
 pub fn run(args: TraceArgs, out: &mut impl Write) -> Result<Exit, CliError> {
+    let budget = args.request.search.options.limits.budget();
     let request = &args.request;
     let model = model(request.n, request.search.encoding).map_err(CliError::usage)?;
-    let config = request.search.config(request.n, request.solution_limit());
+    let mut config = request.search.config(request.n, request.solution_limit());
+    config.limits = budget.search_limits();
     let mut recorder = TraceRecorder::new(&model, Some(args.limit));
     let result = solve(&model, &config, &mut recorder);
     out.write_all(recorder.text().as_bytes())?;
