@@ -49,7 +49,7 @@ pub enum ConstructError {
     },
     /// The placement would not fit the memory budget; see [`MAX_CONSTRUCT_N`](super::MAX_CONSTRUCT_N).
     #[error(
-        "n = {n} is too large for {construction}: the maximum is {max} (the placement alone needs {} MiB, the budget is 4 GiB)",
+        "n = {n} is too large for {construction}: the maximum is {max} (the placement and its check need {} MiB, the budget is 4 GiB)",
         bytes >> 20
     )]
     TooLarge {
@@ -59,7 +59,7 @@ pub enum ConstructError {
         n: usize,
         /// The largest size it accepts.
         max: usize,
-        /// The bytes the placement would need.
+        /// The bytes the placement and its check would need at their peak.
         bytes: u64,
     },
     /// A construction that runs the search engine on a larger board than asked for (the odd trick

@@ -16,7 +16,7 @@ use csp_search::Outcome;
 use nqueens_count::{Answer, CountKind, CountOptions, CountProgress, CountReport, Shard, count};
 use serde::Serialize;
 
-use super::engine::{QueensSearch, limit_word, search};
+use super::engine::{QueensSearch, limit_word, search, start_json};
 use crate::cli::error::{CliError, Exit};
 use crate::cli::options::{parse_board_size, parse_interval};
 use crate::cli::progress::SubproblemBar;
@@ -122,7 +122,9 @@ fn run_engine(args: &CountArgs, out: &mut impl Write) -> Result<Exit, CliError> 
     let run = search(args.n, &args.search, None, None, &budget)?;
     let count = run.result.stats.solutions;
     if args.search.options.json {
-        run.write_json(out, "count", args.n, &args.search, Vec::new())?;
+        // Counting stores no solution: the array stays empty.
+        start_json(out)?;
+        run.write_json(out, "count", args.n, &args.search)?;
     } else {
         match run.result.outcome {
             Outcome::Exhausted => writeln!(out, "{}-queens has {count} solution(s)", args.n)?,

@@ -17,7 +17,7 @@ use nqueens_model::verify;
 use self::args::Method;
 pub use self::args::{Request, SolveArgs};
 use self::output::{verify_file, write_placement_file};
-use super::engine::{limit_word, search, write_board};
+use super::engine::{limit_word, search, start_json, write_board, write_json_solution};
 use crate::cli::error::{CliError, Exit};
 
 /// The method a `solve` request runs, once `auto` is resolved.
@@ -92,7 +92,9 @@ fn resolve(args: &SolveArgs) -> Result<(Resolved, bool), CliError> {
 fn run_search(args: &SolveArgs, out: &mut impl Write) -> Result<Exit, CliError> {
     let budget = args.request.search.options.limits.budget();
     let json = args.request.search.options.json;
-    let mut solutions: Vec<Vec<u32>> = Vec::new();
+    if json {
+        start_json(out)?;
+    }
     let mut write_error = None;
     let mut invalid = None;
     let mut first = None;
@@ -105,11 +107,13 @@ fn run_search(args: &SolveArgs, out: &mut impl Write) -> Result<Exit, CliError> 
         if index == 1 && args.output.is_some() {
             first = Some(placement.to_vec());
         }
-        if json {
-            solutions.push(placement.to_vec());
-        } else if let Err(error) = writeln!(out, "solution {index}:")
-            .and_then(|()| write_board(out, placement, usize::MAX))
-        {
+        let written = if json {
+            write_json_solution(out, index, placement)
+        } else {
+            writeln!(out, "solution {index}:")
+                .and_then(|()| write_board(out, placement, usize::MAX))
+        };
+        if let Err(error) = written {
             write_error = Some(error);
             return ControlFlow::Break(());
         }
@@ -138,13 +142,7 @@ fn run_search(args: &SolveArgs, out: &mut impl Write) -> Result<Exit, CliError> 
     }
     let found = run.result.stats.solutions;
     if json {
-        run.write_json(
-            out,
-            "solve",
-            args.request.n,
-            &args.request.search,
-            solutions,
-        )?;
+        run.write_json(out, "solve", args.request.n, &args.request.search)?;
     } else {
         let answer = match (run.result.outcome, found) {
             (Outcome::Exhausted, 0) => format!("no solution exists for n = {}", args.request.n),
