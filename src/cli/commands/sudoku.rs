@@ -61,6 +61,8 @@ pub fn run(args: SudokuArgs, out: &mut impl Write) -> Result<Exit, CliError> {
         if let Some(solved) = previous.take() {
             report(out, &solved, &args, &config, false)?;
         }
+        // The limits are each puzzle's: one puzzle that exhausts them leaves the next its own.
+        config.limits = args.search.limits.budget().search_limits();
         let solved = solve(puzzle, &config, args.search.no_progress)?;
         summary.add(&solved, args.all);
         if args.search.json || summary.puzzles() > 1 {
