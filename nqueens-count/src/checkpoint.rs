@@ -146,8 +146,8 @@ impl ShardResult {
         Ok(format!("fnv1a64:{:016x}", hash.finish()))
     }
 
-    /// Reads a shard result or checkpoint and checks it (see the [module documentation](self)):
-    /// read within [`MAX_CHECKPOINT_BYTES`], the right format and version, an unchanged checksum,
+    /// Reads a shard result or checkpoint and checks it: read within [`MAX_CHECKPOINT_BYTES`] and
+    /// only from a regular file, the right format and version, an unchanged checksum,
     /// ranges in order and inside its shard, a shard and a board that exist, counts that add up to
     /// the total, and totals that are possible.
     pub fn read(path: &Path) -> Result<ShardResult, CountError> {
