@@ -7,7 +7,7 @@ mod common;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{assert_bad_input, assert_error, csp, scratch};
+use common::{assert_bad_input, assert_error, code, csp, scratch};
 
 #[test]
 fn checkpoint_on_dev_full_is_refused_without_reading_it() {
@@ -62,9 +62,7 @@ fn impossible_values_are_refused_even_with_a_valid_checksum() {
     let path = scratch("impossible.json");
     let path_text = path.to_str().unwrap();
     assert_eq!(
-        csp(&["queens", "count", "10", "--checkpoint", path_text])
-            .status
-            .code(),
+        code(&["queens", "count", "10", "--checkpoint", path_text]),
         Some(0)
     );
     // More symmetric solutions than seven times the total would make the unique count exceed the
@@ -82,7 +80,7 @@ fn impossible_values_are_refused_even_with_a_valid_checksum() {
     // A subproblem holding a count it cannot have (a constellation class's count that is no
     // multiple of its class's size) is refused too.
     assert_eq!(
-        csp(&[
+        code(&[
             "queens",
             "count",
             "12",
@@ -90,17 +88,13 @@ fn impossible_values_are_refused_even_with_a_valid_checksum() {
             path_text,
             "--shard",
             "0/2"
-        ])
-        .status
-        .code(),
+        ]),
         Some(2),
         "another count's file is refused"
     );
     std::fs::remove_file(&path).unwrap();
     assert_eq!(
-        csp(&["queens", "count", "12", "--checkpoint", path_text])
-            .status
-            .code(),
+        code(&["queens", "count", "12", "--checkpoint", path_text]),
         Some(0)
     );
     let mut result = csp::count::ShardResult::read(&path).unwrap();

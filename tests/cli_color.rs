@@ -4,19 +4,7 @@
 
 mod common;
 
-use common::{csp, scratch, stdout};
-use serde_json::Value;
-
-fn json(args: &[&str], code: i32) -> Value {
-    let output = csp(args);
-    assert_eq!(
-        output.status.code(),
-        Some(code),
-        "{}",
-        common::stderr(&output)
-    );
-    serde_json::from_str(&stdout(&output)).unwrap()
-}
+use common::{json, scratch};
 
 #[test]
 fn color_min_proves_every_published_chromatic_number_in_data() {

@@ -240,7 +240,7 @@ pub fn parse_reader<R: BufRead>(reader: R) -> Result<Graph, DimacsError> {
                 let kind = match error {
                     ReadError::TooLong { max, .. } => DimacsErrorKind::TooLong { max },
                     ReadError::NotUtf8 { .. } => DimacsErrorKind::NotUtf8,
-                    other => DimacsErrorKind::Io(other.to_string()),
+                    ReadError::Io(message) => DimacsErrorKind::Io(message),
                 };
                 // A reading error is on the line after the last one read whole.
                 return Err(DimacsError {

@@ -14,12 +14,13 @@ use thiserror::Error;
 pub const MAX_LINE_BYTES: usize = 64 << 10;
 
 /// Why a line could not be read.
-#[derive(Debug, Error)]
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[non_exhaustive]
 pub enum ReadError {
-    /// Reading failed.
+    /// Reading failed (the system's message: errors that compare and clone are what the parsers'
+    /// errors need).
     #[error("cannot read the input: {0}")]
-    Io(#[from] io::Error),
+    Io(String),
     /// A line longer than the cap.
     #[error("line {line}: longer than {max} bytes")]
     TooLong {
@@ -34,6 +35,12 @@ pub enum ReadError {
         /// The line, from 1.
         line: usize,
     },
+}
+
+impl From<io::Error> for ReadError {
+    fn from(error: io::Error) -> Self {
+        ReadError::Io(error.to_string())
+    }
 }
 
 impl ReadError {

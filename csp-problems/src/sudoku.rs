@@ -180,43 +180,19 @@ pub enum SudokuError {
     /// The input holds blank lines and comments only.
     #[error("no puzzle in the input (expected lines of 81 cells)")]
     NoPuzzles,
-    /// A line longer than [`MAX_LINE_BYTES`]: no puzzle line is.
-    #[error("line {line}: longer than {max} bytes, so not a puzzle line")]
-    TooLong {
-        /// The line number, from 1.
-        line: usize,
-        /// The cap.
-        max: usize,
-    },
-    /// A line that is not UTF-8 text.
-    #[error("line {line}: not valid UTF-8 text")]
-    NotUtf8 {
-        /// The line number, from 1.
-        line: usize,
-    },
-    /// Reading the input failed.
-    #[error("cannot read the input: {0}")]
-    Io(String),
-}
-
-impl From<ReadError> for SudokuError {
-    fn from(error: ReadError) -> Self {
-        match error {
-            ReadError::TooLong { line, max } => SudokuError::TooLong { line, max },
-            ReadError::NotUtf8 { line } => SudokuError::NotUtf8 { line },
-            other => SudokuError::Io(other.to_string()),
-        }
-    }
+    /// A line that could not be read: longer than [`MAX_LINE_BYTES`] (no puzzle line is), not
+    /// UTF-8, or not read at all.
+    #[error(transparent)]
+    Read(#[from] ReadError),
 }
 
 impl SudokuError {
     /// The line the error is on, if it is on one.
     pub fn line(&self) -> Option<usize> {
         match self {
-            SudokuError::Line { line, .. }
-            | SudokuError::TooLong { line, .. }
-            | SudokuError::NotUtf8 { line } => Some(*line),
-            SudokuError::NoPuzzles | SudokuError::Io(_) => None,
+            SudokuError::Line { line, .. } => Some(*line),
+            SudokuError::Read(error) => error.line(),
+            SudokuError::NoPuzzles => None,
         }
     }
 }

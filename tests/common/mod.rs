@@ -63,6 +63,28 @@ pub fn assert_bad_input(args: &[&str], mentions: &[&str]) {
     assert!(stdout(&output).is_empty(), "{args:?}: {}", stdout(&output));
 }
 
+/// The words of `command`, split at spaces: an argument list written on one line.
+pub fn words(command: &str) -> Vec<&str> {
+    command.split(' ').collect()
+}
+
+/// The exit code of `csp` run with `args`.
+pub fn code(args: &[&str]) -> Option<i32> {
+    csp(args).status.code()
+}
+
+/// Runs `csp`, expecting exit `code` and one JSON object on stdout.
+pub fn json(args: &[&str], code: i32) -> serde_json::Value {
+    let output = csp(args);
+    assert_eq!(
+        output.status.code(),
+        Some(code),
+        "{args:?}: {}",
+        stderr(&output)
+    );
+    serde_json::from_str(&stdout(&output)).expect("one JSON object")
+}
+
 /// A fresh path under Cargo's scratch directory for integration tests, removed first if it exists.
 pub fn scratch(name: &str) -> PathBuf {
     let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("hardening-{name}"));
