@@ -254,7 +254,7 @@ fn run_task(graph: &dimacs::Graph, task: Task, chi: usize, config: &SearchConfig
     };
     match task {
         Task::Colors(k) => {
-            let attempt = coloring::color(graph, k, config, ()).expect("valid model");
+            let attempt = coloring::color_by_search(graph, k, config, ()).expect("valid model");
             let verdict = match attempt.status {
                 Status::Colored => {
                     let coloring = attempt.coloring.as_deref().expect("a colouring");
@@ -266,7 +266,7 @@ fn run_task(graph: &dimacs::Graph, task: Task, chi: usize, config: &SearchConfig
                     assert!(k < chi);
                     "no colouring (proven)".to_owned()
                 }
-                Status::Unknown(_) => "budget reached".to_owned(),
+                Status::Unknown(_) | Status::BudgetSpent { .. } => "budget reached".to_owned(),
             };
             (nodes(&[attempt]), verdict)
         }

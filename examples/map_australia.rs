@@ -45,7 +45,8 @@ fn color(colors: usize) -> Option<Vec<u32>> {
             Some(coloring)
         }
         Status::NoColoring | Status::CliqueTooLarge { .. } => None,
-        Status::Unknown(outcome) => unreachable!("no limit is set, yet {outcome:?}"),
+        // Only chromatic_number gives attempts a budget, and no limit is set here.
+        other => unreachable!("no limit is set, yet {other:?}"),
     }
 }
 

@@ -7,6 +7,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+mod common;
+
+use common::json;
+
 fn csp(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_csp"))
         .args(args)
@@ -20,19 +24,6 @@ fn stdout(output: &Output) -> String {
 
 fn stderr(output: &Output) -> String {
     String::from_utf8(output.stderr.clone()).expect("UTF-8 output")
-}
-
-/// Runs `csp`, expecting exit `code` and one JSON object on stdout and nothing on stderr.
-fn json(args: &[&str], code: i32) -> Value {
-    let output = csp(args);
-    assert_eq!(
-        output.status.code(),
-        Some(code),
-        "{args:?}: {}",
-        stderr(&output)
-    );
-    assert!(stderr(&output).is_empty(), "{args:?}: {}", stderr(&output));
-    serde_json::from_str(&stdout(&output)).expect("one JSON object")
 }
 
 /// Bad input: exit 2 and exactly one line on stderr naming the problem; never a panic.

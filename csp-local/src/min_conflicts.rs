@@ -58,7 +58,9 @@ pub enum LocalLimit {
 pub enum LocalOutcome {
     /// Every constraint is satisfied: [`LocalResult::assignment`] is a solution.
     Solved,
-    /// A limit was reached first; [`LocalResult::assignment`] is the best assignment measured.
+    /// A limit was reached first; [`LocalResult::assignment`] is the best assignment measured (each
+    /// variable's smallest value if the limit came before the first start was complete: a time
+    /// limit during a greedy start, or no step allowed at all).
     LimitReached(LocalLimit),
     /// The caller's stop flag was raised (another thread's run won, say).
     Stopped,
@@ -117,6 +119,15 @@ pub fn min_conflicts(
     let (assignment, conflicts) = match outcome {
         LocalOutcome::Solved => (state.values.clone(), 0),
         _ => {
+            if run.best.is_empty() {
+                // The run ended before its first start was complete: the assignment measured is
+                // each variable's smallest value, a complete assignment within the domains.
+                for var in model.vars() {
+                    // A built model has no empty domain, so the fallback is never taken.
+                    run.state.values[var.index()] = model.initial_domain(var).min().unwrap_or(0);
+                }
+                run.state.reset_cells();
+            }
             run.measure();
             (run.best.clone(), run.stats.best_conflicts)
         }
@@ -345,7 +356,13 @@ impl<'m, 'c> Run<'m, 'c> {
     }
 
     fn solve(&mut self, stop: Option<&AtomicBool>) -> LocalOutcome {
-        self.start();
+        // No step allowed: the run ends before the start's O(n) work.
+        if self.config.max_steps == Some(0) {
+            return LocalOutcome::LimitReached(LocalLimit::Steps);
+        }
+        if let Err(halted) = self.start(stop) {
+            return halted;
+        }
         self.stats.initial_conflicts = self.stats.best_conflicts;
         let mut steps_this_try = 0u64;
         loop {
@@ -382,7 +399,9 @@ impl<'m, 'c> Run<'m, 'c> {
             {
                 self.stats.restarts += 1;
                 steps_this_try = 0;
-                self.start();
+                if let Err(halted) = self.start(stop) {
+                    return halted;
+                }
                 continue;
             }
             self.stats.steps += 1;
@@ -398,11 +417,24 @@ impl<'m, 'c> Run<'m, 'c> {
         }
     }
 
-    /// A new start: a random assignment, or the greedy construction.
-    fn start(&mut self) {
+    /// Why the run must end now, if it must: the stop flag, or the time limit.
+    fn halted(&self, stop: Option<&AtomicBool>) -> Option<LocalOutcome> {
+        if stop.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
+            return Some(LocalOutcome::Stopped);
+        }
+        self.config
+            .time_limit
+            .is_some_and(|limit| self.started.elapsed() >= limit)
+            .then_some(LocalOutcome::LimitReached(LocalLimit::Time))
+    }
+
+    /// A new start: a random assignment, or the greedy construction. The greedy start looks at the
+    /// stop flag and the clock as it goes, so that a limit ends it within a few thousand variables;
+    /// the outcome that ended it is returned.
+    fn start(&mut self, stop: Option<&AtomicBool>) -> Result<(), LocalOutcome> {
         let model = self.state.model;
         match self.config.start {
-            Start::Greedy { samples } => self.greedy_assignment(samples),
+            Start::Greedy { samples } => self.greedy_assignment(samples, stop)?,
             Start::Permutation => {
                 // A Fisher–Yates shuffle of the shared domain (checked before the run).
                 let values = &mut self.state.values;
@@ -425,19 +457,31 @@ impl<'m, 'c> Run<'m, 'c> {
         self.state.reset_cells();
         self.tabu = vec![(0, 0); model.num_vars()];
         self.measure();
+        Ok(())
     }
 
     /// Minton et al.'s greedy start (see [`Start::Greedy`]), built in a store so that each value is
     /// checked against the variables placed before it only.
-    fn greedy_assignment(&mut self, samples: u32) {
+    fn greedy_assignment(
+        &mut self,
+        samples: u32,
+        stop: Option<&AtomicBool>,
+    ) -> Result<(), LocalOutcome> {
         let model = self.state.model;
         let mut store = Store::with_lazy_domains(model);
         let mut window = Vec::with_capacity(SCAN_WINDOW);
-        for var in model.vars() {
+        for (index, var) in model.vars().enumerate() {
+            // A placement costs about as much as a step: the same rhythm of looks at the clock.
+            if (index as u64).is_multiple_of(CLOCK_EVERY)
+                && let Some(halted) = self.halted(stop)
+            {
+                return Err(halted);
+            }
             let value = self.greedy_value(&store, var, samples, &mut window);
             store.assign(model, var, value);
         }
         self.state.values.copy_from_slice(store.values());
+        Ok(())
     }
 
     /// A value for `var` consistent with the variables assigned in `store`, if draws or a scan find one.

@@ -12,8 +12,8 @@ use std::ops::ControlFlow;
 use csp_core::constraints::NotEqual;
 use csp_core::{Model, ModelBuilder, ModelError, VarId};
 use csp_search::{
-    FnObserver, Outcome, Propagation, SearchConfig, SearchEvent, SearchObserver, SearchResult,
-    VariableOrderKind, solve,
+    FnObserver, Limit, Limits, Outcome, Propagation, SearchConfig, SearchEvent, SearchObserver,
+    SearchResult, Statistics, VariableOrderKind, solve,
 };
 use thiserror::Error;
 
@@ -222,6 +222,12 @@ pub enum Status {
     },
     /// The search stopped first (a limit, or an observer): nothing is known.
     Unknown(Outcome),
+    /// [`chromatic_number`] gave the attempt a node budget, and it ran out first: nothing is known
+    /// yet, and a later attempt at the same number of colours gets a larger budget.
+    BudgetSpent {
+        /// The attempt's budget.
+        nodes: u64,
+    },
 }
 
 /// One attempt to colour a graph with a given number of colours.
@@ -237,9 +243,38 @@ pub struct Attempt {
     pub result: Option<SearchResult>,
 }
 
-/// Tries to colour `graph` with `colors` colours, searching as `config` says (its solution limit is
-/// taken as 1), streaming every event to `observer` too.
+/// Tries to colour `graph` with `colors` colours, streaming every event to `observer` too.
+///
+/// In near-linear time first: a clique larger than `colors` refutes it, and a DSATUR colouring
+/// ([`dsatur`]) that needs no more than `colors` answers it, with no search (the attempt then has no
+/// [`Attempt::result`]). Otherwise the search runs as `config` says (its solution limit taken as 1),
+/// on the graph's `colors`-core only ([`color_by_search`]).
 pub fn color<O: SearchObserver>(
+    graph: &Graph,
+    colors: usize,
+    config: &SearchConfig,
+    observer: O,
+) -> Result<Attempt, ModelError> {
+    let clique = greedy_clique(graph);
+    if clique.len() <= colors {
+        let greedy = renumber(&dsatur(graph));
+        if colors_used(&greedy) <= colors {
+            return Ok(Attempt {
+                colors,
+                status: Status::Colored,
+                coloring: Some(greedy),
+                result: None,
+            });
+        }
+    }
+    color_with_clique(graph, colors, &clique, config, observer)
+}
+
+/// [`color`] without its greedy shortcut: the search decides (unless the clique refutes `colors`),
+/// on the graph's `colors`-core: the vertices left once every vertex with fewer than `colors`
+/// neighbours is removed, again and again, which are coloured after the core in reverse order.
+/// For measuring the search itself.
+pub fn color_by_search<O: SearchObserver>(
     graph: &Graph,
     colors: usize,
     config: &SearchConfig,
@@ -273,30 +308,139 @@ fn color_with_clique<O: SearchObserver>(
     // One more colour than the largest degree always suffices (colour greedily), so more are never
     // modelled: the answer is the same and the domains stay small.
     let modelled = colors.min(graph.max_degree() + 1);
-    let model = model(graph, modelled, clique)?;
-    let mut coloring = None;
-    let keep = FnObserver(|event: &SearchEvent<'_>| {
-        if let SearchEvent::Solution { values, .. } = event {
-            coloring = Some(model.coloring(values));
+    // Only the k-core needs a search: a vertex with fewer than k neighbours left can always be
+    // coloured after them. On sparse graphs most of the graph peels away in linear time.
+    let neighbours = graph.neighbours();
+    let peeled = peel(&neighbours, modelled);
+    let mut coloring = vec![0_u32; graph.vertices()];
+    let mut result = None;
+    if !peeled.core.is_empty() {
+        let (core, index) = induced(graph, &peeled.core)?;
+        let pinned: Vec<usize> = clique.iter().filter_map(|&v| index[v]).collect();
+        let model = model(&core, modelled, &pinned)?;
+        let mut found = None;
+        let keep = FnObserver(|event: &SearchEvent<'_>| {
+            if let SearchEvent::Solution { values, .. } = event {
+                found = Some(model.coloring(values));
+            }
+            ControlFlow::Continue(())
+        });
+        let config = SearchConfig {
+            solution_limit: Some(1),
+            ..config.clone()
+        };
+        let searched = solve(&model.model, &config, (keep, &mut observer));
+        let outcome = searched.outcome;
+        result = Some(searched);
+        match found {
+            Some(core_coloring) => {
+                for (&vertex, &color) in peeled.core.iter().zip(&core_coloring) {
+                    coloring[vertex] = color;
+                }
+            }
+            None => {
+                let status = match outcome {
+                    Outcome::Exhausted => Status::NoColoring,
+                    outcome => Status::Unknown(outcome),
+                };
+                return Ok(Attempt {
+                    colors,
+                    status,
+                    coloring: None,
+                    result,
+                });
+            }
         }
-        ControlFlow::Continue(())
-    });
-    let config = SearchConfig {
-        solution_limit: Some(1),
-        ..config.clone()
-    };
-    let result = solve(&model.model, &config, (keep, &mut observer));
-    let status = match (result.outcome, &coloring) {
-        (_, Some(_)) => Status::Colored,
-        (Outcome::Exhausted, None) => Status::NoColoring,
-        (outcome, None) => Status::Unknown(outcome),
-    };
+    }
+    peeled.extend(&neighbours, &mut coloring);
     Ok(Attempt {
         colors,
-        status,
-        coloring,
-        result: Some(result),
+        status: Status::Colored,
+        coloring: Some(coloring),
+        result,
     })
+}
+
+/// A graph split for `k` colours: its k-core (what is left once every vertex with fewer than k
+/// neighbours left is removed, again and again) and the removed vertices in the order of removal.
+struct Peeled {
+    /// The core's vertices, ascending.
+    core: Vec<usize>,
+    /// The removed vertices, in the order they were removed.
+    removed: Vec<usize>,
+}
+
+/// Peels `k` colours' worth off the graph of `neighbours` in O(V + E): the classic reduction behind
+/// Kempe's proof and every colouring preprocessor, since a vertex with fewer than k neighbours
+/// always has a colour left once they are coloured.
+fn peel(neighbours: &[Vec<usize>], k: usize) -> Peeled {
+    let mut degree: Vec<usize> = neighbours.iter().map(Vec::len).collect();
+    let mut removed = vec![false; neighbours.len()];
+    let mut queue: Vec<usize> = (0..neighbours.len()).filter(|&v| degree[v] < k).collect();
+    let mut order = Vec::new();
+    // Each vertex enters the queue once: at the start, or when its degree falls to k − 1.
+    while let Some(v) = queue.pop() {
+        removed[v] = true;
+        order.push(v);
+        for &w in &neighbours[v] {
+            if !removed[w] {
+                degree[w] -= 1;
+                if degree[w] + 1 == k {
+                    queue.push(w);
+                }
+            }
+        }
+    }
+    Peeled {
+        core: (0..neighbours.len()).filter(|&v| !removed[v]).collect(),
+        removed: order,
+    }
+}
+
+impl Peeled {
+    /// Colours the removed vertices, last removed first, each with the smallest colour none of its
+    /// coloured neighbours has. When a vertex is put back, fewer than k of its neighbours are
+    /// coloured (those of the core and those removed after it), so the colour is below k.
+    fn extend(&self, neighbours: &[Vec<usize>], coloring: &mut [u32]) {
+        let mut colored = vec![false; coloring.len()];
+        for &v in &self.core {
+            colored[v] = true;
+        }
+        let mut taken: Vec<bool> = Vec::new();
+        for &v in self.removed.iter().rev() {
+            taken.clear();
+            taken.resize(neighbours[v].len() + 1, false);
+            for &w in &neighbours[v] {
+                let color = coloring[w] as usize;
+                if colored[w] && color < taken.len() {
+                    taken[color] = true;
+                }
+            }
+            coloring[v] = taken.iter().position(|&t| !t).unwrap_or(taken.len()) as u32;
+            colored[v] = true;
+        }
+    }
+}
+
+/// The subgraph induced by `vertices` (ascending), numbered in their order, and each vertex's number
+/// in it (`None` outside).
+fn induced(graph: &Graph, vertices: &[usize]) -> Result<(Graph, Vec<Option<usize>>), ModelError> {
+    let mut index = vec![None; graph.vertices()];
+    for (i, &v) in vertices.iter().enumerate() {
+        index[v] = Some(i);
+    }
+    let edges = graph
+        .edges()
+        .iter()
+        .filter_map(|&(u, v)| Some((index[u]?, index[v]?)));
+    // A subgraph's edges are valid edges of fewer vertices, so this cannot fail; an error is still
+    // reported rather than a panic.
+    let induced =
+        Graph::new(vertices.len(), edges).map_err(|error| ModelError::InvalidConstraint {
+            constraint: "colouring".to_owned(),
+            reason: error.to_string(),
+        })?;
+    Ok((induced, index))
 }
 
 /// The chromatic number as far as it was established.
@@ -313,45 +457,174 @@ pub struct Chromatic {
     pub attempts: Vec<Attempt>,
 }
 
-/// The chromatic number: colour with as many colours as a greedy colouring needs (so the first
-/// search succeeds), then again with one colour fewer than the last colouring used, until an attempt proves that no
-/// colouring exists (by search, or because the clique is larger) or stops at a limit. Every search runs
-/// as `config` says, limits included, streaming its events to `observer` too.
+/// The node budget of the first attempts of [`chromatic_number`]; each round that settles nothing
+/// doubles it.
+pub const FIRST_BUDGET: u64 = 1_000;
+
+/// The chromatic number, between a lower bound (the clique) and an upper one (a DSATUR colouring,
+/// kept as the best colouring from the start), closed by searches that each settle one number of
+/// colours k: a colouring with k colours lowers the upper bound to the colours it uses, a proof that k
+/// fail raises the lower one past k.
+///
+/// The searches are ordered so that the easy questions are answered first, whichever end they are
+/// at: each round tries the lower bound itself (so a clique that meets the chromatic number is
+/// confirmed by one colouring, as on Leighton's graphs), then one colour fewer than the best
+/// colouring, each within a node budget; a round that settles neither doubles the budget
+/// ([`FIRST_BUDGET`] at first). So no search sinks unbounded effort into one question while another
+/// would have settled the answer, and the total work is within a small factor of the hardest search
+/// the answer needs.
+///
+/// `config`'s limits bound the whole run, every attempt together; when one stops it, the best
+/// colouring found so far is returned, not proven optimal unless the bounds met. Every search streams
+/// its events to `observer` too.
 pub fn chromatic_number<O: SearchObserver>(
     graph: &Graph,
     config: &SearchConfig,
     mut observer: O,
 ) -> Result<Chromatic, ModelError> {
+    let started = std::time::Instant::now();
     let clique = greedy_clique(graph);
+    let first = renumber(&dsatur(graph));
+    let mut upper = colors_used(&first);
     let mut chromatic = Chromatic {
         clique: clique.len(),
-        best: None,
+        best: Some((upper, first)),
         optimal: false,
         attempts: Vec::new(),
     };
-    let mut colors = greedy_bound(graph);
-    loop {
-        let attempt = color_with_clique(graph, colors, &clique, config, &mut observer)?;
-        let status = attempt.status;
-        if let Some(coloring) = &attempt.coloring {
-            let renumbered = renumber(coloring);
-            let used = colors_used(&renumbered);
-            chromatic.best = Some((used, renumbered));
-            if used == 0 {
-                chromatic.optimal = true;
-            } else {
-                colors = used - 1;
+    let mut lower = clique.len().min(upper);
+    let mut spent = Spent::default();
+    let mut budget = FIRST_BUDGET;
+    while lower < upper {
+        let mut settled = false;
+        // The lower bound first, then one colour fewer than the best colouring, when that differs.
+        let mut questions = vec![lower];
+        if upper - 1 > lower {
+            questions.push(upper - 1);
+        }
+        for colors in questions {
+            if colors < lower || colors >= upper {
+                continue; // the other question of this round settled this one
+            }
+            let Some(limits) = spent.limits(&config.limits, started, budget) else {
+                return Ok(chromatic); // a limit of the whole run: the best found stands
+            };
+            let attempt_config = SearchConfig {
+                limits,
+                ..config.clone()
+            };
+            let mut attempt =
+                color_with_clique(graph, colors, &clique, &attempt_config, &mut observer)?;
+            if let Some(result) = &attempt.result {
+                spent.add(&result.stats);
+            }
+            match attempt.status {
+                Status::Colored => {
+                    let renumbered = renumber(attempt.coloring.as_deref().unwrap_or_default());
+                    upper = colors_used(&renumbered);
+                    chromatic.best = Some((upper, renumbered));
+                    settled = true;
+                }
+                Status::NoColoring | Status::CliqueTooLarge { .. } => {
+                    lower = colors + 1;
+                    settled = true;
+                }
+                Status::Unknown(Outcome::LimitReached(Limit::Nodes))
+                    if !spent.reached(&config.limits, started) =>
+                {
+                    attempt.status = Status::BudgetSpent { nodes: budget };
+                }
+                Status::Unknown(_) | Status::BudgetSpent { .. } => {
+                    chromatic.attempts.push(attempt);
+                    return Ok(chromatic);
+                }
+            }
+            chromatic.attempts.push(attempt);
+        }
+        if !settled {
+            budget = budget.saturating_mul(2);
+        }
+    }
+    chromatic.optimal = true;
+    Ok(chromatic)
+}
+
+/// What the searches of [`chromatic_number`] have spent, against the run's limits.
+#[derive(Debug, Default)]
+struct Spent {
+    nodes: u64,
+    backtracks: u64,
+}
+
+impl Spent {
+    fn add(&mut self, stats: &Statistics) {
+        self.nodes = self.nodes.saturating_add(stats.nodes);
+        self.backtracks = self.backtracks.saturating_add(stats.backtracks);
+    }
+
+    /// Whether a limit of the whole run is reached.
+    fn reached(&self, limits: &Limits, started: std::time::Instant) -> bool {
+        limits.nodes.is_some_and(|max| self.nodes >= max)
+            || limits.backtracks.is_some_and(|max| self.backtracks >= max)
+            || limits.time.is_some_and(|max| started.elapsed() >= max)
+    }
+
+    /// The limits of the next attempt: its node budget, and what is left of the run's limits;
+    /// `None` once one of those is reached.
+    fn limits(&self, limits: &Limits, started: std::time::Instant, budget: u64) -> Option<Limits> {
+        if self.reached(limits, started) {
+            return None;
+        }
+        let left = |max: Option<u64>, spent: u64| max.map(|max| max - spent);
+        let nodes = left(limits.nodes, self.nodes).map_or(budget, |left| left.min(budget));
+        Some(Limits {
+            nodes: Some(nodes),
+            backtracks: left(limits.backtracks, self.backtracks),
+            time: limits.time.map(|max| max.saturating_sub(started.elapsed())),
+            solutions: limits.solutions,
+        })
+    }
+}
+
+/// A colouring by Brélaz's DSATUR: the uncoloured vertex whose neighbours show the most distinct
+/// colours goes next (ties: more neighbours, then the lower vertex), taking the smallest colour none
+/// of them has. Usually far closer to the chromatic number than colouring by degree alone, and
+/// O((V + E) log V) with a heap whose stale entries are skipped.
+pub fn dsatur(graph: &Graph) -> Vec<u32> {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+    let neighbours = graph.neighbours();
+    let n = graph.vertices();
+    let mut color: Vec<Option<u32>> = vec![None; n];
+    // Each vertex's neighbours' distinct colours, sorted: its saturation is their number.
+    let mut seen: Vec<Vec<u32>> = vec![Vec::new(); n];
+    let mut heap: BinaryHeap<(usize, usize, Reverse<usize>)> = (0..n)
+        .map(|v| (0, neighbours[v].len(), Reverse(v)))
+        .collect();
+    let mut taken: Vec<bool> = Vec::new();
+    while let Some((saturation, _, Reverse(v))) = heap.pop() {
+        if color[v].is_some() || saturation != seen[v].len() {
+            continue; // coloured, or an entry from before its saturation grew
+        }
+        taken.clear();
+        taken.resize(seen[v].len() + 1, false);
+        for &c in &seen[v] {
+            if (c as usize) < taken.len() {
+                taken[c as usize] = true;
             }
         }
-        chromatic.attempts.push(attempt);
-        match status {
-            Status::Colored if !chromatic.optimal => continue,
-            Status::Colored => {}
-            Status::NoColoring | Status::CliqueTooLarge { .. } => chromatic.optimal = true,
-            Status::Unknown(_) => {}
+        let c = taken.iter().position(|&t| !t).unwrap_or(taken.len()) as u32;
+        color[v] = Some(c);
+        for &w in &neighbours[v] {
+            if color[w].is_none()
+                && let Err(at) = seen[w].binary_search(&c)
+            {
+                seen[w].insert(at, c);
+                heap.push((seen[w].len(), neighbours[w].len(), Reverse(w)));
+            }
         }
-        return Ok(chromatic);
     }
+    color.into_iter().map(|c| c.unwrap_or(0)).collect()
 }
 
 /// The colours a greedy colouring uses (Welsh and Powell: vertices by falling degree, each taking

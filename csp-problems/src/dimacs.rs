@@ -13,12 +13,24 @@
 //! edge listed twice (both ways, as several published files do) counts once; the header's edge count
 //! is not enforced, since published files disagree with their own counts. Blank lines are skipped.
 
+use std::io::BufRead;
+
 use hashbrown::HashSet;
 use thiserror::Error;
+
+use crate::lines::{Lines, MAX_LINE_BYTES, ReadError};
 
 /// The most vertices a graph may have: enough for every published colouring instance, and a bound
 /// on what a bad header can make the parser allocate.
 pub const MAX_VERTICES: usize = 1 << 20;
+
+/// The most distinct edges a graph may have: over eight times the largest published colouring
+/// instance's, and a bound on what the parser and the model hold (about 64 bytes an edge).
+pub const MAX_EDGES: usize = 1 << 24;
+
+/// The most edge lines a file may have, repeats included: published files list an edge at most twice,
+/// and an endless repetition of one edge is refused rather than read for ever.
+pub const MAX_EDGE_LINES: usize = 1 << 26;
 
 /// An undirected graph without loops: vertices `0..vertices` (a file's vertex `v` is `v - 1`), each
 /// edge once.
@@ -167,6 +179,26 @@ pub enum DimacsErrorKind {
     /// The graph the lines describe is not valid.
     #[error("{0}")]
     Graph(GraphError),
+    /// A line longer than [`MAX_LINE_BYTES`]: no DIMACS line is.
+    #[error("longer than {max} bytes, so not a DIMACS line")]
+    TooLong {
+        /// The cap.
+        max: usize,
+    },
+    /// A line that is not UTF-8 text.
+    #[error("not valid UTF-8 text")]
+    NotUtf8,
+    /// Reading the input failed.
+    #[error("cannot read the input: {0}")]
+    Io(String),
+    /// More edge lines than [`MAX_EDGE_LINES`], or more distinct edges than [`MAX_EDGES`].
+    #[error("more than {max} {what}: too large a graph to colour")]
+    TooManyEdges {
+        /// "edge lines" or "distinct edges".
+        what: &'static str,
+        /// The cap.
+        max: usize,
+    },
     /// A line that starts with none of `c`, `p`, `e`.
     #[error("unknown line type {found:?} (expected 'c', 'p' or 'e')")]
     UnknownLine {
@@ -187,12 +219,36 @@ pub struct DimacsError {
 
 /// Reads a graph in the DIMACS `.col` format (see the [module documentation](self)).
 pub fn parse(text: &str) -> Result<Graph, DimacsError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    parse_reader(text.as_bytes())
+}
+
+/// Reads a graph in the DIMACS `.col` format from `reader`, a line at a time as it arrives, with
+/// bounded memory: lines of at most [`MAX_LINE_BYTES`], at most [`MAX_EDGE_LINES`] edge lines and
+/// [`MAX_EDGES`] distinct edges. The first bad line is reported as soon as it is read (an edge
+/// before any header at line 1, say), without reading further.
+pub fn parse_reader<R: BufRead>(reader: R) -> Result<Graph, DimacsError> {
+    let mut lines = Lines::new(reader, MAX_LINE_BYTES);
     let mut graph: Option<(Graph, usize)> = None;
     let mut seen = HashSet::new();
     let mut last_line = 0;
-    for (index, line) in text.lines().enumerate() {
-        let number = index + 1;
+    let mut edge_lines = 0_usize;
+    loop {
+        let (number, line) = match lines.next_line() {
+            None => break,
+            Some(Ok(line)) => line,
+            Some(Err(error)) => {
+                let kind = match error {
+                    ReadError::TooLong { max, .. } => DimacsErrorKind::TooLong { max },
+                    ReadError::NotUtf8 { .. } => DimacsErrorKind::NotUtf8,
+                    ReadError::Io(message) => DimacsErrorKind::Io(message),
+                };
+                // A reading error is on the line after the last one read whole.
+                return Err(DimacsError {
+                    line: last_line + 1,
+                    kind,
+                });
+            }
+        };
         last_line = number;
         let error = |kind| DimacsError { line: number, kind };
         let mut words = line.split_whitespace();
@@ -215,6 +271,13 @@ pub fn parse(text: &str) -> Result<Graph, DimacsError> {
                 let Some((graph, _)) = graph.as_mut() else {
                     return Err(error(DimacsErrorKind::MissingHeader));
                 };
+                edge_lines += 1;
+                if edge_lines > MAX_EDGE_LINES {
+                    return Err(error(DimacsErrorKind::TooManyEdges {
+                        what: "edge lines",
+                        max: MAX_EDGE_LINES,
+                    }));
+                }
                 let (u, v) = parse_edge(words)
                     .map_err(|reason| error(DimacsErrorKind::BadEdge { reason }))?;
                 // Vertices from 1: 0 is out of range like any number above the count.
@@ -231,6 +294,12 @@ pub fn parse(text: &str) -> Result<Graph, DimacsError> {
                 let edge = to_index(u).and_then(|u| Ok((u, to_index(v)?)));
                 edge.and_then(|(u, v)| graph.add_edge(u, v, &mut seen))
                     .map_err(|e| error(DimacsErrorKind::Graph(e)))?;
+                if graph.edges.len() > MAX_EDGES {
+                    return Err(error(DimacsErrorKind::TooManyEdges {
+                        what: "distinct edges",
+                        max: MAX_EDGES,
+                    }));
+                }
             }
             other => {
                 return Err(error(DimacsErrorKind::UnknownLine {
@@ -280,7 +349,13 @@ fn number(word: Option<&str>, what: &str) -> Result<u64, String> {
     let word = word.ok_or_else(|| format!("{what} is missing"))?;
     word.parse().map_err(|_| {
         let shown: String = word.chars().take(20).collect();
-        format!("{what} {shown:?} is not a whole number")
+        // A run of digits that does not parse is too large for 64 bits: say so, rather than that it
+        // is not a number.
+        if word.bytes().all(|byte| byte.is_ascii_digit()) {
+            format!("{what} {shown:?} is too large (at most {})", u64::MAX)
+        } else {
+            format!("{what} {shown:?} is not a whole number")
+        }
     })
 }
 

@@ -24,4 +24,5 @@
 
 pub mod coloring;
 pub mod dimacs;
+pub mod lines;
 pub mod sudoku;

@@ -8,6 +8,7 @@
 //! published.
 
 use std::fmt;
+use std::io::BufRead;
 use std::ops::ControlFlow;
 use std::str::FromStr;
 
@@ -18,6 +19,8 @@ use csp_search::{
     VariableOrderKind, solve as run_search,
 };
 use thiserror::Error;
+
+use crate::lines::{Lines, MAX_LINE_BYTES, ReadError};
 
 /// The number of cells.
 pub const CELLS: usize = 81;
@@ -177,6 +180,10 @@ pub enum SudokuError {
     /// The input holds blank lines and comments only.
     #[error("no puzzle in the input (expected lines of 81 cells)")]
     NoPuzzles,
+    /// A line that could not be read: longer than [`MAX_LINE_BYTES`] (no puzzle line is), not
+    /// UTF-8, or not read at all.
+    #[error(transparent)]
+    Read(#[from] ReadError),
 }
 
 impl SudokuError {
@@ -184,6 +191,7 @@ impl SudokuError {
     pub fn line(&self) -> Option<usize> {
         match self {
             SudokuError::Line { line, .. } => Some(*line),
+            SudokuError::Read(error) => error.line(),
             SudokuError::NoPuzzles => None,
         }
     }
@@ -203,31 +211,70 @@ pub struct Puzzle {
 /// Reads every puzzle of `text`, one per line (see the [module documentation](self)). Fails on the
 /// first bad line, naming it, or when there is no puzzle at all.
 pub fn parse_puzzles(text: &str) -> Result<Vec<Puzzle>, SudokuError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut puzzles = Vec::new();
-    for (index, line) in text.lines().enumerate() {
-        let trimmed = line.trim();
-        if trimmed.is_empty() || trimmed.starts_with('#') {
-            continue;
+    puzzles(text.as_bytes()).collect()
+}
+
+/// The puzzles of `reader` one at a time, as they arrive, each line read with bounded memory (at most
+/// [`MAX_LINE_BYTES`]): so an endless pipe of puzzles is answered one by one. The first bad line ends
+/// the puzzles with its error; an input with no puzzle at all gives [`SudokuError::NoPuzzles`].
+pub fn puzzles<R: BufRead>(reader: R) -> Puzzles<R> {
+    Puzzles {
+        lines: Lines::new(reader, MAX_LINE_BYTES),
+        found: 0,
+        done: false,
+    }
+}
+
+/// The iterator of [`puzzles`].
+#[derive(Debug)]
+pub struct Puzzles<R> {
+    lines: Lines<R>,
+    found: usize,
+    done: bool,
+}
+
+impl<R: BufRead> Iterator for Puzzles<R> {
+    type Item = Result<Puzzle, SudokuError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
         }
-        let (puzzle, note) = match trimmed.split_once(char::is_whitespace) {
-            Some((puzzle, note)) => (puzzle, Some(note.trim().to_owned())),
-            None => (trimmed, None),
-        };
-        let grid = Grid::from_line(puzzle).map_err(|error| SudokuError::Line {
-            line: index + 1,
-            error: shift_column(error, line),
-        })?;
-        puzzles.push(Puzzle {
-            line: index + 1,
-            grid,
-            note,
-        });
+        loop {
+            let (number, line) = match self.lines.next_line() {
+                Some(Ok(line)) => line,
+                Some(Err(error)) => {
+                    self.done = true;
+                    return Some(Err(error.into()));
+                }
+                None => {
+                    self.done = true;
+                    return (self.found == 0).then_some(Err(SudokuError::NoPuzzles));
+                }
+            };
+            let trimmed = line.trim();
+            if trimmed.is_empty() || trimmed.starts_with('#') {
+                continue;
+            }
+            let (puzzle, note) = match trimmed.split_once(char::is_whitespace) {
+                Some((puzzle, note)) => (puzzle, Some(note.trim().to_owned())),
+                None => (trimmed, None),
+            };
+            let puzzle = Grid::from_line(puzzle)
+                .map(|grid| Puzzle {
+                    line: number,
+                    grid,
+                    note,
+                })
+                .map_err(|error| SudokuError::Line {
+                    line: number,
+                    error: shift_column(error, line),
+                });
+            self.done = puzzle.is_err();
+            self.found += 1;
+            return Some(puzzle);
+        }
     }
-    if puzzles.is_empty() {
-        return Err(SudokuError::NoPuzzles);
-    }
-    Ok(puzzles)
 }
 
 /// A bad character's column counted in the whole line, past any leading white space before the

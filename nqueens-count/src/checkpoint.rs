@@ -4,21 +4,41 @@
 //! subproblem of its shard is finished it is that shard's result, and [`merge`] adds shard results up.
 //! The file is JSON, written to `FILE.tmp` and then renamed over `FILE`, so a run killed at any moment
 //! leaves either the previous checkpoint or the new one, never half of one.
+//!
+//! A file is checked before anything is taken from it: it is read with a size cap
+//! ([`MAX_CHECKPOINT_BYTES`]), so that a device or a huge file cannot fill memory; its `checksum`
+//! (FNV-1a over its content) must match, so that an edited or damaged file is refused rather than
+//! resumed into a wrong answer; it carries the counts of every finished subproblem, which must add up
+//! to its total and fit what each subproblem can hold (a multiple of its weight, nothing it cannot
+//! count); and its totals must be possible (no more essentially distinct solutions than solutions,
+//! no fewer tree nodes than solutions).
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::fs;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::{Answer, CountError, CountKind, Shard, Tally};
+use super::fnv::Fnv;
+use super::plan::Plan;
+use super::{Answer, CountError, CountKind, MAX_COUNT_N, Shard, Tally};
 
 /// The `format` field of every checkpoint and shard result.
 pub const FORMAT: &str = "csp-queens-count";
 
-/// The `version` of the format this build writes and reads.
-pub const VERSION: u32 = 1;
+/// The `version` of the format this build writes and reads. Version 2 added the per-subproblem
+/// counts and the checksum.
+pub const VERSION: u32 = 2;
+
+/// The largest checkpoint or shard result read: far more than any count needs (the largest, n = 32,
+/// has under 10⁵ subproblems of at most three counts each), and small enough that reading a device
+/// or a wrong, huge file stops at once.
+pub const MAX_CHECKPOINT_BYTES: u64 = 64 << 20;
+
+/// The counts of one finished subproblem: its solutions, its symmetric solutions (Burnside's lemma)
+/// and its LEX tree nodes, with its weight applied, as the fields of [`Tally`] of the same names.
+pub type SubproblemCounts = [u128; 3];
 
 /// What one shard of a count has finished: the count's identity (board, what is counted, the plan and
 /// the shard), the finished subproblems and the sum of their tallies. Complete when every subproblem of
@@ -45,6 +65,12 @@ pub struct ShardResult {
     pub finished: Vec<[usize; 2]>,
     /// The sum of the finished subproblems' tallies.
     pub tally: Tally,
+    /// The counts of each finished subproblem, in the order of their numbers: what lets a reader
+    /// recheck [`Self::tally`] and each subproblem against what it can hold.
+    pub counts: Vec<SubproblemCounts>,
+    /// `fnv1a64:` and 16 hexadecimal digits: the FNV-1a hash of the file's content with this field
+    /// empty. A file whose checksum does not match was changed after it was written.
+    pub checksum: String,
 }
 
 impl ShardResult {
@@ -66,6 +92,8 @@ impl ShardResult {
             plan,
             finished: Vec::new(),
             tally: Tally::default(),
+            counts: Vec::new(),
+            checksum: String::new(),
         }
     }
 
@@ -85,78 +113,152 @@ impl ShardResult {
         self.finished_count() == self.shard_size()
     }
 
-    /// The numbers of the finished subproblems.
-    pub(crate) fn finished_ids(&self) -> BTreeSet<usize> {
+    /// The finished subproblems and their counts, by number.
+    pub(crate) fn finished_counts(&self) -> BTreeMap<usize, SubproblemCounts> {
         self.finished
             .iter()
             .flat_map(|&[start, end]| start..end)
+            .zip(self.counts.iter().copied())
             .collect()
     }
 
-    /// Records `ids` as the finished set.
-    pub(crate) fn set_finished(&mut self, ids: &BTreeSet<usize>) {
+    /// Records `finished` (the subproblems and their counts) as the finished set.
+    pub(crate) fn set_finished(&mut self, finished: &BTreeMap<usize, SubproblemCounts>) {
         self.finished.clear();
-        for &id in ids {
+        self.counts.clear();
+        for (&id, &counts) in finished {
             match self.finished.last_mut() {
                 Some(range) if range[1] == id => range[1] = id + 1,
                 _ => self.finished.push([id, id + 1]),
             }
+            self.counts.push(counts);
         }
     }
 
-    /// Reads a shard result or checkpoint and checks that it is well formed: the right format, ranges in
-    /// order and inside its shard, and a shard that exists.
+    /// The checksum of this result's content: FNV-1a over its JSON with the checksum field empty.
+    fn content_checksum(&self) -> Result<String, serde_json::Error> {
+        let unsigned = ShardResult {
+            checksum: String::new(),
+            ..self.clone()
+        };
+        let mut hash = Fnv::new();
+        hash.bytes(&serde_json::to_vec(&unsigned)?);
+        Ok(format!("fnv1a64:{:016x}", hash.finish()))
+    }
+
+    /// Reads a shard result or checkpoint and checks it: read within [`MAX_CHECKPOINT_BYTES`] and
+    /// only from a regular file, the right format and version, an unchanged checksum,
+    /// ranges in order and inside its shard, a shard and a board that exist, counts that add up to
+    /// the total, and totals that are possible.
     pub fn read(path: &Path) -> Result<ShardResult, CountError> {
-        let text = fs::read_to_string(path).map_err(|source| CountError::CheckpointRead {
+        let unreadable = |source| CountError::CheckpointRead {
             path: path.to_owned(),
             source,
-        })?;
+        };
         let corrupt = |reason: String| CountError::CheckpointCorrupt {
             path: path.to_owned(),
             reason,
         };
+        let file = fs::File::open(path).map_err(unreadable)?;
+        if !file.metadata().map_err(unreadable)?.is_file() {
+            return Err(corrupt("it is not a regular file".to_owned()));
+        }
+        let mut bytes = Vec::new();
+        file.take(MAX_CHECKPOINT_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(unreadable)?;
+        if bytes.len() as u64 > MAX_CHECKPOINT_BYTES {
+            return Err(corrupt(format!(
+                "it is larger than {} MiB, and no checkpoint is",
+                MAX_CHECKPOINT_BYTES >> 20
+            )));
+        }
         let result: ShardResult =
-            serde_json::from_str(&text).map_err(|error| corrupt(error.to_string()))?;
-        if result.format != FORMAT {
-            return Err(corrupt(format!(
-                "its format is {:?}, not {FORMAT:?}",
-                result.format
-            )));
-        }
-        if result.version != VERSION {
-            return Err(corrupt(format!(
-                "it is version {} of the format; this program reads version {VERSION}",
-                result.version
-            )));
-        }
-        if result.shard.of == 0 || result.shard.index >= result.shard.of {
-            return Err(corrupt(format!("it names shard {}", result.shard)));
-        }
-        let mut previous_end = 0;
-        for &[start, end] in &result.finished {
-            if start >= end || start < previous_end || end > result.subproblems {
-                return Err(corrupt(format!(
-                    "its finished range [{start}, {end}) is out of order or out of bounds"
-                )));
-            }
-            if (start..end).any(|id| !result.shard.contains(id)) {
-                return Err(corrupt(format!(
-                    "its finished range [{start}, {end}) holds subproblems of other shards than {}",
-                    result.shard
-                )));
-            }
-            previous_end = end;
-        }
+            serde_json::from_slice(&bytes).map_err(|error| corrupt(error.to_string()))?;
+        result.check().map_err(corrupt)?;
         Ok(result)
     }
 
-    /// Writes this result to `path` atomically: to `path.tmp`, flushed to disk, then renamed.
-    pub fn write(&self, path: &Path) -> Result<(), CountError> {
+    /// What [`Self::read`] checks once the file is parsed; the reason a check failed.
+    fn check(&self) -> Result<(), String> {
+        if self.format != FORMAT {
+            return Err(format!("its format is {:?}, not {FORMAT:?}", self.format));
+        }
+        if self.version != VERSION {
+            return Err(format!(
+                "it is version {} of the format; this program reads version {VERSION}",
+                self.version
+            ));
+        }
+        let expected = self.content_checksum().map_err(|error| error.to_string())?;
+        if self.checksum != expected {
+            return Err(
+                "its content does not match its checksum, so it was changed or damaged after csp wrote it; \
+                 delete it to count again"
+                    .to_owned(),
+            );
+        }
+        if !(1..=MAX_COUNT_N).contains(&self.n) {
+            return Err(format!("it names a board of n = {}", self.n));
+        }
+        if self.shard.of == 0 || self.shard.index >= self.shard.of {
+            return Err(format!("it names shard {}", self.shard));
+        }
+        let mut previous_end = 0;
+        for &[start, end] in &self.finished {
+            if start >= end || start < previous_end || end > self.subproblems {
+                return Err(format!(
+                    "its finished range [{start}, {end}) is out of order or out of bounds"
+                ));
+            }
+            if (start..end).any(|id| !self.shard.contains(id)) {
+                return Err(format!(
+                    "its finished range [{start}, {end}) holds subproblems of other shards than {}",
+                    self.shard
+                ));
+            }
+            previous_end = end;
+        }
+        if self.counts.len() != self.finished_count() {
+            return Err(format!(
+                "it has counts for {} subproblems but {} finished",
+                self.counts.len(),
+                self.finished_count()
+            ));
+        }
+        let sum = self.counts.iter().try_fold([0_u128; 3], |sum, counts| {
+            Some([
+                sum[0].checked_add(counts[0])?,
+                sum[1].checked_add(counts[1])?,
+                sum[2].checked_add(counts[2])?,
+            ])
+        });
+        let tally = &self.tally;
+        if sum != Some([tally.solutions, tally.symmetric, tally.nodes]) {
+            return Err("its subproblems' counts do not add up to its total".to_owned());
+        }
+        impossible_totals(
+            self.count,
+            tally,
+            self.is_complete() && self.shard.is_whole(),
+        )
+    }
+
+    /// Writes this result to `path` atomically    /// Sets [`Self::checksum`] to the checksum of the current content.
+    pub(crate) fn sign(&mut self) -> Result<(), serde_json::Error> {
+        self.checksum = self.content_checksum()?;
+        Ok(())
+    }
+
+    /// Signs this result ([`Self::checksum`]) and writes it to `path` atomically: to `path.tmp`,
+    /// flushed to disk, then renamed.
+    pub fn write(&mut self, path: &Path) -> Result<(), CountError> {
         let temporary = temporary_path(path);
         let failed = |source| CountError::CheckpointWrite {
             path: path.to_owned(),
             source,
         };
+        self.sign().map_err(|error| failed(error.into()))?;
         let mut file = fs::File::create(&temporary).map_err(failed)?;
         let json = serde_json::to_vec(self).map_err(|error| failed(error.into()))?;
         file.write_all(&json).map_err(failed)?;
@@ -201,6 +303,32 @@ impl ShardResult {
         }
         Ok(())
     }
+}
+
+/// Why totals are impossible, if they are: more essentially distinct solutions than solutions
+/// (checkable once `complete`: the seven symmetries other than the identity fix at most every
+/// solution each), or fewer LEX tree nodes than solutions (every solution is a leaf of the tree).
+pub(crate) fn impossible_totals(
+    kind: CountKind,
+    tally: &Tally,
+    complete: bool,
+) -> Result<(), String> {
+    if kind == CountKind::Solutions
+        && complete
+        && tally.symmetric > tally.solutions.saturating_mul(7)
+    {
+        return Err(format!(
+            "its {} symmetric solutions would make more essentially distinct solutions than its {} solutions",
+            tally.symmetric, tally.solutions
+        ));
+    }
+    if kind == CountKind::Nodes && tally.nodes < tally.solutions {
+        return Err(format!(
+            "its tree of {} nodes cannot hold its {} solutions",
+            tally.nodes, tally.solutions
+        ));
+    }
+    Ok(())
 }
 
 /// `FILE.tmp` beside `FILE`.
@@ -291,6 +419,35 @@ pub fn merge(shards: &[ShardResult]) -> Result<MergedCount, CountError> {
     if !missing.is_empty() {
         return Err(CountError::MissingShards { missing, of });
     }
+    // Every shard is of one count, so one plan rechecks each subproblem's counts in all of them.
+    crate::check_size(first.n)?;
+    let plan = Plan::new(first.n, first.count);
+    if plan.len() != first.subproblems || plan.digest() != first.plan {
+        return Err(CountError::MismatchedShards {
+            field: "subproblem list",
+            first: format!("{} subproblems, plan {}", first.subproblems, first.plan),
+            other: format!(
+                "{} subproblems, plan {} in this program",
+                plan.len(),
+                plan.digest()
+            ),
+        });
+    }
+    for shard in shards {
+        plan.check_counts(shard)
+            .and_then(|()| {
+                let counts = shard.counts.len() == shard.finished_count();
+                counts
+                    .then_some(())
+                    .ok_or_else(|| "its counts do not match its finished subproblems".to_owned())
+            })
+            .map_err(|reason| CountError::ImpossibleShard {
+                index: shard.shard.index,
+                of,
+                reason,
+            })?;
+    }
+
     let answer = Answer::complete(first.count, tally)?;
     Ok(MergedCount {
         n: first.n,

@@ -30,7 +30,7 @@ pub enum CountError {
         of: usize,
     },
     /// A shard that is not written `i/k`.
-    #[error("cannot read shard {0:?}: write it as i/k, e.g. 0/4")]
+    #[error("cannot read shard {0:?}: write it as i/k with whole numbers 0 ≤ i < k, e.g. 0/4")]
     ShardSyntax(String),
     /// A checkpoint or shard result that cannot be read.
     #[error("cannot read {}: {source}", path.display())]
@@ -47,6 +47,19 @@ pub enum CountError {
         path: PathBuf,
         /// What went wrong.
         source: std::io::Error,
+    },
+    /// Another run holds the checkpoint's lock: two runs on one checkpoint would overwrite each
+    /// other's progress.
+    #[error(
+        "checkpoint {} is in use by another count (it holds the lock on {}); wait for that run to end, or give another --checkpoint file",
+        path.display(),
+        lock.display()
+    )]
+    CheckpointInUse {
+        /// The checkpoint.
+        path: PathBuf,
+        /// Its lock file.
+        lock: PathBuf,
     },
     /// A file that is not a checkpoint of this format.
     #[error("{} is not a usable count checkpoint: {reason}", path.display())]
@@ -113,6 +126,25 @@ pub enum CountError {
         finished: usize,
         /// Its subproblems.
         total: usize,
+    },
+    /// A shard result whose counts no count can have: a changed file (one that kept a valid
+    /// checksum) or a bug.
+    #[error("shard {index}/{of} is impossible: {reason}")]
+    ImpossibleShard {
+        /// The shard's index.
+        index: usize,
+        /// The number of shards.
+        of: usize,
+        /// What is impossible.
+        reason: String,
+    },
+    /// Totals no count can have (only from a changed file, or a bug).
+    #[error(
+        "impossible count: {reason}; a checkpoint or shard result was changed, or this is a bug"
+    )]
+    Impossible {
+        /// What is impossible.
+        reason: String,
     },
     /// Sums that do not fit (only from corrupted files).
     #[error("the counts overflow 128 bits: a shard result is corrupt")]

@@ -38,6 +38,7 @@ mod bitboard;
 mod checkpoint;
 mod constellation;
 mod error;
+mod fnv;
 mod options;
 mod plan;
 mod prefix;
@@ -47,7 +48,9 @@ mod shard;
 mod symmetry;
 mod tally;
 
-pub use checkpoint::{FORMAT, MergedCount, ShardResult, VERSION, merge};
+pub use checkpoint::{
+    FORMAT, MAX_CHECKPOINT_BYTES, MergedCount, ShardResult, SubproblemCounts, VERSION, merge,
+};
 pub use error::CountError;
 pub use options::{CountKind, CountOptions, CountProgress, ProgressFn};
 pub use report::CountReport;

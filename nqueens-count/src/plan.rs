@@ -6,7 +6,9 @@
 //! every checkpoint and shard result, catches a file written by a program that split differently.
 
 use super::bitboard::{MAX_N, Plain, Torus, Walk, WalkCount};
+use super::checkpoint::ShardResult;
 use super::constellation::{Constellation, classes};
+use super::fnv::Fnv;
 use super::prefix::{Prefix, TARGET_SUBPROBLEMS, lex_split, torus_split, walk};
 use super::symmetry::{Symmetry, count_fixed};
 use super::{CountKind, Tally};
@@ -154,6 +156,41 @@ impl Plan {
         }
     }
 
+    /// Checks that every finished subproblem of `result` holds counts it can have: the nodes and
+    /// solutions above the split exactly as this plan has them, a multiple of its weight otherwise,
+    /// and nothing in a count it does not make (a constellation class has no symmetric solutions and
+    /// no tree nodes, say). `result` must be of this plan (its digest checked).
+    pub(crate) fn check_counts(&self, result: &ShardResult) -> Result<(), String> {
+        for (id, [solutions, symmetric, nodes]) in result.finished_counts() {
+            let possible = match self.subproblems.get(id) {
+                None => false,
+                Some(Subproblem::Above(tally)) => {
+                    [solutions, symmetric, nodes] == [tally.solutions, tally.symmetric, tally.nodes]
+                }
+                Some(Subproblem::Fixed(_)) => solutions == 0 && nodes == 0,
+                Some(Subproblem::Constellations { weight, .. }) => {
+                    solutions % u128::from(*weight) == 0 && symmetric == 0 && nodes == 0
+                }
+                Some(Subproblem::Lex(prefix)) => {
+                    // Each solution below the prefix is a node below it too.
+                    solutions % prefix.weight == 0
+                        && nodes % prefix.weight == 0
+                        && symmetric == 0
+                        && nodes >= solutions
+                }
+                Some(Subproblem::Torus(prefix)) => {
+                    solutions % prefix.weight == 0 && symmetric == 0 && nodes == 0
+                }
+            };
+            if !possible {
+                return Err(format!(
+                    "subproblem {id} holds counts it cannot have ({solutions} solutions, {symmetric} symmetric, {nodes} nodes)"
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// Counts subproblem `id` by itself (tests and small runs; the driver interleaves walks instead).
     #[cfg(test)]
     pub(crate) fn evaluate(&self, id: usize) -> Tally {
@@ -195,23 +232,7 @@ fn digest(n: usize, kind: CountKind, subproblems: &[Subproblem]) -> u64 {
             }
         }
     }
-    hash.0
-}
-
-/// The 64-bit Fowler–Noll–Vo hash, FNV-1a.
-struct Fnv(u64);
-
-impl Fnv {
-    fn new() -> Self {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-
-    fn bytes(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.0 ^= u64::from(byte);
-            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
+    hash.finish()
 }
 
 #[cfg(test)]

@@ -1,7 +1,9 @@
 //! Running a count: subproblems spread over threads, results gathered on the calling thread, which keeps
 //! the checkpoint and reports progress.
 
+use std::fs;
 use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
@@ -28,21 +30,57 @@ pub fn count(n: usize, options: &CountOptions<'_>) -> Result<CountReport, CountE
     let shard = Shard::new(options.shard.index, options.shard.of)?;
     let plan = Plan::new(n, options.kind);
     let mut result = ShardResult::empty(n, options.kind, shard, plan.len(), plan.digest());
+    // A device or a directory is refused before anything is created beside it (its lock file).
     if let Some(path) = &options.checkpoint
-        && path.exists()
+        && fs::metadata(path).is_ok_and(|metadata| !metadata.is_file())
+    {
+        return Err(CountError::CheckpointCorrupt {
+            path: path.to_owned(),
+            reason: "it is not a regular file".to_owned(),
+        });
+    }
+    // Held until the count returns: a second run on the same checkpoint is refused rather than
+    // racing this one to write it.
+    let mut lock = match &options.checkpoint {
+        Some(path) => Some(open_lock(path)?),
+        None => None,
+    };
+    let _guard = match (&mut lock, &options.checkpoint) {
+        (Some(lock), Some(path)) => Some(lock.try_write().map_err(|error| {
+            if error.kind() == std::io::ErrorKind::WouldBlock {
+                CountError::CheckpointInUse {
+                    path: path.to_owned(),
+                    lock: lock_path(path),
+                }
+            } else {
+                CountError::CheckpointWrite {
+                    path: lock_path(path),
+                    source: error,
+                }
+            }
+        })?),
+        _ => None,
+    };
+    if let Some(path) = &options.checkpoint
+        && fs::symlink_metadata(path).is_ok()
     {
         let saved = ShardResult::read(path)?;
         saved.check_matches(path, n, options.kind, shard, plan.len(), &plan.digest())?;
+        plan.check_counts(&saved)
+            .map_err(|reason| CountError::CheckpointCorrupt {
+                path: path.to_owned(),
+                reason,
+            })?;
         result = saved;
     }
     if let Some(path) = &options.checkpoint {
         // Written at once, so that a path that cannot be written fails before any work is done.
         result.write(path)?;
     }
-    let mut finished = result.finished_ids();
+    let mut finished = result.finished_counts();
     let resumed = finished.len();
     let pending: Vec<usize> = (0..plan.len())
-        .filter(|&id| shard.contains(id) && !finished.contains(&id))
+        .filter(|&id| shard.contains(id) && !finished.contains_key(&id))
         .collect();
     let threads = options
         .threads
@@ -63,7 +101,7 @@ pub fn count(n: usize, options: &CountOptions<'_>) -> Result<CountReport, CountE
         &stop,
         options.cancel,
         |id, tally| {
-            finished.insert(id);
+            finished.insert(id, [tally.solutions, tally.symmetric, tally.nodes]);
             visited += tally.visited;
             let Some(sum) = result.tally.checked_add(tally) else {
                 failure = Some(CountError::Overflow);
@@ -97,6 +135,13 @@ pub fn count(n: usize, options: &CountOptions<'_>) -> Result<CountReport, CountE
     if let Some(path) = &options.checkpoint {
         result.write(path)?;
     }
+    if options.checkpoint.is_none() {
+        // Written results are signed as they are written; the report's copy is signed either way,
+        // so that it equals what a reader of the file gets.
+        result.sign().map_err(|error| CountError::Impossible {
+            reason: error.to_string(),
+        })?;
+    }
     let complete = result.is_complete();
     let answer = if complete && shard.is_whole() {
         Answer::complete(options.kind, result.tally)?
@@ -112,6 +157,27 @@ pub fn count(n: usize, options: &CountOptions<'_>) -> Result<CountReport, CountE
         elapsed: started.elapsed(),
         threads,
     })
+}
+
+/// `FILE.lock` beside the checkpoint `FILE`: the file a run holds a lock on while it counts.
+fn lock_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".lock");
+    PathBuf::from(name)
+}
+
+/// Opens (creating it if need be) the lock file of the checkpoint `path`. The lock is advisory
+/// (flock), so the operating system releases it when its holder ends, however it ends: a killed run
+/// leaves the file behind, never a stale lock.
+fn open_lock(path: &Path) -> Result<fd_lock::RwLock<fs::File>, CountError> {
+    let lock = lock_path(path);
+    fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock)
+        .map(fd_lock::RwLock::new)
+        .map_err(|source| CountError::CheckpointWrite { path: lock, source })
 }
 
 /// Runs the subproblems `pending` on `threads` threads, handing each finished one's tally to `on_done`

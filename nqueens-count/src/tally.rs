@@ -60,6 +60,8 @@ impl Answer {
 
     /// The answers of a tally covering every subproblem of a count.
     pub(crate) fn complete(kind: CountKind, tally: Tally) -> Result<Self, CountError> {
+        crate::checkpoint::impossible_totals(kind, &tally, true)
+            .map_err(|reason| CountError::Impossible { reason })?;
         let mut answer = Answer::partial(kind, tally);
         if kind == CountKind::Solutions {
             // Burnside's lemma: the number of classes is the average number of solutions the eight

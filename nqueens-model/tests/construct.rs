@@ -289,6 +289,8 @@ fn out_of_scope_sizes_are_refused_naming_the_methods_that_cover_them() {
             let others: Vec<&str> = Method::ALL
                 .into_iter()
                 .filter(|&m| in_scope(m, n))
+                // The odd trick is LEX search: it is recommended only below the paper's range.
+                .filter(|&m| m != Method::OddTrick || n < 30)
                 .map(Method::name)
                 .collect();
             if others.is_empty() {
@@ -376,7 +378,11 @@ fn streamed_placements_verify_in_both_formats() {
         write_placement(&mut stored, explicit(4321).unwrap().placement, format).unwrap();
         assert_eq!(streamed, stored);
     }
-    assert_eq!(round_trip(&[], Format::U32Le).unwrap(), 0);
+    // An empty placement is no board (issue 16: a failed write must not pass for a solution).
+    assert!(matches!(
+        round_trip(&[], Format::U32Le),
+        Err(StreamError::Empty)
+    ));
 }
 
 #[test]
@@ -482,6 +488,7 @@ proptest! {
                 Err(StreamError::Invalid { error, .. }) => {
                     prop_assert_eq!(Err(error), expected.clone());
                 }
+                Err(StreamError::Empty) => prop_assert!(placement.is_empty()),
                 Err(other) => prop_assert!(false, "{}", other),
             }
         }

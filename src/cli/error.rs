@@ -42,7 +42,7 @@ impl Exit {
 pub enum CliError {
     /// Bad arguments or an impossible request (exit 2).
     Usage(String),
-    /// Writing the output failed (exit 2 as well; a closed pipe is not reported).
+    /// Writing the output failed (exit 2 as well), a closed pipe included: the answer is lost.
     Io(io::Error),
     /// A solver broke its contract: a bug, reported rather than hidden (exit 70).
     Internal(String),
@@ -67,6 +67,10 @@ impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CliError::Usage(message) => f.write_str(message),
+            CliError::Io(error) if error.kind() == io::ErrorKind::BrokenPipe => write!(
+                f,
+                "cannot write output: standard output was closed before the answer was written"
+            ),
             CliError::Io(error) => write!(f, "cannot write output: {error}"),
             CliError::Internal(message) => write!(f, "internal error: {message}"),
         }

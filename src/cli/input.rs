@@ -1,23 +1,18 @@
-//! Reading the input file of `csp sudoku` and `csp color`.
+//! Opening the input of `csp sudoku` and `csp color`: FILE, or standard input for `-`. The parsers
+//! read it a line at a time with bounded memory (`csp_problems::lines`), so nothing here reads it
+//! whole.
 
-use std::io::Read;
+use std::fs::File;
+use std::io::{BufRead, BufReader};
 
 use super::error::CliError;
 
-/// The text of `path`, or of standard input for `-`. Unreadable files and text that is not UTF-8
-/// are bad input; the latter names its line.
-pub fn read_input(path: &str) -> Result<String, CliError> {
-    let mut bytes = Vec::new();
-    let read = if path == "-" {
-        std::io::stdin().lock().read_to_end(&mut bytes)
-    } else {
-        std::fs::File::open(path).and_then(|mut file| file.read_to_end(&mut bytes))
-    };
-    let name = if path == "-" { "standard input" } else { path };
-    read.map_err(|error| CliError::Usage(format!("cannot read {name}: {error}")))?;
-    String::from_utf8(bytes).map_err(|error| {
-        let valid = &error.as_bytes()[..error.utf8_error().valid_up_to()];
-        let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
-        CliError::Usage(format!("{name}: line {line}: not valid UTF-8 text"))
-    })
+/// A buffered reader of `path`, or of standard input for `-`. An unreadable file is bad input.
+pub fn open_input(path: &str) -> Result<Box<dyn BufRead>, CliError> {
+    if path == "-" {
+        return Ok(Box::new(BufReader::new(std::io::stdin())));
+    }
+    let file = File::open(path)
+        .map_err(|error| CliError::Usage(format!("cannot read {path}: {error}")))?;
+    Ok(Box::new(BufReader::new(file)))
 }

@@ -6,8 +6,10 @@
 //! - `commands`: each command's arguments and run, one file each, built on the layer above;
 //! - this module: the top-level parser, and [`run`], which dispatches to a command.
 
+mod budget;
 mod commands;
 mod error;
+mod file;
 mod input;
 mod options;
 mod plot;
@@ -16,6 +18,7 @@ mod report;
 
 use std::ffi::OsString;
 use std::io::{self, Write};
+use std::path::Path;
 
 use clap::{Parser, Subcommand};
 
@@ -71,17 +74,42 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> Result<Exit, CliError> {
         }
     };
     let stdout = io::stdout();
+    if stdout_was_closed() {
+        return Err(CliError::Usage(
+            "standard output is closed, so the answer could not be written".to_owned(),
+        ));
+    }
     let mut out = io::BufWriter::new(stdout.lock());
     let result = match cli.command {
         Command::Queens { command } => queens::run(command, &mut out),
         Command::Sudoku(args) => sudoku::run(args, &mut out),
         Command::Color(args) => color::run(args, &mut out),
     };
-    match result.and_then(|code| out.flush().map(|()| code).map_err(CliError::from)) {
-        // A reader that went away (`| head`) is not the user's mistake.
-        Err(CliError::Io(error)) if error.kind() == io::ErrorKind::BrokenPipe => Ok(Exit::Answered),
-        other => other,
+    // A reader that went away (`| head`) took part of the answer with it: that is reported (exit 2),
+    // never passed off as an answer.
+    result.and_then(|code| out.flush().map(|()| code).map_err(CliError::from))
+}
+
+/// Whether standard output was closed when the program started (`csp … >&-`). Rust's runtime
+/// reopens a closed standard descriptor on `/dev/null`, read-write, so that every write would vanish
+/// and the run end in exit 0 with its answer lost; a shell's `> /dev/null` opens it write-only. On
+/// Linux `/proc` tells the two apart; elsewhere a closed standard output goes undetected.
+fn stdout_was_closed() -> bool {
+    const ACCESS_MODE: u32 = 0o3;
+    const READ_WRITE: u32 = 0o2;
+    let Ok(target) = std::fs::read_link("/proc/self/fd/1") else {
+        return false;
+    };
+    if target != Path::new("/dev/null") {
+        return false;
     }
+    let Ok(info) = std::fs::read_to_string("/proc/self/fdinfo/1") else {
+        return false;
+    };
+    info.lines()
+        .find_map(|line| line.strip_prefix("flags:"))
+        .and_then(|flags| u32::from_str_radix(flags.trim(), 8).ok())
+        .is_some_and(|flags| flags & ACCESS_MODE == READ_WRITE)
 }
 
 /// clap's message folded onto one line, without its usage block, hints and leading "error: ".

@@ -6,6 +6,8 @@
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
+
+use super::budget::Budget;
 use csp_search::{
     Limits, Propagation, Restarts, SearchConfig, TiePolicy, ValueOrderKind, VariableOrderKind,
 };
@@ -159,7 +161,12 @@ pub struct LimitOptions {
 }
 
 impl LimitOptions {
-    /// The engine's limits.
+    /// The limits, counted from now: what every method of the command is given (see [`Budget`]).
+    pub fn budget(&self) -> Budget {
+        Budget::start(self)
+    }
+
+    /// The engine's limits, as given (a [`Budget`] counts the time from the command's start).
     pub fn limits(&self) -> Limits {
         Limits {
             nodes: self.node_limit,
@@ -195,33 +202,40 @@ pub fn parse_count(text: &str) -> Result<u64, String> {
         .map_err(|_| "expected a whole number from 0 to 18446744073709551615".to_owned())
 }
 
-/// A positive, finite number of seconds.
+/// A positive, finite number of seconds, at most [`MAX_SECONDS`].
 pub fn parse_seconds(text: &str) -> Result<Duration, String> {
-    parse_duration(
-        text,
-        false,
-        "the time limit must be a positive number of seconds",
-    )
+    parse_duration(text, false, "the time limit")
 }
 
-/// A finite number of seconds, 0 or more.
+/// A finite number of seconds, 0 or more, at most [`MAX_SECONDS`].
 pub fn parse_interval(text: &str) -> Result<Duration, String> {
-    parse_duration(
-        text,
-        true,
-        "the checkpoint interval must be 0 or more seconds",
-    )
+    parse_duration(text, true, "the checkpoint interval")
 }
 
-/// At most 10⁹ seconds, more than 0 (or 0 too, with `zero_allowed`); `out_of_range` otherwise.
-fn parse_duration(text: &str, zero_allowed: bool, out_of_range: &str) -> Result<Duration, String> {
+/// The longest duration a time option takes: 10⁹ seconds, about 31 years. Longer ones cannot be
+/// meant, and refusing them keeps every deadline representable on any platform's clock.
+pub const MAX_SECONDS: f64 = 1e9;
+
+/// More than 0 seconds (or 0 too, with `zero_allowed`) and at most [`MAX_SECONDS`]; the message
+/// names `what` and the bound that was broken.
+fn parse_duration(text: &str, zero_allowed: bool, what: &str) -> Result<Duration, String> {
     let seconds: f64 = text
         .trim()
         .parse()
-        .map_err(|_| "expected a number of seconds such as 2.5".to_owned())?;
-    let low_ok = seconds > 0.0 || (zero_allowed && seconds == 0.0);
-    if !seconds.is_finite() || !low_ok || seconds > 1e9 {
-        return Err(out_of_range.to_owned());
+        .map_err(|_| format!("{what} must be a number of seconds such as 2.5"))?;
+    if seconds.is_nan() {
+        return Err(format!("{what} must be a number of seconds such as 2.5"));
+    }
+    if seconds > MAX_SECONDS {
+        return Err(format!(
+            "{what} must be at most 1e9 seconds (about 31 years)"
+        ));
+    }
+    if zero_allowed && seconds < 0.0 {
+        return Err(format!("{what} must be 0 or more seconds"));
+    }
+    if !zero_allowed && seconds <= 0.0 {
+        return Err(format!("{what} must be more than 0 seconds"));
     }
     Ok(Duration::from_secs_f64(seconds))
 }

@@ -49,7 +49,7 @@ pub enum ConstructError {
     },
     /// The placement would not fit the memory budget; see [`MAX_CONSTRUCT_N`](super::MAX_CONSTRUCT_N).
     #[error(
-        "n = {n} is too large for {construction}: the maximum is {max} (the placement alone needs {} MiB, the budget is 4 GiB)",
+        "n = {n} is too large for {construction}: the maximum is {max} (the placement and its check need {} MiB, the budget is 4 GiB)",
         bytes >> 20
     )]
     TooLarge {
@@ -59,8 +59,25 @@ pub enum ConstructError {
         n: usize,
         /// The largest size it accepts.
         max: usize,
-        /// The bytes the placement would need.
+        /// The bytes the placement and its check would need at their peak.
         bytes: u64,
+    },
+    /// A construction that runs the search engine on a larger board than asked for (the odd trick
+    /// searches `n + 1`) refuses an `n` whose searched board is over the engine's size limit,
+    /// [`crate::max_n`], and says so in terms of the `n` that was asked for.
+    #[error(
+        "n = {n} is too large for {construction}: it runs LEX search on n + 1 = {searched} queens, and search takes boards up to {search_max}, so n can be at most {max}",
+        searched = n + 1
+    )]
+    SearchTooLarge {
+        /// The construction that refused.
+        construction: &'static str,
+        /// The size that was asked for.
+        n: usize,
+        /// The largest board the engine searches.
+        search_max: usize,
+        /// The largest `n` the construction accepts.
+        max: usize,
     },
     /// The engine refused to build a model ([`crate::model`]'s own limits).
     #[error(transparent)]
@@ -79,8 +96,11 @@ pub enum ConstructError {
 
 /// The message of [`ConstructError::OutOfScope`]: what refused, why, and which methods cover `n`.
 fn out_of_scope_message(construction: &str, needs: &str, n: usize) -> String {
+    // A method that searches (the odd trick) is only named where its search is known to end
+    // quickly: recommending an exponential search for a large board would send the user into a hang.
     let others: Vec<&str> = Method::covering(n)
         .into_iter()
+        .filter(|method| method.is_practical(n))
         .map(Method::name)
         .filter(|&name| name != construction)
         .collect();

@@ -165,7 +165,7 @@ impl ExplicitColumns {
     /// large boards, that all cores fill at once: what makes `n = 10⁹` take about a second, most of it
     /// the kernel mapping 4 GB of fresh pages.
     fn extend_into(&self, placement: &mut Vec<u32>) {
-        // `explicit` calls this only for n ≤ MAX_CONSTRUCT_N = 2^30, so every sum below (at most
+        // `explicit` calls this only for n ≤ MAX_CONSTRUCT_N < 2^30, so every sum below (at most
         // 3·half < 2^31) fits a u32, and u32 arithmetic vectorises twice as wide as u64.
         let (even, half) = (self.even as u32, self.half as u32);
         match self.rule {

@@ -2,6 +2,10 @@
 
 use super::{MAX_CONSTRUCT_N, coprime_to_6, smallest_factor};
 
+/// The odd trick is recommended below this `n` only: Stone & Stone ran it for even n below 30, where
+/// LEX on n + 1 ends within seconds; above, LEX may not end in any reasonable time.
+pub const ODD_TRICK_PRACTICAL_N: usize = 30;
+
 /// The constructive methods, by the names the command line knows them by. Error messages list the
 /// methods that cover a refused `n` ([`Method::covering`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -41,6 +45,17 @@ impl Method {
             Method::KnightWalk => coprime_to_6(n),
             Method::Decomposition => n <= MAX_CONSTRUCT_N && smallest_factor(n).is_some(),
             Method::OddTrick => n >= 4 && n.is_multiple_of(2),
+        }
+    }
+
+    /// Whether the method answers `n` quickly: every construction does, in O(n); the odd trick runs
+    /// LEX search on `n + 1`, whose first solution takes up to 1.5 million backtracks at n + 1 = 29
+    /// (Stone & Stone's Table 2) and grows exponentially beyond, so it is practical below
+    /// [`ODD_TRICK_PRACTICAL_N`] only. Messages recommend practical methods only.
+    pub fn is_practical(self, n: usize) -> bool {
+        match self {
+            Method::OddTrick => n < ODD_TRICK_PRACTICAL_N,
+            _ => true,
         }
     }
 

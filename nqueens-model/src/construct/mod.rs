@@ -73,10 +73,10 @@ pub use error::ConstructError;
 pub use explicit::{ExplicitColumns, ExplicitRule, MAX_STREAM_N, explicit, explicit_column};
 pub use general::{general, general_scheme, lemma5_triple};
 pub use knight_walk::{knight_walk, regular};
-pub use method::Method;
+pub use method::{Method, ODD_TRICK_PRACTICAL_N};
 pub use odd_trick::{LexRun, OddTrick, OddTrickResult, odd_trick};
 pub use recipe::{Construction, Corner, Recipe};
-pub use size::MAX_CONSTRUCT_N;
+pub use size::{CONSTRUCT_BYTES_PER_ROW, MAX_CONSTRUCT_N};
 pub use table::{TABLE_SIZES, table};
 pub use torus::{
     TorusLine, TorusVerifyError, estimated_torus_model_bytes, max_torus_model_n, torus,

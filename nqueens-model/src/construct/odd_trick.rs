@@ -16,7 +16,7 @@
 //! boards ([`super::yaglom`]) are `n`-solutions with an empty main diagonal for every such `n`.
 
 use std::ops::ControlFlow;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use csp_search::{FnObserver, Limits, Outcome, SearchConfig, SearchEvent, solve};
 
@@ -92,8 +92,9 @@ impl OddTrick {
 }
 
 /// Stone & Stone's odd trick for an even `n ≥ 4`: LEX on `n + 1`, and the corner queen's row and column
-/// dropped when its first solution has one; plus direct LEX on `n`, for its backtracks. `limits` apply
-/// to each search on its own (LEX grows exponentially: Stone & Stone stopped at 29).
+/// dropped when its first solution has one; plus direct LEX on `n`, for its backtracks. The node and
+/// backtrack `limits` apply to each search on its own, the time limit to the two together (LEX grows
+/// exponentially: Stone & Stone stopped at 29, and at n = 40 it may not end in any reasonable time).
 ///
 /// ```
 /// use csp_search::Limits;
@@ -112,8 +113,25 @@ pub fn odd_trick(n: usize, limits: Limits) -> Result<OddTrick, ConstructError> {
     if !Method::OddTrick.covers(n) {
         return Err(ConstructError::out_of_scope(Method::OddTrick, n));
     }
+    let search_max = crate::max_n(Encoding::Counters);
+    if n >= search_max {
+        return Err(ConstructError::SearchTooLarge {
+            construction: Method::OddTrick.name(),
+            n,
+            search_max,
+            max: search_max - 1,
+        });
+    }
+    let started = Instant::now();
     let via_odd = lex_first(n + 1, limits)?;
-    let direct = lex_first(n, limits)?;
+    // The time limit is the whole trick's: the comparison run gets what the first search left.
+    let direct_limits = Limits {
+        time: limits
+            .time
+            .map(|time| time.saturating_sub(started.elapsed())),
+        ..limits
+    };
+    let direct = lex_first(n, direct_limits)?;
     let result = match &via_odd.solution {
         None => OddTrickResult::Unfinished,
         Some(larger) if larger.first() == Some(&0) => {

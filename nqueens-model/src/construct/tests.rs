@@ -72,7 +72,8 @@ fn recipe_sizes_saturate_instead_of_panicking() {
 #[test]
 fn too_large_is_refused_before_allocating() {
     let error = check_size(usize::MAX, "explicit").unwrap_err();
-    assert!(matches!(error, ConstructError::TooLarge { max, .. } if max == 1 << 30));
+    // The placement (4 bytes a row) and its check (5 bits a row) within 4 GiB: 858,993,459 rows.
+    assert!(matches!(error, ConstructError::TooLarge { max, .. } if max == 858_993_459));
     assert_eq!(check_size(0, "explicit"), Err(ConstructError::ZeroSize));
     assert_eq!(check_size(MAX_CONSTRUCT_N, "explicit"), Ok(()));
 }

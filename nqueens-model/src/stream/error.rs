@@ -22,6 +22,10 @@ pub enum StreamError {
         /// What is wrong with it.
         reason: String,
     },
+    /// The placement has no rows: an empty file is no board, and reporting it as a solution of 0
+    /// queens would let a failed write pass for a good one.
+    #[error("the placement is empty (0 rows): no board to check")]
+    Empty,
     /// A `u32le` placement whose length is not a whole number of rows.
     #[error(
         "a u32le placement is 4 bytes per row, but this one has {bytes} bytes: the row at byte offset {} is incomplete",

@@ -4,12 +4,18 @@ use std::io::{self, BufRead, BufReader, Read};
 
 use super::verify::RowSource;
 use super::write::MAX_ROW_BYTES;
-use super::{BUFFER_BYTES, StreamError};
+use super::{BUFFER_BYTES, MAX_VERIFY_N, StreamError};
 
 /// The number of rows of a text placement: its newlines, plus one for a last line without one.
+///
+/// The pass is bounded whatever the input: a line longer than any column needs ends it with an
+/// error naming the line (so `/dev/zero`, one endless line, is refused at once), and so does a row
+/// count above [`MAX_VERIFY_N`].
 pub(super) fn count_text_rows<R: Read>(reader: &mut R) -> Result<u64, StreamError> {
     let mut buffer = vec![0_u8; BUFFER_BYTES];
     let (mut newlines, mut last) = (0_u64, b'\n');
+    // Bytes since the last newline: the length so far of the line being read.
+    let mut line_length = 0_u64;
     loop {
         let read = match reader.read(&mut buffer) {
             Ok(0) => break,
@@ -19,13 +25,34 @@ pub(super) fn count_text_rows<R: Read>(reader: &mut R) -> Result<u64, StreamErro
         };
         // Counted in blocks of 255 bytes with a byte-wide sum, which the compiler vectorises;
         // `filter().count()` went a byte at a time.
-        newlines += buffer[..read]
-            .chunks(255)
-            .map(|block| {
-                let in_block: u8 = block.iter().map(|&byte| u8::from(byte == b'\n')).sum();
-                u64::from(in_block)
-            })
-            .sum::<u64>();
+        for block in buffer[..read].chunks(255) {
+            let in_block: u8 = block.iter().map(|&byte| u8::from(byte == b'\n')).sum();
+            if in_block == 0 {
+                line_length += block.len() as u64;
+            } else {
+                newlines += u64::from(in_block);
+                let after_last = block
+                    .iter()
+                    .rev()
+                    .take_while(|&&byte| byte != b'\n')
+                    .count();
+                line_length = after_last as u64;
+            }
+            if line_length > MAX_PARTIAL_LINE {
+                return Err(StreamError::MalformedLine {
+                    line: newlines + 1,
+                    reason: format!(
+                        "the line is longer than {MAX_PARTIAL_LINE} bytes, expected a column number"
+                    ),
+                });
+            }
+        }
+        if newlines > MAX_VERIFY_N as u64 {
+            return Err(StreamError::TooLarge {
+                n: newlines,
+                max: MAX_VERIFY_N,
+            });
+        }
         last = buffer[read - 1];
     }
     Ok(newlines + u64::from(last != b'\n'))

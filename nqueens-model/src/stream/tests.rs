@@ -186,7 +186,16 @@ fn text_accepts_a_last_line_without_newline_and_crlf() {
         verify_stream(Cursor::new(b"1\r\n3\r\n0\r\n2\r\n"), Format::Text).unwrap(),
         4
     );
-    assert_eq!(verify_stream(Cursor::new(b""), Format::Text).unwrap(), 0);
+}
+
+#[test]
+fn an_empty_placement_is_no_board() {
+    for format in Format::ALL {
+        assert!(matches!(
+            verify_stream(Cursor::new(b""), format),
+            Err(StreamError::Empty)
+        ));
+    }
 }
 
 #[test]

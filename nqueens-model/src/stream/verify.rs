@@ -15,8 +15,8 @@ use crate::verify::{OccupiedLines, attack_between};
 /// newlines for text. If a row is attacked, the placement is read once more up to that row to name its
 /// earliest attacker, which is why the reader must be [`Seek`]. Malformed input is reported with its
 /// line or byte offset: a line that is not a decimal number, a `u32le` length that is not a multiple
-/// of 4, and (as [`VerifyError::ColumnOutOfRange`]) a column not below n. The empty placement is valid,
-/// with 0 rows.
+/// of 4, and (as [`VerifyError::ColumnOutOfRange`]) a column not below n. An empty placement is
+/// [`StreamError::Empty`]: a file with no rows is no board.
 pub fn verify_stream<R: Read + Seek>(mut reader: R, format: Format) -> Result<usize, StreamError> {
     let n = match format {
         Format::Text => count_text_rows(&mut reader)?,
@@ -35,6 +35,9 @@ pub fn verify_stream<R: Read + Seek>(mut reader: R, format: Format) -> Result<us
             n,
             max: MAX_VERIFY_N,
         })?;
+    if n == 0 {
+        return Err(StreamError::Empty);
+    }
     reader.seek(SeekFrom::Start(0))?;
     // One monomorphic loop per format: a boxed iterator would cost a dynamic call per row.
     let scan = match format {

@@ -11,7 +11,7 @@ use csp_search::{Outcome, SearchConfig, SearchObserver};
 use serde::Serialize;
 
 use crate::cli::error::{CliError, Exit};
-use crate::cli::input::read_input;
+use crate::cli::input::open_input;
 use crate::cli::options::{Defaults, SearchOptions};
 use crate::cli::progress::Progress;
 use crate::cli::report::{ConfigReport, StatsReport, describe, write_json};
@@ -44,9 +44,11 @@ pub struct ColorArgs {
 /// Runs `csp color`: colours the graph, checks the colouring, then reports.
 pub fn run(args: ColorArgs, out: &mut impl Write) -> Result<Exit, CliError> {
     let started = Instant::now();
-    let text = read_input(&args.file)?;
-    let graph = dimacs::parse(&text).map_err(CliError::usage)?;
-    let config = args.search.config(Defaults::of(coloring::default_config()));
+    let budget = args.search.limits.budget();
+    let graph = dimacs::parse_reader(open_input(&args.file)?).map_err(CliError::usage)?;
+    let mut config = args.search.config(Defaults::of(coloring::default_config()));
+    // What is left of the limits once the graph is read: --min shares it among its attempts.
+    config.limits = budget.search_limits();
     let report = color(&graph, &args, &config)?;
     let elapsed_ms = started.elapsed().as_secs_f64() * 1e3;
     if args.search.json {
@@ -104,7 +106,7 @@ fn color(graph: &Graph, args: &ColorArgs, config: &SearchConfig) -> Result<Color
             exit: match attempt.status {
                 Status::Colored => Exit::Answered,
                 Status::NoColoring | Status::CliqueTooLarge { .. } => Exit::NoSolution,
-                Status::Unknown(_) => Exit::LimitReached,
+                Status::Unknown(_) | Status::BudgetSpent { .. } => Exit::LimitReached,
             },
             attempts: vec![attempt],
         }
@@ -202,6 +204,9 @@ fn attempt_text(attempt: &Attempt) -> String {
         Status::CliqueTooLarge { clique } => {
             format!("{k} colours: none exists (a clique of {clique} vertices)")
         }
+        Status::BudgetSpent { nodes } => searched(format!(
+            "{k} colours: not settled within a budget of {nodes} nodes (asked again with a larger one)"
+        )),
         Status::Unknown(outcome) => searched(format!(
             "{k} colours: unknown ({})",
             match outcome {
@@ -236,7 +241,9 @@ struct ColorReport<'a> {
 #[derive(Debug, Serialize)]
 struct AttemptReport {
     colors: usize,
-    /// "colored", "no_coloring" (proven by search), "clique" (proven by the clique) or "unknown".
+    /// "colored", "no_coloring" (proven by search), "clique" (proven by the clique), "budget" (with
+    /// --min: not settled within the attempt's node budget, asked again later) or "unknown" (a
+    /// limit).
     status: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     outcome: Option<&'static str>,
@@ -274,6 +281,7 @@ impl AttemptReport {
                 Status::NoColoring => "no_coloring",
                 Status::CliqueTooLarge { .. } => "clique",
                 Status::Unknown(_) => "unknown",
+                Status::BudgetSpent { .. } => "budget",
             },
             outcome: outcome.map(Outcome::name),
             limit: outcome.and_then(Outcome::limit).map(|limit| limit.name()),

@@ -74,7 +74,11 @@ struct Cell {
     solutions: Option<u64>,
     /// Whether the search finished within the node budget (for every seed).
     within_budget: bool,
-    /// Backtracks per solution found, averaged over the seeds (Stone & Stone's Table 2 measure).
+    /// Whether the search finished without any solution (n = 2 and 3): no backtracks per solution
+    /// exist then.
+    no_solution: bool,
+    /// Backtracks per solution found, averaged over the seeds (Stone & Stone's Table 2 measure);
+    /// `None` over budget or without a solution.
     backtracks_per_solution: Option<f64>,
     /// Stone & Stone's online estimate of the full tree when the search stopped, averaged over seeds.
     estimated_tree_size: Option<f64>,
@@ -85,6 +89,9 @@ struct Cell {
 /// Runs the comparison and writes it.
 pub fn run(args: CompareArgs, out: &mut impl Write) -> Result<Exit, CliError> {
     let sizes = parse_range(&args.range).map_err(CliError::Usage)?;
+    if let Some(dir) = &args.plot {
+        check_plot_dir(dir)?;
+    }
     for &n in &sizes {
         // Refuse an impossible board before any search starts.
         model(n, Encoding::Counters).map_err(CliError::usage)?;
@@ -103,8 +110,14 @@ pub fn run(args: CompareArgs, out: &mut impl Write) -> Result<Exit, CliError> {
         let n = *sizes.iter().max().expect("a range has a board");
         let model = model(n, Encoding::Counters).map_err(CliError::usage)?;
         let written = write_figures(dir, &figures(&args, &cells, n, &model))?;
-        // The figures are files; stdout stays the table, CSV or JSON asked for.
-        eprintln!("csp: wrote {} figures to {}", written, dir.display());
+        // The figures are files; stdout stays the table, CSV or JSON asked for. A closed stderr
+        // loses only this note, so its error is not reported.
+        let _ = writeln!(
+            std::io::stderr(),
+            "csp: wrote {} figures to {}",
+            written,
+            dir.display()
+        );
     }
     match args.format {
         CompareFormat::Json => write_json(out, &cells)?,
@@ -163,6 +176,7 @@ fn measure(
         1
     };
     let (mut within_budget, mut backtracks, mut estimates) = (true, 0.0, 0.0);
+    let mut no_solution = false;
     let mut actual = None;
     for seed in 0..seeds {
         let config = config_for(order, args, solutions, seed);
@@ -171,6 +185,9 @@ fn measure(
         let (estimator, stats) = observers;
         let finished = matches!(result.outcome, Outcome::Solved | Outcome::Exhausted);
         within_budget &= finished;
+        // A board without solutions has no backtracks per solution: dividing by one instead would
+        // print a number for a ratio that does not exist.
+        no_solution |= finished && stats.solutions == 0;
         backtracks += stats.backtracks as f64 / stats.solutions.max(1) as f64;
         estimates += estimator.estimated_tree_size();
         if solutions.is_none() && finished {
@@ -184,7 +201,8 @@ fn measure(
         propagation: name(propagation_for(order, args)),
         solutions,
         within_budget,
-        backtracks_per_solution: within_budget.then_some(backtracks / seeds),
+        no_solution,
+        backtracks_per_solution: (within_budget && !no_solution).then_some(backtracks / seeds),
         estimated_tree_size: Some(estimates / seeds),
         actual_tree_size: actual,
     }
@@ -292,6 +310,17 @@ fn figures(args: &CompareArgs, cells: &[Cell], n: usize, model: &Model) -> Vec<F
 }
 
 /// Writes the figures into `dir`; returns how many.
+/// Refuses a `--plot` path that exists and is not a directory, before any search starts.
+fn check_plot_dir(dir: &Path) -> Result<(), CliError> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(CliError::Usage(format!(
+            "--plot {0}: {0} exists and is not a directory (--plot names the directory the figures are written to)",
+            dir.display()
+        )));
+    }
+    Ok(())
+}
+
 fn write_figures(dir: &Path, figures: &[Figure]) -> Result<usize, CliError> {
     std::fs::create_dir_all(dir)
         .map_err(|e| CliError::Usage(format!("cannot create {}: {e}", dir.display())))?;
@@ -357,6 +386,9 @@ fn write_tables(
                         backtracks_per_solution: Some(b),
                         ..
                     }) => format!("{b:.1}"),
+                    Some(Cell {
+                        no_solution: true, ..
+                    }) => "no solution".to_owned(),
                     _ => "over budget".to_owned(),
                 };
                 write!(out, " {text:>14}")?;

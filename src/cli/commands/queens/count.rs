@@ -16,7 +16,7 @@ use csp_search::Outcome;
 use nqueens_count::{Answer, CountKind, CountOptions, CountProgress, CountReport, Shard, count};
 use serde::Serialize;
 
-use super::engine::{QueensSearch, limit_word, search};
+use super::engine::{QueensSearch, limit_word, search, start_json};
 use crate::cli::error::{CliError, Exit};
 use crate::cli::options::{parse_board_size, parse_interval};
 use crate::cli::progress::SubproblemBar;
@@ -62,7 +62,7 @@ pub struct FastCountArgs {
     pub checkpoint_interval: Option<Duration>,
     /// Count only shard i of k: the subproblems numbered i modulo k, the same on every machine. Add
     /// the k results up with `csp queens merge`.
-    #[arg(long, value_name = "i/k", value_parser = Shard::from_str)]
+    #[arg(long, value_name = "i/k", value_parser = Shard::from_str, allow_hyphen_values = true)]
     pub shard: Option<Shard>,
 }
 
@@ -118,10 +118,13 @@ pub fn run(args: CountArgs, out: &mut impl Write) -> Result<Exit, CliError> {
 
 /// `count` on the engine: a full search that stores no solution.
 fn run_engine(args: &CountArgs, out: &mut impl Write) -> Result<Exit, CliError> {
-    let run = search(args.n, &args.search, None, None)?;
+    let budget = args.search.options.limits.budget();
+    let run = search(args.n, &args.search, None, None, &budget)?;
     let count = run.result.stats.solutions;
     if args.search.options.json {
-        run.write_json(out, "count", args.n, &args.search, Vec::new())?;
+        // Counting stores no solution: the array stays empty.
+        start_json(out)?;
+        run.write_json(out, "count", args.n, &args.search)?;
     } else {
         match run.result.outcome {
             Outcome::Exhausted => writeln!(out, "{}-queens has {count} solution(s)", args.n)?,

@@ -10,10 +10,11 @@ use csp_search::{FnObserver, Limit, SearchConfig, SearchEvent, SearchResult, Sta
 use nqueens_model::{Encoding, model, render};
 use serde::Serialize;
 
+use crate::cli::budget::Budget;
 use crate::cli::error::CliError;
 use crate::cli::options::{Defaults, SearchOptions};
 use crate::cli::progress::Progress;
-use crate::cli::report::{ConfigReport, StatsReport, describe, write_json};
+use crate::cli::report::{ConfigReport, StatsReport, describe};
 
 /// Boards up to this size are drawn; larger ones are printed as their columns.
 pub const MAX_DRAWN_BOARD: usize = 32;
@@ -95,11 +96,14 @@ pub fn search(
     search: &QueensSearch,
     solution_limit: Option<u64>,
     mut on_solution: Option<&mut SolutionSink<'_>>,
+    budget: &Budget,
 ) -> Result<Run, CliError> {
     let started = Instant::now();
     let model = model(n, search.encoding).map_err(CliError::usage)?;
     let build_seconds = started.elapsed().as_secs_f64();
-    let config = search.config(n, solution_limit);
+    let mut config = search.config(n, solution_limit);
+    // What is left of the command's limits once the model is built.
+    config.limits = budget.search_limits();
     let mut placement = Vec::with_capacity(n);
     let mut index = 0;
     let observer = FnObserver(|event: &SearchEvent<'_>| {
@@ -154,14 +158,15 @@ impl Run {
         )
     }
 
-    /// Writes the `--json` object of `command` (`solve` or `count`) on an n-queens board.
+    /// Ends the `--json` object of `command` (`solve` or `count`) on an n-queens board that
+    /// [`start_json`] began and [`write_json_solution`] streamed the solutions of: closes the
+    /// `solutions` array and writes the other fields.
     pub fn write_json(
         &self,
         out: &mut impl Write,
         command: &str,
         n: usize,
         search: &QueensSearch,
-        solutions: Vec<Vec<u32>>,
     ) -> std::io::Result<()> {
         let stats = &self.result.stats;
         let seconds = self.result.elapsed.as_secs_f64();
@@ -171,7 +176,6 @@ impl Run {
             n,
             outcome: outcome.name(),
             limit: outcome.limit().map(Limit::name),
-            solutions,
             solution_count: stats.solutions,
             stats: SearchStatsReport::new(stats, seconds),
             elapsed_ms: (seconds + self.build_seconds) * 1e3,
@@ -182,8 +186,32 @@ impl Run {
                 ..ConfigReport::of(&self.config)
             },
         };
-        write_json(out, &report)
+        // The report's own object, without its opening brace, continues the one `start_json` opened.
+        let rest = serde_json::to_string(&report)?;
+        write!(out, "],")?;
+        out.write_all(&rest.as_bytes()[1..])?;
+        writeln!(out)
     }
+}
+
+/// Begins a search's `--json` object with its `solutions` array, so that the solutions are written
+/// as they are found ([`write_json_solution`]) rather than held: `solve 17 --all --json` would
+/// otherwise hold 95 million solutions, about 10 GB, before printing any.
+pub fn start_json(out: &mut impl Write) -> std::io::Result<()> {
+    write!(out, "{{\"solutions\":[")
+}
+
+/// Writes the solution numbered `index` (from 1) into the array [`start_json`] opened.
+pub fn write_json_solution(
+    out: &mut impl Write,
+    index: u64,
+    placement: &[u32],
+) -> std::io::Result<()> {
+    if index > 1 {
+        out.write_all(b",")?;
+    }
+    serde_json::to_writer(&mut *out, placement)?;
+    Ok(())
 }
 
 /// A limit as the text reports name it ("node limit reached"): the singular of [`Limit::name`].
@@ -216,7 +244,6 @@ struct SearchReport<'a> {
     outcome: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     limit: Option<&'static str>,
-    solutions: Vec<Vec<u32>>,
     solution_count: u64,
     stats: SearchStatsReport,
     elapsed_ms: f64,

@@ -15,9 +15,9 @@ use nqueens_model::local::LocalMethod;
 use nqueens_model::verify;
 
 use self::args::Method;
-pub use self::args::SolveArgs;
-use self::output::write_placement_file;
-use super::engine::{limit_word, search, write_board};
+pub use self::args::{Request, SolveArgs};
+use self::output::{verify_file, write_placement_file};
+use super::engine::{limit_word, search, start_json, write_board, write_json_solution};
 use crate::cli::error::{CliError, Exit};
 
 /// The method a `solve` request runs, once `auto` is resolved.
@@ -35,6 +35,13 @@ enum Resolved {
 
 /// Runs `csp queens solve` by the method it resolves to.
 pub fn run(args: SolveArgs, out: &mut impl Write) -> Result<Exit, CliError> {
+    if args.output.is_some() && args.request.solution_limit() != Some(1) {
+        // The file formats hold one placement; writing the first of several would silently drop
+        // the rest.
+        return Err(CliError::Usage(
+            "--output writes one placement, but --solutions K or --all asks for several: use --json, which streams every solution, or --solutions 1".to_owned(),
+        ));
+    }
     let (method, chosen_by_auto) = resolve(&args)?;
     if !matches!(method, Resolved::Local(_)) && (args.threads > 1 || args.max_steps.is_some()) {
         return Err(CliError::Usage(
@@ -65,7 +72,7 @@ fn resolve(args: &SolveArgs) -> Result<(Resolved, bool), CliError> {
         };
     }
     match args.method {
-        Method::Auto if args.asks_for_search() || (2..=3).contains(&args.n) => {
+        Method::Auto if args.asks_for_search() || (2..=3).contains(&args.request.n) => {
             Ok((Resolved::Search, true))
         }
         // The explicit construction is O(n) with a small constant, and covers every n but 2 and 3.
@@ -83,8 +90,11 @@ fn resolve(args: &SolveArgs) -> Result<(Resolved, bool), CliError> {
 /// `solve` on the search engine: every solution is verified, then printed (or gathered for JSON);
 /// the first one is written to `--output`.
 fn run_search(args: &SolveArgs, out: &mut impl Write) -> Result<Exit, CliError> {
-    let json = args.search.options.json;
-    let mut solutions: Vec<Vec<u32>> = Vec::new();
+    let budget = args.request.search.options.limits.budget();
+    let json = args.request.search.options.json;
+    if json {
+        start_json(out)?;
+    }
     let mut write_error = None;
     let mut invalid = None;
     let mut first = None;
@@ -97,21 +107,24 @@ fn run_search(args: &SolveArgs, out: &mut impl Write) -> Result<Exit, CliError> 
         if index == 1 && args.output.is_some() {
             first = Some(placement.to_vec());
         }
-        if json {
-            solutions.push(placement.to_vec());
-        } else if let Err(error) = writeln!(out, "solution {index}:")
-            .and_then(|()| write_board(out, placement, usize::MAX))
-        {
+        let written = if json {
+            write_json_solution(out, index, placement)
+        } else {
+            writeln!(out, "solution {index}:")
+                .and_then(|()| write_board(out, placement, usize::MAX))
+        };
+        if let Err(error) = written {
             write_error = Some(error);
             return ControlFlow::Break(());
         }
         ControlFlow::Continue(())
     };
     let run = search(
-        args.n,
-        &args.search,
-        args.solution_limit(),
+        args.request.n,
+        &args.request.search,
+        args.request.solution_limit(),
         Some(&mut on_solution),
+        &budget,
     )?;
     if let Some(error) = write_error {
         return Err(error.into());
@@ -123,13 +136,16 @@ fn run_search(args: &SolveArgs, out: &mut impl Write) -> Result<Exit, CliError> 
     }
     if let (Some(path), Some(placement)) = (&args.output, &first) {
         write_placement_file(path, placement.iter().copied(), args.format)?;
+        if args.verify {
+            verify_file(path, args.format, args.request.n)?;
+        }
     }
     let found = run.result.stats.solutions;
     if json {
-        run.write_json(out, "solve", args.n, &args.search, solutions)?;
+        run.write_json(out, "solve", args.request.n, &args.request.search)?;
     } else {
         let answer = match (run.result.outcome, found) {
-            (Outcome::Exhausted, 0) => format!("no solution exists for n = {}", args.n),
+            (Outcome::Exhausted, 0) => format!("no solution exists for n = {}", args.request.n),
             (Outcome::Exhausted, _) => format!("{found} solution(s); the search is complete"),
             (Outcome::LimitReached(limit), 0) => {
                 format!("{} limit reached before any solution", limit_word(limit))
@@ -140,7 +156,7 @@ fn run_search(args: &SolveArgs, out: &mut impl Write) -> Result<Exit, CliError> 
             _ => format!("{found} solution(s)"),
         };
         writeln!(out, "{answer}")?;
-        run.write_summary(out, args.n, &args.search)?;
+        run.write_summary(out, args.request.n, &args.request.search)?;
     }
     Ok(Exit::of(run.result.outcome, found))
 }

@@ -7,15 +7,17 @@ use clap::Args;
 use csp_search::{TraceRecorder, solve};
 use nqueens_model::model;
 
-use super::solve::SolveArgs;
+use super::solve::Request;
 use crate::cli::error::{CliError, Exit};
 
-/// `csp queens trace`: what `solve` takes, and an event limit.
+/// `csp queens trace`: the board, the solutions wanted and the search options, as for `solve`, and an
+/// event limit. Only what a search uses: `solve`'s methods, files and threads are not offered, so
+/// clap refuses them rather than the trace ignoring them.
 #[derive(Debug, Args)]
 pub struct TraceArgs {
     /// The board, the solutions wanted and the search options, as for `solve`.
     #[command(flatten)]
-    pub solve: SolveArgs,
+    pub request: Request,
     /// Stop the search after this many events.
     #[arg(
         long,
@@ -29,11 +31,11 @@ pub struct TraceArgs {
 
 /// Runs the search with a trace recorder and prints what it recorded.
 pub fn run(args: TraceArgs, out: &mut impl Write) -> Result<Exit, CliError> {
-    let solve_args = &args.solve;
-    let model = model(solve_args.n, solve_args.search.encoding).map_err(CliError::usage)?;
-    let config = solve_args
-        .search
-        .config(solve_args.n, solve_args.solution_limit());
+    let budget = args.request.search.options.limits.budget();
+    let request = &args.request;
+    let model = model(request.n, request.search.encoding).map_err(CliError::usage)?;
+    let mut config = request.search.config(request.n, request.solution_limit());
+    config.limits = budget.search_limits();
     let mut recorder = TraceRecorder::new(&model, Some(args.limit));
     let result = solve(&model, &config, &mut recorder);
     out.write_all(recorder.text().as_bytes())?;

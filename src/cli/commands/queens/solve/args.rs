@@ -12,9 +12,10 @@ use nqueens_model::stream::Format;
 use crate::cli::commands::queens::engine::QueensSearch;
 use crate::cli::options::{parse_board_size, parse_count};
 
-/// `csp queens solve`.
+/// What `csp queens solve` and `csp queens trace` both take: the board, how many solutions, and the
+/// search options.
 #[derive(Debug, Args)]
-pub struct SolveArgs {
+pub struct Request {
     /// The board size n (queens and rows and columns).
     #[arg(value_parser = parse_board_size, allow_negative_numbers = true)]
     pub n: usize,
@@ -30,6 +31,28 @@ pub struct SolveArgs {
     /// Find every solution.
     #[arg(long)]
     pub all: bool,
+    /// The search options.
+    #[command(flatten)]
+    pub search: QueensSearch,
+}
+
+impl Request {
+    /// How many solutions to stop after: `--solutions K`, all with `--all`, else 1.
+    pub fn solution_limit(&self) -> Option<u64> {
+        if self.all {
+            None
+        } else {
+            Some(self.solutions.unwrap_or(1))
+        }
+    }
+}
+
+/// `csp queens solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// The board, the solutions wanted and the search options.
+    #[command(flatten)]
+    pub request: Request,
     /// How to find the solution. [default: auto]
     ///
     /// auto picks the fastest correct method for the request and says which: the search engine when
@@ -57,31 +80,20 @@ pub struct SolveArgs {
     pub format: Format,
     /// With --output, read the written file back and check it (O(n)); the printed verdict then covers
     /// the file itself.
-    #[arg(long)]
+    #[arg(long, requires = "output")]
     pub verify: bool,
     /// Toroidal queens: diagonals wrap around the board's edges (a solution exists exactly when n is
     /// coprime to 6). Constructed by the knight-walk.
     #[arg(long)]
     pub torus: bool,
-    /// The search options.
-    #[command(flatten)]
-    pub search: QueensSearch,
 }
 
 impl SolveArgs {
     /// Whether the request can only be met by the search engine: a search option, a number of
     /// solutions, or an explicitly chosen encoding.
     pub fn asks_for_search(&self) -> bool {
-        self.search.asks_for_engine() || self.all || self.solutions.is_some()
-    }
-
-    /// How many solutions to stop after: `--solutions K`, all with `--all`, else 1.
-    pub fn solution_limit(&self) -> Option<u64> {
-        if self.all {
-            None
-        } else {
-            Some(self.solutions.unwrap_or(1))
-        }
+        let request = &self.request;
+        request.search.asks_for_engine() || request.all || request.solutions.is_some()
     }
 }
 

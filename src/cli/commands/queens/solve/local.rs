@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::time::Instant;
 
-use nqueens_model::local::{Limits, LocalError, LocalMethod, LocalOutcome, solve};
+use nqueens_model::local::{Limits, LocalError, LocalMethod, LocalOutcome, RunReport, solve};
 use nqueens_model::verify;
 
 use super::args::SolveArgs;
@@ -18,13 +18,27 @@ pub fn run(
     chosen_by_auto: bool,
     out: &mut impl Write,
 ) -> Result<Exit, CliError> {
-    let (n, seed, threads) = (args.n, args.search.options.seed, usize::from(args.threads));
+    let (n, seed, threads) = (
+        args.request.n,
+        args.request.search.options.seed,
+        usize::from(args.threads),
+    );
+    let budget = args.request.search.options.limits.budget();
     let limits = Limits {
         max_steps: args.max_steps,
-        time_limit: args.search.options.limits.time_limit,
+        time_limit: budget.remaining(),
     };
     let started = Instant::now();
-    let run = solve(method, n, seed, threads, &limits).map_err(local_error)?;
+    // Every method looks at the clock as it searches; building the model of a huge board does not,
+    // so the run is abandoned if it overruns the time limit.
+    let run = match budget.run(move || solve(method, n, seed, threads, &limits)) {
+        Some(run) => run.map_err(local_error)?,
+        None => RunReport {
+            outcome: LocalOutcome::LimitReached,
+            seed,
+            stats: Vec::new(),
+        },
+    };
     let elapsed_seconds = started.elapsed().as_secs_f64();
     let (exit, placement) = match &run.outcome {
         LocalOutcome::Solved(placement) => {
@@ -40,7 +54,7 @@ pub fn run(
     if let (Some(path), Some(placement)) = (&args.output, placement) {
         write_placement_file(path, placement.iter().copied(), args.format)?;
         if args.verify {
-            verify_file(path, args.format)?;
+            verify_file(path, args.format, args.request.n)?;
         }
     }
     let report = MethodReport {

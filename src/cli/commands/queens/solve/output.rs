@@ -3,15 +3,16 @@
 
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Write};
+use std::io::{BufReader, Write};
 use std::path::Path;
 
-use nqueens_model::stream::{Format, verify_stream, write_placement};
+use nqueens_model::stream::{Format, StreamError, verify_stream, write_placement};
 use serde::{Serialize, Serializer};
 
 use super::args::SolveArgs;
 use crate::cli::commands::queens::engine::write_board;
 use crate::cli::error::CliError;
+use crate::cli::file::AtomicFile;
 use crate::cli::report::write_json;
 
 /// Up to this size the text output lists a solution's columns on one line (larger ones are
@@ -21,30 +22,40 @@ const MAX_PRINTED_PLACEMENT: usize = 1000;
 /// JSON carries the solution up to this size; beyond it `solution` is null (`--output FILE` writes it).
 pub const MAX_JSON_PLACEMENT: usize = 100_000;
 
-/// Writes the placement to `path` in `format` (buffered, bounded memory).
+/// Writes the placement to `path` in `format` (buffered, bounded memory), atomically: a failed
+/// write leaves whatever the path held before.
 pub fn write_placement_file(
     path: &Path,
     columns: impl IntoIterator<Item = u32>,
     format: Format,
 ) -> Result<(), CliError> {
-    let file = File::create(path)
-        .map_err(|error| CliError::Usage(format!("cannot create {}: {error}", path.display())))?;
-    let mut writer = BufWriter::new(file);
-    write_placement(&mut writer, columns, format)?;
-    writer.flush()?;
-    Ok(())
+    let mut file = AtomicFile::create(path)?;
+    write_placement(&mut file, columns, format)
+        .map_err(|error| CliError::Usage(format!("cannot write {}: {error}", path.display())))?;
+    file.commit()
 }
 
-/// `--verify`: reads the written file back and checks it.
-pub fn verify_file(path: &Path, format: Format) -> Result<(), CliError> {
+/// `--verify`: reads the written file back and checks it, rows counted: a file that reads back
+/// other than the `n` rows written (a device such as `/dev/null`, say) is not verified.
+pub fn verify_file(path: &Path, format: Format, n: usize) -> Result<(), CliError> {
     let file = File::open(path)
         .map_err(|error| CliError::Usage(format!("cannot read {}: {error}", path.display())))?;
-    verify_stream(BufReader::new(file), format).map_err(|error| {
-        CliError::Internal(format!(
-            "the written file {} fails: {error}",
+    let rows = match verify_stream(BufReader::new(file), format) {
+        Ok(rows) => rows,
+        Err(StreamError::Empty) => 0,
+        Err(error) => {
+            return Err(CliError::Internal(format!(
+                "the written file {} fails: {error}",
+                path.display()
+            )));
+        }
+    };
+    if rows != n {
+        return Err(CliError::Usage(format!(
+            "--verify: {} reads back {rows} rows, not the {n} written (is it a device or a file another program changes?)",
             path.display()
-        ))
-    })?;
+        )));
+    }
     Ok(())
 }
 
@@ -125,7 +136,7 @@ impl<'a> MethodReport<'a> {
         detail: &str,
         written: String,
     ) -> std::io::Result<()> {
-        if args.search.options.json {
+        if args.request.search.options.json {
             return write_json(out, self);
         }
         match (self.placement, unsolved) {

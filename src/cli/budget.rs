@@ -1,0 +1,91 @@
+//! The one place where a command's limits are worked out and enforced: [`Budget`] counts them from
+//! the command's start, hands each method what is left of them (the engine's node, backtrack and time
+//! limits; a local search's time), and runs work that cannot look at the clock itself (building a
+//! huge model, one Knuth probe of a huge board, a construction) on a worker thread that is abandoned
+//! when the time runs out. So every method stops within a few tens of milliseconds of the limit.
+
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use csp_search::Limits;
+
+use super::file::cancel_writes;
+use super::options::LimitOptions;
+
+/// How long past the deadline a worker is given to stop by itself (and report its own counts)
+/// before it is abandoned. Work that looks at the clock stops well within it.
+const GRACE: Duration = Duration::from_millis(10);
+
+/// How long an abandoned worker is given to remove its unfinished output file.
+const CLEAN_UP: Duration = Duration::from_millis(50);
+
+/// A command's limits, counted from its start.
+#[derive(Debug, Clone, Copy)]
+pub struct Budget {
+    started: Instant,
+    nodes: Option<u64>,
+    backtracks: Option<u64>,
+    time: Option<Duration>,
+}
+
+impl Budget {
+    /// The limits of `options`, starting now.
+    pub fn start(options: &LimitOptions) -> Self {
+        Budget {
+            started: Instant::now(),
+            nodes: options.node_limit,
+            backtracks: options.backtrack_limit,
+            time: options.time_limit,
+        }
+    }
+
+    /// The time left, if there is a time limit (zero once it has passed).
+    pub fn remaining(&self) -> Option<Duration> {
+        self.time
+            .map(|time| time.saturating_sub(self.started.elapsed()))
+    }
+
+    /// The engine's limits for a search that starts now: the node and backtrack limits, and the time
+    /// that is left.
+    pub fn search_limits(&self) -> Limits {
+        Limits {
+            nodes: self.nodes,
+            backtracks: self.backtracks,
+            time: self.remaining(),
+            solutions: None,
+        }
+    }
+
+    /// Runs `work`, which cannot look at the clock itself, within the time limit: on this thread
+    /// when there is none, else on a worker thread that is abandoned (`None`) once the time is up.
+    /// An abandoned worker's output files are cancelled ([`cancel_writes`]), so that it removes its
+    /// unfinished temporary file; its memory and thread end with the process, which the caller ends
+    /// by reporting the limit.
+    pub fn run<T: Send + 'static>(&self, work: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+        let Some(remaining) = self.remaining() else {
+            return Some(work());
+        };
+        let (sender, receiver) = mpsc::channel();
+        let (done_sender, done) = mpsc::channel::<()>();
+        let spawned = std::thread::Builder::new()
+            .name("csp-within-limit".to_owned())
+            .spawn(move || {
+                let result = work();
+                let _ = sender.send(result);
+                drop(done_sender);
+            });
+        if spawned.is_err() {
+            // No thread to spare: the limit then applies where the work looks at the clock.
+            return None;
+        }
+        match receiver.recv_timeout(remaining + GRACE) {
+            Ok(result) => Some(result),
+            Err(_) => {
+                if cancel_writes() {
+                    let _ = done.recv_timeout(CLEAN_UP);
+                }
+                None
+            }
+        }
+    }
+}
