@@ -1,13 +1,15 @@
 //! # csp-problems
 //!
-//! Two practical problems on the generic engine, through its public API only: Sudoku and graph
-//! colouring. Each comes with a parser that names the line and what is wrong with bad input (and
-//! never panics), a model builder, and a checker that is independent of the engine, so that every
-//! answer can be verified.
+//! Practical problems on the generic engine, through its public API only. Sudoku and graph colouring
+//! come with a parser that names the line and what is wrong with bad input (and never panics), a model
+//! builder, and a checker that is independent of the engine; Golomb rulers, job-shop scheduling and
+//! the 0/1 knapsack are optimisation models with checkers by definition (and, for the knapsack,
+//! dynamic programming), used by the examples, tests and benchmarks.
 //!
 //! - [`sudoku`]: puzzles as 81-character lines; a model with 27 all-different constraints; a checker
 //!   against the givens and the rules.
 //! - [`dimacs`]: graphs in the DIMACS `.col` format.
+//! - [`golomb`], [`jobshop`], [`knapsack`]: models with an objective, by branch and bound.
 //! - [`coloring`]: k-colouring models, a checker of every edge, and the chromatic number by a descent
 //!   of k-colouring searches down to a proof that one colour fewer fails.
 //!
@@ -24,5 +26,8 @@
 
 pub mod coloring;
 pub mod dimacs;
+pub mod golomb;
+pub mod jobshop;
+pub mod knapsack;
 pub mod lines;
 pub mod sudoku;

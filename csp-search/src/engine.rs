@@ -335,19 +335,11 @@ impl<'m, B: Brancher> Search<'m, B> {
     }
 
     /// Abandons the current run: undoes the whole path (one `Undo` per decision, deepest first),
-    /// reports the restart, and expands the root again. `at_solution` says whether the deepest frame
-    /// has its child in place (a restart after a solution) or is between children. Returns whether the
-    /// root is a solution.
-    fn restart<O: SearchObserver>(
-        &mut self,
-        observer: &mut O,
-        at_solution: bool,
-    ) -> Result<bool, Outcome> {
-        if !at_solution {
-            // The deepest frame has no child of its own in place; every frame above it has one.
-            let top = self.frames.pop().expect("a running search has a frame");
-            self.candidates.truncate(top.start);
-        }
+    /// reports the restart, and expands the root again. Returns whether the root is a solution.
+    fn restart<O: SearchObserver>(&mut self, observer: &mut O) -> Result<bool, Outcome> {
+        // The deepest frame has no child of its own in place; every frame above it has one.
+        let top = self.frames.pop().expect("a running search has a frame");
+        self.candidates.truncate(top.start);
         while let Some(frame) = self.frames.pop() {
             self.candidates.truncate(frame.start);
             // These undos are backtracks like any other, so the backtrack limit applies to them too.
@@ -357,26 +349,9 @@ impl<'m, B: Brancher> Search<'m, B> {
         let count = self.stats.restarts + 1;
         emit(&mut self.stats, observer, &SearchEvent::Restart { count })?;
         self.restart_at = self.next_restart_budget();
-        // The root was propagated when the search started; only a better bound found since needs
-        // propagating again.
-        if self.best.is_some() {
-            let root = self.apply_bound().and_then(|()| match self.propagation {
-                Propagation::Mac => self
-                    .store
-                    .propagate(self.model)
-                    .map_err(Failure::Constraint),
-                _ => Ok(()),
-            });
-            if let Err(failure) = root {
-                self.report_failure(failure);
-                emit(
-                    &mut self.stats,
-                    observer,
-                    &SearchEvent::DeadEnd { level: 1 },
-                )?;
-                return Err(self.exhausted());
-            }
-        }
+        // Restarts happen only before the first solution, so the root needs no new bound: its state,
+        // propagated when the search started, is back.
+        debug_assert!(self.best.is_none());
         match self.expand(observer)? {
             Expanded::Branched => Ok(false),
             Expanded::DeadEnd => Err(self.exhausted()),
@@ -462,12 +437,6 @@ impl<'m, B: Brancher> Search<'m, B> {
                     // A solution at the root (every variable fixed before any decision, or a model
                     // without variables) is the only one.
                     Err(self.exhausted())
-                } else if self.optimising() && self.restarts.is_some() {
-                    match self.restart(observer, true) {
-                        Ok(true) => Ok(()),
-                        Ok(false) => self.descend(observer),
-                        Err(outcome) => Err(outcome),
-                    }
                 } else {
                     let frame = *self.frames.last().expect("checked above");
                     match self.undo(&frame, observer) {
@@ -650,10 +619,8 @@ impl<'m, B: Brancher> Search<'m, B> {
             if self.limits.nodes.is_some_and(|max| self.stats.nodes >= max) {
                 return Err(Outcome::LimitReached(crate::Limit::Nodes));
             }
-            if self.stats.nodes >= self.restart_at
-                && (self.stats.solutions == 0 || self.objective != Objective::Satisfy)
-            {
-                if self.restart(observer, false)? {
+            if self.stats.nodes >= self.restart_at && self.stats.solutions == 0 {
+                if self.restart(observer)? {
                     return Ok(());
                 }
                 continue;
