@@ -7,13 +7,12 @@
 /// Bytes per heap block that the allocator keeps beside the block, and the granularity it rounds to.
 const ALLOCATION_OVERHEAD_BYTES: u128 = 16;
 
-/// Bytes of a [`crate::Domain`] value: its lower bound, its size and its bit set's pointer, capacity
-/// and length.
-const DOMAIN_HEADER_BYTES: u128 = 32;
+/// Bytes of a [`crate::Domain`] value: its bounds, its size and its representation (a bit set's base,
+/// width and word pointer; `size_of::<Domain>()`, checked by a test).
+const DOMAIN_HEADER_BYTES: u128 = 56;
 
-/// Bits per block of a domain's bit set. `fixedbitset` uses 128- or 256-bit SIMD blocks depending on
-/// the target; the larger one is assumed.
-const DOMAIN_BLOCK_BITS: u128 = 256;
+/// Bits per word of a domain's bit set.
+const DOMAIN_BLOCK_BITS: u128 = 64;
 
 /// How many copies of every domain exist during a search: the model's initial domains and the
 /// store's current ones.
@@ -60,8 +59,10 @@ impl ModelSize {
     /// binary constraint (its box, offset, counter and list entries, with the lists' growth slack);
     /// and the trail at its worst, every value of every variable removed once along a path (forward
     /// checking removes a value at most once until the path backs up past it), at 16 bytes a removal.
-    /// The trail term dominates large models; a check-past search never records removals and needs
-    /// far less.
+    /// The trail term dominates large models, and is a worst case: search bounds its trail (32 MiB by
+    /// default, `csp_search::Search::set_memory_budget`), so a real search peaks far lower (a
+    /// 10,000-queens descent at 84 MB, where this estimate says 1.6 GB); a check-past search never
+    /// records removals at all. Refusing on the worst case keeps the refusal safe.
     ///
     /// The result saturates at `u64::MAX`, so any size may be asked about.
     pub const fn estimated_search_bytes(&self) -> u64 {
@@ -104,11 +105,19 @@ mod tests {
             binary_constraints: 7,
             constraint_bytes_per_variable: 40,
         };
-        // Domains of 300 values take two 256-bit blocks: 32 + 64 + 16 bytes, twice.
-        let per_variable = 2 * (32 + 64 + 16) + 208 + 40;
+        // Domains of 300 values take five 64-bit words: 56 + 40 + 16 bytes, twice.
+        let per_variable = 2 * (56 + 40 + 16) + 208 + 40;
         assert_eq!(
             size.estimated_search_bytes(),
             10 * per_variable + 7 * 96 + 10 * 300 * 16
+        );
+    }
+
+    #[test]
+    fn the_domain_header_is_the_domains_size() {
+        assert_eq!(
+            super::DOMAIN_HEADER_BYTES,
+            std::mem::size_of::<crate::Domain>() as u128
         );
     }
 
