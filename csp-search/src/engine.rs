@@ -553,11 +553,10 @@ impl<'m, B: Brancher> Search<'m, B> {
             kind,
             checkpoint: self.store.checkpoint(),
         });
-        if self.store.trail_bytes_since(self.store.trail_floor()) > self.trail_budget {
-            self.bound_trail();
-        }
-        if self.candidates.len() > self.candidate_budget {
-            self.bound_candidates();
+        // Looked at every sixteenth node: a path grows by a node at a time, and the check would be a
+        // few percent of a LEX node.
+        if self.stats.nodes % 16 == 0 {
+            self.bound_memory();
         }
         Ok(Expanded::Branched)
     }
@@ -737,6 +736,17 @@ impl<'m, B: Brancher> Search<'m, B> {
                 propagation: self.propagation,
             };
             self.brancher.on_wipeout(constraint, &ctx);
+        }
+    }
+
+    /// Keeps the path's memory within its budgets ([`Search::set_memory_budget`]).
+    #[inline]
+    fn bound_memory(&mut self) {
+        if self.store.trail_bytes_since(self.store.trail_floor()) > self.trail_budget {
+            self.bound_trail();
+        }
+        if self.candidates.len() > self.candidate_budget {
+            self.bound_candidates();
         }
     }
 
