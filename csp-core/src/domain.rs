@@ -1218,7 +1218,7 @@ mod tests {
             .collect();
         let mut offsets = vec![];
         while reference.len() > 1 {
-            let v = if reference.len() % 2 == 0 {
+            let v = if reference.len().is_multiple_of(2) {
                 reference[0]
             } else {
                 reference[reference.len() - 1]

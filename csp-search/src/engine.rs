@@ -555,7 +555,7 @@ impl<'m, B: Brancher> Search<'m, B> {
         });
         // Looked at every sixteenth node: a path grows by a node at a time, and the check would be a
         // few percent of a LEX node.
-        if self.stats.nodes % 16 == 0 {
+        if self.stats.nodes.is_multiple_of(16) {
             self.bound_memory();
         }
         Ok(Expanded::Branched)
