@@ -43,8 +43,8 @@ impl Output {
     ///
     /// ```
     /// let compiled = csp_flatzinc::compile(
-    ///     "array [1..2] of var 1..2: q :: output_array([1..2]) = [a, b];\n\
-    ///      var 1..2: a :: output_var;\nvar 1..2: b;\nvar bool: c :: output_var;\n\
+    ///     "var 1..2: a :: output_var;\nvar 1..2: b;\nvar bool: c :: output_var;\n\
+    ///      array [1..2] of var 1..2: q :: output_array([1..2]) = [a, b];\n\
     ///      constraint int_lt(a, b);\nsolve satisfy;\n",
     /// )?;
     /// let values: Vec<i32> = compiled
@@ -58,7 +58,7 @@ impl Output {
     ///     .collect();
     /// assert_eq!(
     ///     compiled.output().format(&values),
-    ///     "q = array1d(1..2, [1, 2]);\na = 1;\nc = false;\n"
+    ///     "a = 1;\nc = false;\nq = array1d(1..2, [1, 2]);\n"
     /// );
     /// # Ok::<(), csp_flatzinc::Error>(())
     /// ```
