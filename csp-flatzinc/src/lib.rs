@@ -50,5 +50,10 @@ pub enum Elem {
 
 /// Parses and compiles a FlatZinc model.
 pub fn compile(text: &str) -> Result<Compiled, Error> {
-    compile::compile_parsed(&parse(text)?)
+    compile_parsed(&parse(text)?)
+}
+
+/// Compiles a model [`parse`] read (for callers that time the two steps apart).
+pub fn compile_parsed(fzn: &ast::FlatZinc<'_>) -> Result<Compiled, Error> {
+    compile::compile_parsed(fzn)
 }

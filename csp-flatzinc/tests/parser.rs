@@ -50,8 +50,14 @@ fn errors_name_the_line_and_column() {
     assert_eq!(syntax_at("var 1..3: x\nsolve satisfy;\n"), (2, 1));
     assert_eq!(syntax_at("var 1..3: x;\nconstraint int_le(x, ;\n"), (2, 22));
     assert_eq!(syntax_at("var 1..3: x;\n"), (2, 1));
-    assert_eq!(syntax_at("var 1..3: x;\nsolve satisfy;\nsolve satisfy;\n"), (3, 1));
-    assert_eq!(syntax_at("int: n = 99999999999999999999;\nsolve satisfy;\n"), (1, 10));
+    assert_eq!(
+        syntax_at("var 1..3: x;\nsolve satisfy;\nsolve satisfy;\n"),
+        (3, 1)
+    );
+    assert_eq!(
+        syntax_at("int: n = 99999999999999999999;\nsolve satisfy;\n"),
+        (1, 10)
+    );
     assert_eq!(syntax_at("var 1..3: x @;\n"), (1, 13));
     assert_eq!(syntax_at("constraint f(\"open);\n"), (1, 14));
     let message = parse("var 1..3 x;").unwrap_err().to_string();
@@ -65,15 +71,24 @@ fn semantic_errors_name_the_line() {
     let error = compile("var 1..3: x;\nconstraint int_le(x);\nsolve satisfy;\n").unwrap_err();
     assert_eq!(error.to_string(), "line 2: unsupported constraint `int_le`");
     let error = compile("var 1..3000000000: x;\nsolve satisfy;\n").unwrap_err();
-    assert!(error.to_string().contains("exceeds the engine's 32-bit values"), "{error}");
-    let error =
-        compile("var 1..3: x;\nconstraint int_lin_eq([1, 2], [x], 1);\nsolve satisfy;\n").unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("exceeds the engine's 32-bit values"),
+        "{error}"
+    );
+    let error = compile("var 1..3: x;\nconstraint int_lin_eq([1, 2], [x], 1);\nsolve satisfy;\n")
+        .unwrap_err();
     assert_eq!(error.line(), 2);
 }
 
 #[test]
 fn deep_nesting_is_refused_not_overflowed() {
-    let deep = format!("int: n = {}1{};\n", "[".repeat(100_000), "]".repeat(100_000));
+    let deep = format!(
+        "int: n = {}1{};\n",
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
     assert!(matches!(parse(&deep), Err(Error::Syntax { .. })));
 }
 

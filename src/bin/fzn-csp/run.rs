@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use csp::core::{Model, Objective, Store};
-use csp::flatzinc::{Compiled, VerifyError, compile};
+use csp::flatzinc::{Compiled, VerifyError, compile_parsed, parse};
 use csp::search::{Outcome, Search, SearchObserver};
 
 use crate::args::Args;
@@ -76,12 +76,18 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> Result<(), RunError> {
         },
     };
     let text = read(&args.file)?;
-    let compiled = compile(&text).map_err(|error| RunError::Model {
+    let model_error = |error| RunError::Model {
         path: args.file.clone(),
         error,
-    })?;
-    drop(text);
+    };
+    let read_time = started.elapsed();
+    let parsed = parse(&text).map_err(model_error)?;
+    let parse_time = started.elapsed() - read_time;
+    let compiled = compile_parsed(&parsed).map_err(model_error)?;
     let init_time = started.elapsed();
+    let bytes = text.len();
+    drop(parsed);
+    drop(text);
     if args.threads > 1 {
         eprintln!(
             "fzn-csp: -p {}: this solver runs one search thread; running one",
@@ -89,6 +95,16 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> Result<(), RunError> {
         );
     }
     if args.verbose {
+        let megabytes = bytes as f64 / 1e6;
+        let build_time = init_time - read_time - parse_time;
+        eprintln!(
+            "% fzn-csp: {megabytes:.2} MB read in {:.3} s, parsed in {:.3} s ({:.0} MB/s), compiled in {:.3} s; parsed and compiled at {:.0} MB/s",
+            read_time.as_secs_f64(),
+            parse_time.as_secs_f64(),
+            megabytes / parse_time.as_secs_f64().max(1e-9),
+            build_time.as_secs_f64(),
+            megabytes / (parse_time + build_time).as_secs_f64().max(1e-9),
+        );
         let model = compiled.model();
         eprintln!(
             "% fzn-csp: {} FlatZinc constraints as {} engine constraints over {} variables in {:.3} s; search: {}",
