@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn fzn(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fzn").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fzn")
+        .join(name)
 }
 
 fn run(args: &[&str], file: &Path) -> Output {
@@ -88,7 +90,10 @@ fn statistics_are_mzn_stat_lines_closed_by_their_end_marker() {
         "objective",
         "objectiveBound",
     ] {
-        assert!(text.contains(&format!("%%%mzn-stat: {name}=")), "{name}: {text}");
+        assert!(
+            text.contains(&format!("%%%mzn-stat: {name}=")),
+            "{name}: {text}"
+        );
     }
     assert!(text.contains("%%%mzn-stat: objective=34\n"));
     assert!(text.contains("%%%mzn-stat: objectiveBound=34\n"));
@@ -127,7 +132,10 @@ fn booleans_print_as_true_and_false_and_arrays_keep_their_index_sets() {
 
 #[test]
 fn a_malformed_file_names_its_line_and_column() {
-    let output = run_text(&[], "var 1..3: x;\nconstraint int_le(x 2);\nsolve satisfy;\n");
+    let output = run_text(
+        &[],
+        "var 1..3: x;\nconstraint int_le(x 2);\nsolve satisfy;\n",
+    );
     assert_eq!(output.status.code(), Some(2));
     let error = String::from_utf8(output.stderr).unwrap();
     assert!(
@@ -155,7 +163,11 @@ fn an_unsupported_constraint_names_itself_and_its_line() {
 fn float_variables_and_unknown_search_annotations_are_refused() {
     let output = run_text(&[], "var 0.0..1.0: f;\nsolve satisfy;\n");
     assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8(output.stderr).unwrap().contains("line 1: unsupported float variables"));
+    assert!(
+        String::from_utf8(output.stderr)
+            .unwrap()
+            .contains("line 1: unsupported float variables")
+    );
     let output = run_text(
         &[],
         "var 1..3: x;\nsolve :: float_search([x], 0.1, input_order, indomain_split, complete) satisfy;\n",
@@ -175,7 +187,10 @@ fn usage_errors_and_missing_files_are_one_line_and_exit_2() {
     let output = run(&[], Path::new("/nonexistent/model.fzn"));
     assert_eq!(output.status.code(), Some(2));
     let error = String::from_utf8(output.stderr).unwrap();
-    assert!(error.starts_with("fzn-csp: /nonexistent/model.fzn: "), "{error}");
+    assert!(
+        error.starts_with("fzn-csp: /nonexistent/model.fzn: "),
+        "{error}"
+    );
 }
 
 #[test]

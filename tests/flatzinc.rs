@@ -38,7 +38,9 @@ fn instances() -> Vec<(String, Expected)> {
 }
 
 fn load(file: &str) -> Compiled {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fzn").join(file);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fzn")
+        .join(file);
     let text = std::fs::read_to_string(path).unwrap();
     compile(&text).unwrap_or_else(|e| panic!("{file}: {e}"))
 }
@@ -107,7 +109,9 @@ fn every_builtin_the_committed_models_use_is_in_the_table() {
     // are there, and this keeps the count of distinct builtins they exercise from shrinking unseen.
     let mut names = std::collections::BTreeSet::new();
     for (file, _) in &instances() {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fzn").join(file);
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fzn")
+            .join(file);
         let text = std::fs::read_to_string(path).unwrap();
         for item in csp::flatzinc::parse(&text).unwrap().constraints {
             names.insert(item.name.to_owned());
