@@ -10,6 +10,8 @@
 //!   verification and rendering.
 //! - [`count`] (`nqueens-count`): exact N-queens counts that bypass the engine.
 //! - [`problems`] (`csp-problems`): Sudoku and graph colouring: parsers, models, checkers.
+//! - [`flatzinc`] (`csp-flatzinc`): the FlatZinc front end (parser, builtin table, output) behind
+//!   the `fzn-csp` binary, which MiniZinc runs.
 //!
 //! ```
 //! use csp::nqueens::{Encoding, model, verify};
@@ -30,6 +32,7 @@
 //! ```
 
 pub use csp_core as core;
+pub use csp_flatzinc as flatzinc;
 pub use csp_local as local;
 pub use csp_problems as problems;
 pub use csp_search as search;

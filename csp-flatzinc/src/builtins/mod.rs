@@ -1,0 +1,589 @@
+//! The builtin table: every FlatZinc constraint the front end accepts, with its constructor (how it is
+//! posted on the engine) and its meaning (an independent checker of the FlatZinc definition, which
+//! every solution passes before it is printed). [`BUILTINS`] is the one place a constraint is added:
+//! when the catalogue gives the engine a new constraint, its entry here names it, and the solver
+//! library in `minizinc/mznlib` may then declare it native.
+
+mod arith;
+mod boolean;
+mod element;
+mod global;
+mod linear;
+mod poster;
+
+pub use poster::{Poster, Reif};
+
+use crate::Elem;
+use crate::ast::Ranges;
+use crate::error::Error;
+
+/// A constraint's argument, resolved: names replaced by what they stand for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Arg {
+    /// An integer or Boolean (0 or 1), constant or variable.
+    Elem(Elem),
+    /// An array of them.
+    Array(Vec<Elem>),
+    /// A constant set.
+    Set(Ranges),
+    /// An array of constant sets.
+    SetArray(Vec<Ranges>),
+}
+
+/// An argument's value in a complete assignment, as a builtin's checker reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Val<'a> {
+    /// An integer (a Boolean as 0 or 1).
+    Int(i64),
+    /// An array of them.
+    Array(Vec<i64>),
+    /// A constant set.
+    Set(&'a Ranges),
+    /// An array of constant sets.
+    SetArray(&'a [Ranges]),
+}
+
+impl Val<'_> {
+    /// The integer, or `None` for another shape.
+    pub fn int(&self) -> Option<i64> {
+        match self {
+            Val::Int(value) => Some(*value),
+            _ => None,
+        }
+    }
+
+    /// The array, or `None` for another shape.
+    pub fn array(&self) -> Option<&[i64]> {
+        match self {
+            Val::Array(values) => Some(values),
+            _ => None,
+        }
+    }
+
+    /// The set, or `None` for another shape.
+    pub fn set(&self) -> Option<&Ranges> {
+        match self {
+            Val::Set(set) => Some(set),
+            _ => None,
+        }
+    }
+}
+
+/// How a builtin reaches the engine, for the record of what the catalogue still has to provide.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Support {
+    /// One `csp_core` constraint with the builtin's meaning (`Linear`, `NotEqual`, `AllDifferent`,
+    /// `Table`, and their `Reified` forms).
+    Native,
+    /// An encoding into `csp_core` constraints of another shape (a clause as a linear sum, a Boolean
+    /// operation or a constant-array element as a table, a parity through an auxiliary variable).
+    Encoded,
+    /// A constraint this crate writes until the catalogue lands ([`crate::constraints`]).
+    Temporary,
+}
+
+/// One FlatZinc builtin: its name and number of arguments, how it is posted, and what it means.
+pub struct Builtin {
+    /// The FlatZinc name.
+    pub name: &'static str,
+    /// The number of arguments.
+    pub arity: usize,
+    /// How it reaches the engine.
+    pub support: Support,
+    /// Posts it on the model.
+    pub post: fn(&mut Poster<'_>, &[Arg]) -> Result<(), Error>,
+    /// Whether the arguments' values satisfy it, by the FlatZinc definition (independent of the
+    /// engine's constraints and of `post`).
+    pub holds: fn(&[Val<'_>]) -> bool,
+}
+
+impl std::fmt::Debug for Builtin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Builtin({}/{})", self.name, self.arity)
+    }
+}
+
+/// How a comparison or a linear sum relates its two sides: `=`, `≠`, `≤`, `<`.
+pub(crate) const EQ: u8 = 0;
+pub(crate) const NE: u8 = 1;
+pub(crate) const LE: u8 = 2;
+pub(crate) const LT: u8 = 3;
+/// How a constraint is tied to a trailing Boolean argument: not at all, `_reif`, `_imp`.
+pub(crate) const PLAIN: u8 = 0;
+pub(crate) const REIF: u8 = 1;
+pub(crate) const IMP: u8 = 2;
+
+/// Whether `left rel right` holds, for `rel` one of [`EQ`], [`NE`], [`LE`], [`LT`].
+pub(crate) fn compare<const REL: u8>(left: i128, right: i128) -> bool {
+    match REL {
+        EQ => left == right,
+        NE => left != right,
+        LE => left <= right,
+        _ => left < right,
+    }
+}
+
+/// Whether a constraint whose own truth is `holds` is satisfied under `MODE`, given the trailing
+/// Boolean's value `r` (unused for [`PLAIN`]).
+pub(crate) fn tied<const MODE: u8>(holds: bool, r: Option<i64>) -> bool {
+    match (MODE, r) {
+        (PLAIN, _) => holds,
+        (REIF, Some(1)) | (IMP, Some(1)) => holds,
+        (REIF, Some(0)) => !holds,
+        (IMP, Some(0)) => true,
+        _ => false,
+    }
+}
+
+/// The [`Reif`] for `MODE`, from the trailing argument.
+pub(crate) fn reif_of<const MODE: u8>(p: &Poster<'_>, args: &[Arg]) -> Result<Reif, Error> {
+    Ok(match MODE {
+        PLAIN => Reif::Plain,
+        REIF => Reif::Equiv(p.elem(args.last().expect("a reified builtin has arguments"))?),
+        _ => Reif::Implies(p.elem(args.last().expect("a reified builtin has arguments"))?),
+    })
+}
+
+macro_rules! builtin {
+    ($name:literal, $arity:literal, $support:ident, $post:expr, $holds:expr) => {
+        Builtin {
+            name: $name,
+            arity: $arity,
+            support: Support::$support,
+            post: $post,
+            holds: $holds,
+        }
+    };
+}
+
+/// Every builtin, by FlatZinc name. Keep each family together, plain form first.
+pub static BUILTINS: &[Builtin] = {
+    use arith::*;
+    use boolean::*;
+    use element::*;
+    use global::*;
+    use linear::*;
+    &[
+        // Integer comparisons: a two-variable `Linear` (a `NotEqual` for ≠), reified by `Reified`.
+        builtin!(
+            "int_eq",
+            2,
+            Native,
+            int_cmp::<EQ, PLAIN>,
+            int_cmp_holds::<EQ, PLAIN>
+        ),
+        builtin!(
+            "int_ne",
+            2,
+            Native,
+            int_cmp::<NE, PLAIN>,
+            int_cmp_holds::<NE, PLAIN>
+        ),
+        builtin!(
+            "int_le",
+            2,
+            Native,
+            int_cmp::<LE, PLAIN>,
+            int_cmp_holds::<LE, PLAIN>
+        ),
+        builtin!(
+            "int_lt",
+            2,
+            Native,
+            int_cmp::<LT, PLAIN>,
+            int_cmp_holds::<LT, PLAIN>
+        ),
+        builtin!(
+            "int_eq_reif",
+            3,
+            Native,
+            int_cmp::<EQ, REIF>,
+            int_cmp_holds::<EQ, REIF>
+        ),
+        builtin!(
+            "int_ne_reif",
+            3,
+            Native,
+            int_cmp::<NE, REIF>,
+            int_cmp_holds::<NE, REIF>
+        ),
+        builtin!(
+            "int_le_reif",
+            3,
+            Native,
+            int_cmp::<LE, REIF>,
+            int_cmp_holds::<LE, REIF>
+        ),
+        builtin!(
+            "int_lt_reif",
+            3,
+            Native,
+            int_cmp::<LT, REIF>,
+            int_cmp_holds::<LT, REIF>
+        ),
+        builtin!(
+            "int_eq_imp",
+            3,
+            Native,
+            int_cmp::<EQ, IMP>,
+            int_cmp_holds::<EQ, IMP>
+        ),
+        builtin!(
+            "int_ne_imp",
+            3,
+            Native,
+            int_cmp::<NE, IMP>,
+            int_cmp_holds::<NE, IMP>
+        ),
+        builtin!(
+            "int_le_imp",
+            3,
+            Native,
+            int_cmp::<LE, IMP>,
+            int_cmp_holds::<LE, IMP>
+        ),
+        builtin!(
+            "int_lt_imp",
+            3,
+            Native,
+            int_cmp::<LT, IMP>,
+            int_cmp_holds::<LT, IMP>
+        ),
+        // Linear sums: `Linear`, constants folded and repeated variables merged.
+        builtin!(
+            "int_lin_eq",
+            3,
+            Native,
+            int_lin::<EQ, PLAIN>,
+            int_lin_holds::<EQ, PLAIN>
+        ),
+        builtin!(
+            "int_lin_ne",
+            3,
+            Native,
+            int_lin::<NE, PLAIN>,
+            int_lin_holds::<NE, PLAIN>
+        ),
+        builtin!(
+            "int_lin_le",
+            3,
+            Native,
+            int_lin::<LE, PLAIN>,
+            int_lin_holds::<LE, PLAIN>
+        ),
+        builtin!(
+            "int_lin_eq_reif",
+            4,
+            Native,
+            int_lin::<EQ, REIF>,
+            int_lin_holds::<EQ, REIF>
+        ),
+        builtin!(
+            "int_lin_ne_reif",
+            4,
+            Native,
+            int_lin::<NE, REIF>,
+            int_lin_holds::<NE, REIF>
+        ),
+        builtin!(
+            "int_lin_le_reif",
+            4,
+            Native,
+            int_lin::<LE, REIF>,
+            int_lin_holds::<LE, REIF>
+        ),
+        builtin!(
+            "int_lin_eq_imp",
+            4,
+            Native,
+            int_lin::<EQ, IMP>,
+            int_lin_holds::<EQ, IMP>
+        ),
+        builtin!(
+            "int_lin_ne_imp",
+            4,
+            Native,
+            int_lin::<NE, IMP>,
+            int_lin_holds::<NE, IMP>
+        ),
+        builtin!(
+            "int_lin_le_imp",
+            4,
+            Native,
+            int_lin::<LE, IMP>,
+            int_lin_holds::<LE, IMP>
+        ),
+        builtin!(
+            "bool_lin_eq",
+            3,
+            Native,
+            bool_lin::<EQ>,
+            bool_lin_holds::<EQ>
+        ),
+        builtin!(
+            "bool_lin_le",
+            3,
+            Native,
+            bool_lin::<LE>,
+            bool_lin_holds::<LE>
+        ),
+        // Booleans as 0/1 integers: linear sums over literals, or a table of the three values.
+        builtin!("bool2int", 2, Encoded, bool_cmp::<EQ>, bool_cmp_holds::<EQ>),
+        builtin!("bool_eq", 2, Encoded, bool_cmp::<EQ>, bool_cmp_holds::<EQ>),
+        builtin!("bool_le", 2, Encoded, bool_cmp::<LE>, bool_cmp_holds::<LE>),
+        builtin!("bool_lt", 2, Encoded, bool_cmp::<LT>, bool_cmp_holds::<LT>),
+        builtin!("bool_not", 2, Encoded, bool_cmp::<NE>, bool_cmp_holds::<NE>),
+        builtin!("bool_xor", 2, Encoded, bool_cmp::<NE>, bool_cmp_holds::<NE>),
+        builtin!(
+            "bool_clause",
+            2,
+            Encoded,
+            bool_clause::<PLAIN>,
+            bool_clause_holds::<PLAIN>
+        ),
+        builtin!(
+            "bool_clause_reif",
+            3,
+            Encoded,
+            bool_clause::<REIF>,
+            bool_clause_holds::<REIF>
+        ),
+        builtin!(
+            "bool_clause_imp",
+            3,
+            Encoded,
+            bool_clause::<IMP>,
+            bool_clause_holds::<IMP>
+        ),
+        builtin!(
+            "array_bool_and",
+            2,
+            Encoded,
+            array_bool_and,
+            array_bool_and_holds
+        ),
+        builtin!(
+            "array_bool_or",
+            2,
+            Encoded,
+            array_bool_or,
+            array_bool_or_holds
+        ),
+        builtin!(
+            "array_bool_xor",
+            1,
+            Encoded,
+            array_bool_xor,
+            array_bool_xor_holds
+        ),
+        builtin!(
+            "bool_and",
+            3,
+            Encoded,
+            bool_op::<AND, REIF>,
+            bool_op_holds::<AND, REIF>
+        ),
+        builtin!(
+            "bool_or",
+            3,
+            Encoded,
+            bool_op::<OR, REIF>,
+            bool_op_holds::<OR, REIF>
+        ),
+        builtin!(
+            "bool_xor",
+            3,
+            Encoded,
+            bool_op::<XOR, REIF>,
+            bool_op_holds::<XOR, REIF>
+        ),
+        builtin!(
+            "bool_eq_reif",
+            3,
+            Encoded,
+            bool_op::<BEQ, REIF>,
+            bool_op_holds::<BEQ, REIF>
+        ),
+        builtin!(
+            "bool_le_reif",
+            3,
+            Encoded,
+            bool_op::<BLE, REIF>,
+            bool_op_holds::<BLE, REIF>
+        ),
+        builtin!(
+            "bool_lt_reif",
+            3,
+            Encoded,
+            bool_op::<BLT, REIF>,
+            bool_op_holds::<BLT, REIF>
+        ),
+        builtin!(
+            "bool_and_imp",
+            3,
+            Encoded,
+            bool_op::<AND, IMP>,
+            bool_op_holds::<AND, IMP>
+        ),
+        builtin!(
+            "bool_or_imp",
+            3,
+            Encoded,
+            bool_op::<OR, IMP>,
+            bool_op_holds::<OR, IMP>
+        ),
+        builtin!(
+            "bool_xor_imp",
+            3,
+            Encoded,
+            bool_op::<XOR, IMP>,
+            bool_op_holds::<XOR, IMP>
+        ),
+        builtin!(
+            "bool_eq_imp",
+            3,
+            Encoded,
+            bool_op::<BEQ, IMP>,
+            bool_op_holds::<BEQ, IMP>
+        ),
+        builtin!(
+            "bool_le_imp",
+            3,
+            Encoded,
+            bool_op::<BLE, IMP>,
+            bool_op_holds::<BLE, IMP>
+        ),
+        builtin!(
+            "bool_lt_imp",
+            3,
+            Encoded,
+            bool_op::<BLT, IMP>,
+            bool_op_holds::<BLT, IMP>
+        ),
+        // Element: a table over (index, value) for a constant array; over variables, temporary.
+        builtin!(
+            "array_int_element",
+            3,
+            Encoded,
+            array_element,
+            array_element_holds
+        ),
+        builtin!(
+            "array_bool_element",
+            3,
+            Encoded,
+            array_element,
+            array_element_holds
+        ),
+        builtin!(
+            "array_var_int_element",
+            3,
+            Temporary,
+            array_var_element,
+            array_element_holds
+        ),
+        builtin!(
+            "array_var_bool_element",
+            3,
+            Temporary,
+            array_var_element,
+            array_element_holds
+        ),
+        // Arithmetic functions: temporary constraints of this crate.
+        builtin!(
+            "int_times",
+            3,
+            Temporary,
+            arith::<TIMES>,
+            arith_holds::<TIMES>
+        ),
+        builtin!("int_div", 3, Temporary, arith::<DIV>, arith_holds::<DIV>),
+        builtin!("int_mod", 3, Temporary, arith::<MOD>, arith_holds::<MOD>),
+        builtin!("int_min", 3, Temporary, arith::<MIN>, arith_holds::<MIN>),
+        builtin!("int_max", 3, Temporary, arith::<MAX>, arith_holds::<MAX>),
+        builtin!("int_pow", 3, Temporary, arith::<POW>, arith_holds::<POW>),
+        builtin!("int_abs", 2, Temporary, int_abs, int_abs_holds),
+        builtin!(
+            "array_int_maximum",
+            2,
+            Temporary,
+            extremum::<MAX>,
+            extremum_holds::<MAX>
+        ),
+        builtin!(
+            "array_int_minimum",
+            2,
+            Temporary,
+            extremum::<MIN>,
+            extremum_holds::<MIN>
+        ),
+        // Sets: membership of a constant set, temporary.
+        builtin!(
+            "set_in",
+            2,
+            Temporary,
+            set_in::<PLAIN>,
+            set_in_holds::<PLAIN>
+        ),
+        builtin!(
+            "set_in_reif",
+            3,
+            Temporary,
+            set_in::<REIF>,
+            set_in_holds::<REIF>
+        ),
+        builtin!(
+            "set_in_imp",
+            3,
+            Temporary,
+            set_in::<IMP>,
+            set_in_holds::<IMP>
+        ),
+        // Global constraints the solver library declares native (`minizinc/mznlib/fzn_*.mzn`).
+        builtin!(
+            "fzn_all_different_int",
+            1,
+            Native,
+            all_different,
+            all_different_holds
+        ),
+        builtin!(
+            "all_different_int",
+            1,
+            Native,
+            all_different,
+            all_different_holds
+        ),
+        builtin!("fzn_table_int", 2, Native, table, table_holds),
+        builtin!("fzn_table_bool", 2, Native, table, table_holds),
+        builtin!("table_int", 2, Native, table, table_holds),
+        builtin!("table_bool", 2, Native, table, table_holds),
+    ]
+};
+
+/// The builtin called `name` with `arity` arguments (`bool_xor` has a two- and a three-argument
+/// form), if the front end has it.
+pub fn find(name: &str, arity: usize) -> Option<&'static Builtin> {
+    BUILTINS
+        .iter()
+        .find(|b| b.name == name && b.arity == arity)
+        .or_else(|| BUILTINS.iter().find(|b| b.name == name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_arities_are_unique() {
+        for (i, a) in BUILTINS.iter().enumerate() {
+            for b in &BUILTINS[i + 1..] {
+                assert!(
+                    a.name != b.name || a.arity != b.arity,
+                    "{} is listed twice",
+                    a.name
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,324 @@
+//! What a builtin's constructor works with: the model being built, the arguments' accessors, and the
+//! encodings every family shares (linear sums with constants folded, tables over constants and
+//! repeated variables, reification of any constraint).
+
+use csp_core::constraints::{Linear, NotEqual, Reification, Reified, Relation, Table};
+use csp_core::{Constraint, ModelBuilder, VarId};
+use hashbrown::HashMap;
+
+use super::Arg;
+use crate::Elem;
+use crate::ast::Ranges;
+use crate::constraints::{Checked, Slot, Slots};
+use crate::error::Error;
+
+/// How a constraint is tied to a Boolean, as FlatZinc's name suffixes say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reif {
+    /// No suffix: the constraint holds.
+    Plain,
+    /// `_reif`: `r ↔ C`.
+    Equiv(Elem),
+    /// `_imp`: `r → C`.
+    Implies(Elem),
+}
+
+/// The model being built, as a builtin's constructor sees it.
+pub struct Poster<'b> {
+    pub(crate) builder: &'b mut ModelBuilder,
+    /// One fixed variable per constant that had to be a variable.
+    pub(crate) constants: &'b mut HashMap<i64, VarId>,
+    /// Every variable's declared bounds, by index.
+    pub(crate) bounds: &'b mut Vec<(i64, i64)>,
+    /// The line of the constraint being posted, for errors.
+    pub(crate) line: u32,
+}
+
+impl Poster<'_> {
+    fn invalid(&self, message: impl Into<String>) -> Error {
+        Error::invalid(self.line, message)
+    }
+
+    /// Argument `arg` as one integer or Boolean, constant or variable.
+    pub fn elem(&self, arg: &Arg) -> Result<Elem, Error> {
+        match arg {
+            Arg::Elem(elem) => Ok(*elem),
+            _ => Err(self.invalid("expected an integer or Boolean, found an array or set")),
+        }
+    }
+
+    /// Argument `arg` as a constant integer.
+    pub fn int(&self, arg: &Arg) -> Result<i64, Error> {
+        match arg {
+            Arg::Elem(Elem::Const(value)) => Ok(*value),
+            _ => Err(self.invalid("expected a constant integer")),
+        }
+    }
+
+    /// Argument `arg` as an array of integers or Booleans, constants or variables.
+    pub fn elems<'a>(&self, arg: &'a Arg) -> Result<&'a [Elem], Error> {
+        match arg {
+            Arg::Array(elems) => Ok(elems),
+            _ => Err(self.invalid("expected an array")),
+        }
+    }
+
+    /// Argument `arg` as an array of constant integers.
+    pub fn ints(&self, arg: &Arg) -> Result<Vec<i64>, Error> {
+        self.elems(arg)?
+            .iter()
+            .map(|elem| match elem {
+                Elem::Const(value) => Ok(*value),
+                Elem::Var(_) => Err(self.invalid("expected an array of constants")),
+            })
+            .collect()
+    }
+
+    /// Argument `arg` as a constant set.
+    pub fn set<'a>(&self, arg: &'a Arg) -> Result<&'a Ranges, Error> {
+        match arg {
+            Arg::Set(set) => Ok(set),
+            _ => Err(self.invalid("expected a constant set")),
+        }
+    }
+
+    /// The variable standing for `elem`: itself, or a fixed variable for a constant (one per value).
+    pub fn var(&mut self, elem: Elem) -> Result<VarId, Error> {
+        match elem {
+            Elem::Var(var) => Ok(var),
+            Elem::Const(value) => {
+                if let Some(&var) = self.constants.get(&value) {
+                    return Ok(var);
+                }
+                let v = i32::try_from(value).map_err(|_| {
+                    self.invalid(format!(
+                        "constant {value} is outside the engine's 32-bit values"
+                    ))
+                })?;
+                // `=` cannot start a FlatZinc name, so these names never clash with the model's.
+                let var = self
+                    .builder
+                    .int_var(format!("={value}"), v..=v)
+                    .map_err(|e| self.invalid(e.to_string()))?;
+                self.bounds.push((value, value));
+                self.constants.insert(value, var);
+                Ok(var)
+            }
+        }
+    }
+
+    /// A new variable over `lo..=hi` for an encoding's own use.
+    pub fn aux_var(&mut self, lo: i64, hi: i64) -> Result<VarId, Error> {
+        let (lo, hi) = (
+            lo.max(i64::from(i32::MIN)) as i32,
+            hi.min(i64::from(i32::MAX)) as i32,
+        );
+        let name = format!("={}aux", self.builder.num_vars());
+        let var = self
+            .builder
+            .int_var(name, lo..=hi)
+            .map_err(|e| self.invalid(e.to_string()))?;
+        self.bounds.push((i64::from(lo), i64::from(hi)));
+        Ok(var)
+    }
+
+    /// The declared bounds of `elem`.
+    pub fn bounds_of(&self, elem: Elem) -> (i64, i64) {
+        match elem {
+            Elem::Const(value) => (value, value),
+            Elem::Var(var) => self.bounds[var.index()],
+        }
+    }
+
+    /// Posts `constraint`.
+    pub fn post(&mut self, constraint: impl Constraint + 'static) -> Result<(), Error> {
+        self.post_boxed(Box::new(constraint))
+    }
+
+    /// Posts a boxed constraint.
+    pub fn post_boxed(&mut self, constraint: Box<dyn Constraint>) -> Result<(), Error> {
+        self.builder
+            .post_boxed(constraint)
+            .map(drop)
+            .map_err(|e| Error::invalid(self.line, e.to_string()))
+    }
+
+    /// Posts a constraint that no assignment satisfies: the model has no solution.
+    pub fn post_false(&mut self) -> Result<(), Error> {
+        let zero = self.var(Elem::Const(0))?;
+        let never = Table::new(vec![zero], Vec::new()).map_err(|e| self.invalid(e.to_string()))?;
+        self.post(never)
+    }
+
+    /// Posts the truth value `holds` of a constraint without variables, tied to `reif`.
+    pub fn post_truth(&mut self, holds: bool, reif: Reif) -> Result<(), Error> {
+        match reif {
+            Reif::Plain if holds => Ok(()),
+            Reif::Plain => self.post_false(),
+            Reif::Equiv(r) => {
+                self.linear(&[(1, r)], Relation::Equal, i64::from(holds), Reif::Plain)
+            }
+            Reif::Implies(_) if holds => Ok(()),
+            Reif::Implies(r) => self.linear(&[(1, r)], Relation::Equal, 0, Reif::Plain),
+        }
+    }
+
+    /// Posts `constraint` tied to `reif`: plainly, through [`Reified`], or as its negation or
+    /// nothing when the Boolean is a constant. When the Boolean is also in the constraint's scope,
+    /// which [`Reified`] refuses, the reification is posted by its checker alone.
+    pub fn reified(&mut self, reif: Reif, constraint: Box<dyn Constraint>) -> Result<(), Error> {
+        let (r, mode) = match reif {
+            Reif::Plain => return self.post_boxed(constraint),
+            Reif::Equiv(r) => (r, Reification::Equivalent),
+            Reif::Implies(r) => (r, Reification::Implies),
+        };
+        match (r, mode) {
+            (Elem::Const(1), _) => self.post_boxed(constraint),
+            (Elem::Const(0), Reification::Implies) => Ok(()),
+            (Elem::Const(0), Reification::Equivalent) => match constraint.negation() {
+                Some(negation) => self.post_boxed(negation),
+                None => self.reified_by_checker(r, mode, constraint),
+            },
+            (Elem::Const(_), _) => self.post_false(),
+            (Elem::Var(b), _) if constraint.scope().contains(&b) => {
+                self.reified_by_checker(r, mode, constraint)
+            }
+            (Elem::Var(b), _) => {
+                let reified =
+                    Reified::new(b, constraint, mode).map_err(|e| self.invalid(e.to_string()))?;
+                self.post(reified)
+            }
+        }
+    }
+
+    /// `r ↔ C` or `r → C` as one relation over `r` and `C`'s scope, judged by `C`'s checker.
+    fn reified_by_checker(
+        &mut self,
+        r: Elem,
+        mode: Reification,
+        constraint: Box<dyn Constraint>,
+    ) -> Result<(), Error> {
+        let mut args = vec![r];
+        args.extend(constraint.scope().iter().map(|&v| Elem::Var(v)));
+        let check = move |values: &[i64]| {
+            let inner: Option<smallvec::SmallVec<[i32; 8]>> =
+                values[1..].iter().map(|&v| i32::try_from(v).ok()).collect();
+            let holds = inner.is_some_and(|inner| constraint.is_satisfied(&inner));
+            match (mode, values[0]) {
+                (Reification::Equivalent, 1) | (Reification::Implies, 1) => holds,
+                (Reification::Equivalent, 0) => !holds,
+                (Reification::Implies, 0) => true,
+                _ => false,
+            }
+        };
+        self.post(Checked::new("reification", &args, Box::new(check)))
+    }
+
+    /// Posts `Σ aᵢxᵢ relation rhs` tied to `reif`, folding constants into the right-hand side and
+    /// merging repeated variables. A disequality of two variables with opposite unit coefficients is a
+    /// [`NotEqual`].
+    pub fn linear(
+        &mut self,
+        terms: &[(i64, Elem)],
+        relation: Relation,
+        rhs: i64,
+        reif: Reif,
+    ) -> Result<(), Error> {
+        let mut rhs = i128::from(rhs);
+        let mut merged: Vec<(i128, VarId)> = Vec::with_capacity(terms.len());
+        let mut index: HashMap<VarId, usize> = HashMap::new();
+        for &(a, elem) in terms {
+            match elem {
+                Elem::Const(c) => rhs -= i128::from(a) * i128::from(c),
+                Elem::Var(v) => {
+                    // A scan for short sums, a map for long ones: either way one pass.
+                    let found = if merged.len() < 16 {
+                        merged.iter().position(|&(_, w)| w == v)
+                    } else {
+                        if index.is_empty() {
+                            index.extend(merged.iter().enumerate().map(|(i, &(_, w))| (w, i)));
+                        }
+                        index.get(&v).copied()
+                    };
+                    match found {
+                        Some(i) => merged[i].0 += i128::from(a),
+                        None => {
+                            if !index.is_empty() {
+                                index.insert(v, merged.len());
+                            }
+                            merged.push((i128::from(a), v));
+                        }
+                    }
+                }
+            }
+        }
+        merged.retain(|&(a, _)| a != 0);
+        if merged.is_empty() {
+            let holds = match relation {
+                Relation::Equal => rhs == 0,
+                Relation::LessOrEqual => 0 <= rhs,
+                Relation::NotEqual => rhs != 0,
+            };
+            return self.post_truth(holds, reif);
+        }
+        let rhs = i64::try_from(rhs)
+            .map_err(|_| self.invalid("a linear constraint's constant is beyond 64 bits"))?;
+        let terms: Vec<(i64, VarId)> = merged
+            .into_iter()
+            .map(|(a, v)| i64::try_from(a).map(|a| (a, v)))
+            .collect::<Result<_, _>>()
+            .map_err(|_| self.invalid("a linear coefficient is beyond 64 bits"))?;
+        if relation == Relation::NotEqual
+            && let [(a, x), (b, y)] = terms[..]
+            && a == -b
+            && a.abs() == 1
+            && let Ok(c) = i32::try_from(rhs * a)
+        {
+            // a·(x − y) ≠ rhs, a = ±1: x ≠ y + a·rhs.
+            return self.reified(reif, Box::new(NotEqual::with_offsets(x, 0, y, c)));
+        }
+        self.reified(reif, Box::new(Linear::with_i64(terms, relation, rhs)))
+    }
+
+    /// Posts "the arguments take one of the rows of `tuples`" (rows of `args.len()` values, one
+    /// after another), over constants and repeated variables: rows that disagree with a constant, or
+    /// give a repeated variable two values, are dropped, and the rest are projected on the distinct
+    /// variables.
+    pub fn table(&mut self, args: &[Elem], tuples: &[i64]) -> Result<(), Error> {
+        let slots = Slots::new(args);
+        let arity = args.len();
+        let width = slots.scope().len();
+        let mut rows: Vec<Vec<i32>> = Vec::new();
+        let mut any_row = false;
+        if arity > 0 {
+            'rows: for tuple in tuples.chunks_exact(arity) {
+                let mut row: Vec<Option<i32>> = vec![None; width];
+                for (i, &value) in tuple.iter().enumerate() {
+                    match slots.slot(i) {
+                        Slot::Const(c) if c != value => continue 'rows,
+                        Slot::Const(_) => {}
+                        Slot::Var(p) => {
+                            let Ok(value) = i32::try_from(value) else {
+                                continue 'rows;
+                            };
+                            match row[p] {
+                                Some(seen) if seen != value => continue 'rows,
+                                _ => row[p] = Some(value),
+                            }
+                        }
+                    }
+                }
+                any_row = true;
+                if width > 0 {
+                    rows.push(row.into_iter().map(|v| v.unwrap_or(0)).collect());
+                }
+            }
+        }
+        if width == 0 {
+            return self.post_truth(any_row || arity == 0, Reif::Plain);
+        }
+        let table =
+            Table::new(slots.scope().to_vec(), rows).map_err(|e| self.invalid(e.to_string()))?;
+        self.post(table)
+    }
+}

@@ -1,0 +1,54 @@
+use std::fmt;
+
+use csp_core::{CheckCtx, Constraint, VarId};
+
+use super::Slots;
+use crate::Elem;
+
+/// The checker a [`Checked`] relation is given: whether the arguments' values (constants included, one per
+/// argument in order) satisfy it.
+pub type Check = Box<dyn Fn(&[i64]) -> bool + Send + Sync>;
+
+/// Any relation over constants and variables, known by its checker alone: what a builtin falls back
+/// on when its usual encoding cannot take its arguments (a reified constraint whose Boolean is also
+/// in its scope, say). Propagation is the trait's default, generalised arc consistency from the
+/// checker while the domains are small, and the check once every variable is fixed.
+pub struct Checked {
+    name: String,
+    slots: Slots,
+    check: Check,
+}
+
+impl Checked {
+    /// `check` over the values of `args`; `name` is shown in messages.
+    pub fn new(name: impl Into<String>, args: &[Elem], check: Check) -> Self {
+        Checked {
+            name: name.into(),
+            slots: Slots::new(args),
+            check,
+        }
+    }
+}
+
+impl fmt::Debug for Checked {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Checked({}, {:?})", self.name, self.slots.scope())
+    }
+}
+
+impl Constraint for Checked {
+    fn scope(&self) -> &[VarId] {
+        self.slots.scope()
+    }
+
+    fn is_satisfied(&self, values: &[i32]) -> bool {
+        let args: smallvec::SmallVec<[i64; 8]> = (0..self.slots.len())
+            .map(|i| self.slots.value(i, values))
+            .collect();
+        (self.check)(&args)
+    }
+
+    fn entailment(&self, ctx: &CheckCtx<'_>) -> Option<bool> {
+        super::fixed_verdict(self, ctx)
+    }
+}

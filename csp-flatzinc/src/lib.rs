@@ -1,0 +1,59 @@
+//! # csp-flatzinc
+//!
+//! The FlatZinc front end of the `csp` engine: [`parse`] reads a FlatZinc model (every error with its
+//! line and column, never a panic), [`compile`] turns it into a [`csp_core::Model`] through the
+//! builtin table ([`builtins::BUILTINS`], the one place a FlatZinc constraint is mapped onto the
+//! engine), with the search its annotations ask for and what a solution prints. The `fzn-csp` binary
+//! of the root package runs it with the FlatZinc standard options; `minizinc/` at the repository
+//! root registers it with MiniZinc.
+//!
+//! ```
+//! use csp_search::{Outcome, solve};
+//!
+//! let compiled = csp_flatzinc::compile(
+//!     "var 1..9: x :: output_var;\n\
+//!      var 1..9: y :: output_var;\n\
+//!      constraint int_lin_eq([2, 3], [x, y], 12);\n\
+//!      solve maximize x;\n",
+//! )?;
+//! let result = solve(compiled.model(), &compiled.search_config(false), ());
+//! assert_eq!(result.outcome, Outcome::Optimal);
+//! let solution = result.solution.unwrap();
+//! assert!(compiled.verify(&solution).is_ok());
+//! assert_eq!(compiled.output().format(&solution), "x = 3;\ny = 2;\n");
+//! # Ok::<(), csp_flatzinc::Error>(())
+//! ```
+
+pub mod ast;
+pub mod builtins;
+mod compile;
+pub mod constraints;
+mod error;
+pub mod output;
+mod parser;
+mod search;
+
+pub use compile::{Compiled, VerifyError};
+pub use error::Error;
+pub use parser::{MAX_DEPTH, parse};
+
+use csp_core::VarId;
+
+/// One integer or Boolean of a FlatZinc model: a constant, or a variable of the engine's model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Elem {
+    /// A constant (a Boolean as 0 or 1).
+    Const(i64),
+    /// A variable.
+    Var(VarId),
+}
+
+/// Parses and compiles a FlatZinc model.
+pub fn compile(text: &str) -> Result<Compiled, Error> {
+    compile_parsed(&parse(text)?)
+}
+
+/// Compiles a model [`parse`] read (for callers that time the two steps apart).
+pub fn compile_parsed(fzn: &ast::FlatZinc<'_>) -> Result<Compiled, Error> {
+    compile::compile_parsed(fzn)
+}

@@ -1,0 +1,202 @@
+//! `fzn-csp` as MiniZinc runs it: the output the FlatZinc specification prescribes, the statistics,
+//! the options, and one-line errors with their line (and column) for bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn fzn(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fzn")
+        .join(name)
+}
+
+fn run(args: &[&str], file: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fzn-csp"))
+        .args(args)
+        .arg(file)
+        .output()
+        .unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+/// Writes `text` to a temporary `.fzn` file and runs `fzn-csp` on it.
+fn run_text(args: &[&str], text: &str) -> Output {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("model.fzn");
+    std::fs::write(&path, text).unwrap();
+    run(args, &path)
+}
+
+#[test]
+fn an_optimum_prints_the_best_solution_then_the_complete_line() {
+    let output = run(&[], &fzn("golomb_06.fzn"));
+    assert!(output.status.success());
+    assert_eq!(
+        stdout(&output),
+        "mark = array1d(1..6, [0, 1, 4, 10, 12, 17]);\n----------\n==========\n"
+    );
+}
+
+#[test]
+fn with_a_every_improving_solution_is_printed_and_the_objective_falls() {
+    let text = stdout(&run(&["-a"], &fzn("golomb_06.fzn")));
+    let solutions = text.matches("----------").count();
+    assert!(solutions > 1, "{text}");
+    assert!(text.ends_with("----------\n==========\n"));
+}
+
+#[test]
+fn all_solutions_are_counted_and_completed() {
+    let text = stdout(&run(&["-a"], &fzn("queens_008.fzn")));
+    assert_eq!(text.matches("----------\n").count(), 92);
+    assert!(text.ends_with("----------\n==========\n"));
+    let two = stdout(&run(&["-n", "2"], &fzn("queens_008.fzn")));
+    assert_eq!(two.matches("----------\n").count(), 2);
+    assert!(!two.contains("=========="));
+}
+
+#[test]
+fn a_satisfaction_prints_one_solution_and_no_complete_line() {
+    let text = stdout(&run(&[], &fzn("costas_10.fzn")));
+    assert_eq!(text.matches("----------\n").count(), 1);
+    assert!(text.starts_with("costas = array1d(1..10, ["), "{text}");
+    assert!(!text.contains("=========="));
+}
+
+#[test]
+fn unsatisfiable_models_say_so() {
+    let output = run(&["-f"], &fzn("market_split_u3-01.fzn"));
+    assert!(output.status.success());
+    assert_eq!(stdout(&output), "=====UNSATISFIABLE=====\n");
+}
+
+#[test]
+fn statistics_are_mzn_stat_lines_closed_by_their_end_marker() {
+    let text = stdout(&run(&["-s"], &fzn("golomb_08.fzn")));
+    for name in [
+        "initTime",
+        "solveTime",
+        "solutions",
+        "variables",
+        "propagators",
+        "propagations",
+        "nodes",
+        "failures",
+        "restarts",
+        "peakDepth",
+        "objective",
+        "objectiveBound",
+    ] {
+        assert!(
+            text.contains(&format!("%%%mzn-stat: {name}=")),
+            "{name}: {text}"
+        );
+    }
+    assert!(text.contains("%%%mzn-stat: objective=34\n"));
+    assert!(text.contains("%%%mzn-stat: objectiveBound=34\n"));
+    assert!(text.trim_end().ends_with("%%%mzn-stat-end"));
+}
+
+#[test]
+fn a_time_limit_still_prints_the_best_solution_found() {
+    // A 1 ms limit stops golomb 8 long before its proof; whatever was found is printed, and the
+    // run says UNKNOWN only when nothing was.
+    let text = stdout(&run(&["-t", "1"], &fzn("golomb_08.fzn")));
+    assert!(!text.contains("=========="), "{text}");
+    assert!(
+        text == "=====UNKNOWN=====\n" || text.ends_with("----------\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn booleans_print_as_true_and_false_and_arrays_keep_their_index_sets() {
+    let text = stdout(&run_text(
+        &[],
+        "array [1..4] of var bool: b :: output_array([0..1, 1..2]);\n\
+         var 1..3: x :: output_var;\n\
+         constraint bool_clause([b[1]], []);\n\
+         constraint array_bool_and([b[2], b[3]], false);\n\
+         constraint int_le(2, x);\n\
+         solve :: int_search([x], input_order, indomain_max, complete) satisfy;\n",
+    ));
+    assert!(
+        text.starts_with("b = array2d(0..1, 1..2, [true, "),
+        "{text}"
+    );
+    assert!(text.contains("\nx = 3;\n----------\n"), "{text}");
+}
+
+#[test]
+fn a_malformed_file_names_its_line_and_column() {
+    let output = run_text(
+        &[],
+        "var 1..3: x;\nconstraint int_le(x 2);\nsolve satisfy;\n",
+    );
+    assert_eq!(output.status.code(), Some(2));
+    let error = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        error.contains("line 2, column 21: expected `,` or `)`, found `2`"),
+        "{error}"
+    );
+    assert_eq!(error.lines().count(), 1, "{error}");
+}
+
+#[test]
+fn an_unsupported_constraint_names_itself_and_its_line() {
+    let output = run_text(
+        &[],
+        "var 1..3: x;\nvar 1..3: y;\nconstraint fzn_circuit([x, y]);\nsolve satisfy;\n",
+    );
+    assert_eq!(output.status.code(), Some(2));
+    let error = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        error.contains("line 3: unsupported constraint `fzn_circuit`"),
+        "{error}"
+    );
+}
+
+#[test]
+fn float_variables_and_unknown_search_annotations_are_refused() {
+    let output = run_text(&[], "var 0.0..1.0: f;\nsolve satisfy;\n");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        String::from_utf8(output.stderr)
+            .unwrap()
+            .contains("line 1: unsupported float variables")
+    );
+    let output = run_text(
+        &[],
+        "var 1..3: x;\nsolve :: float_search([x], 0.1, input_order, indomain_split, complete) satisfy;\n",
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        String::from_utf8(output.stderr)
+            .unwrap()
+            .contains("line 2: unsupported search annotation `float_search`")
+    );
+}
+
+#[test]
+fn usage_errors_and_missing_files_are_one_line_and_exit_2() {
+    let output = run(&["--bogus"], &fzn("golomb_06.fzn"));
+    assert_eq!(output.status.code(), Some(2));
+    let output = run(&[], Path::new("/nonexistent/model.fzn"));
+    assert_eq!(output.status.code(), Some(2));
+    let error = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        error.starts_with("fzn-csp: /nonexistent/model.fzn: "),
+        "{error}"
+    );
+}
+
+#[test]
+fn more_than_one_thread_runs_one_with_a_warning() {
+    let output = run(&["-p", "2"], &fzn("golomb_06.fzn"));
+    assert!(output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("-p 2"));
+    assert!(stdout(&output).ends_with("==========\n"));
+}
