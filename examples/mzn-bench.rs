@@ -1,5 +1,5 @@
-//! The MiniZinc benchmark runner: every instance of `shared/instances/minizinc-bench/` (and, with
-//! `--folder minizinc`, of `shared/instances/minizinc/`) compiled with this repository's solver library
+//! The MiniZinc benchmark runner: every instance of `data/minizinc-bench/` (and, with
+//! `--folder minizinc`, of `data/minizinc/`; both copied from the shared instance collection) compiled with this repository's solver library
 //! and run on `fzn-csp`, then compiled with Gecode's library and run on `fzn-gecode`, under the same
 //! limit; each of our answers checked against the expected one, and each of our solutions fed back to
 //! MiniZinc as data and checked by Gecode. Prints the table and the totals, and draws the cactus plot
@@ -141,7 +141,7 @@ fn parse_options() -> Result<Options, String> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut options = Options {
         timeout: 60,
-        instances: root.join("../shared/instances"),
+        instances: root.join("data"),
         root: root.clone(),
         folders: vec!["minizinc-bench".to_owned()],
         only: None,
