@@ -1,5 +1,8 @@
 //! The built-in constraints. Each keeps an obviously-correct checker beside its fast propagation; the
 //! tests of this crate and the property tests of `csp-search` hold the two together.
+//!
+//! One file per family. Every constraint documents the consistency its revision reaches; the tests in
+//! `csp-core/tests/` compare each with a brute-force computation of that consistency.
 
 mod all_different;
 mod linear;
@@ -7,6 +10,7 @@ mod not_equal;
 mod predicate;
 mod reified;
 mod table;
+mod util;
 
 pub use all_different::AllDifferent;
 pub use linear::{Linear, Relation};
