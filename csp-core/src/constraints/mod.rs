@@ -5,6 +5,8 @@
 //! `csp-core/tests/` compare each with a brute-force computation of that consistency.
 
 mod all_different;
+mod boolean;
+mod compare;
 mod linear;
 mod not_equal;
 mod predicate;
@@ -13,6 +15,8 @@ mod table;
 mod util;
 
 pub use all_different::AllDifferent;
+pub use boolean::{BoolAnd, Clause, Literal, Parity};
+pub use compare::{Compare, Comparison, ReifiedCompare};
 pub use linear::{Linear, Relation};
 pub use not_equal::NotEqual;
 pub use predicate::Predicate;
