@@ -132,7 +132,7 @@ proptest! {
             let (xs, r) = (&t[..n - 1], t[n - 1] == 1);
             r == match shape {
                 0 => xs.iter().all(|&x| x == 1),
-                1 => xs.iter().any(|&x| x == 1),
+                1 => xs.contains(&1),
                 2 => xs[0] <= xs[1],
                 _ => xs[0] < xs[1],
             }

@@ -5,20 +5,26 @@
 //! `csp-core/tests/` compare each with a brute-force computation of that consistency.
 
 mod all_different;
+mod arithmetic;
 mod boolean;
 mod compare;
+mod element;
 mod linear;
 mod not_equal;
 mod predicate;
 mod reified;
+mod set;
 mod table;
 mod util;
 
 pub use all_different::AllDifferent;
+pub use arithmetic::{Arithmetic, Extremum};
 pub use boolean::{BoolAnd, Clause, Literal, Parity};
 pub use compare::{Compare, Comparison, ReifiedCompare};
+pub use element::{Element, VarElement};
 pub use linear::{Linear, Relation};
 pub use not_equal::NotEqual;
 pub use predicate::Predicate;
 pub use reified::{Reification, Reified};
+pub use set::SetIn;
 pub use table::Table;

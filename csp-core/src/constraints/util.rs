@@ -79,11 +79,6 @@ impl Args {
         Args { scope, slots }
     }
 
-    /// Whether no variable repeats.
-    pub(crate) fn distinct(&self) -> bool {
-        self.scope.len() == self.slots.len()
-    }
-
     /// The variable of argument `i`.
     #[inline]
     pub(crate) fn var(&self, i: usize) -> VarId {
@@ -99,15 +94,6 @@ impl Args {
     /// The arguments' values in `values`, in argument order.
     pub(crate) fn values<'a>(&'a self, values: &'a [i32]) -> impl Iterator<Item = i32> + 'a {
         self.slots.iter().map(move |&s| values[s])
-    }
-}
-
-/// The error of a constraint built from arrays of different lengths.
-pub(crate) fn length_mismatch(constraint: &str, expected: usize, found: usize) -> ModelError {
-    ModelError::ArityMismatch {
-        constraint: constraint.to_owned(),
-        expected,
-        found,
     }
 }
 
@@ -161,7 +147,6 @@ mod tests {
         let args = Args::new([a, b, a]);
         assert_eq!(args.scope, vec![a, b]);
         assert_eq!(args.slots, vec![0, 1, 0]);
-        assert!(!args.distinct());
         assert_eq!(args.values(&[7, 9]).collect::<Vec<_>>(), vec![7, 9, 7]);
     }
 }
