@@ -58,7 +58,8 @@ pub struct Case<'a> {
 /// current values, and whether to undo back to an earlier point afterwards.
 #[derive(Debug, Clone, Copy)]
 pub struct Step {
-    /// 0: `x = v`, 1: `x ≠ v`, 2: `x ≤ v`, 3: `x ≥ v`.
+    /// 0: `x = v`, 1: `x ≠ v`, 2: `x ≤ v`, 3: `x ≥ v`; 4 to 7 the same after a bound on the next
+    /// variable (`y ≤ w` or `y ≥ w`), so that propagation starts from changes to two variables.
     pub kind: u8,
     pub var: u8,
     pub pick: u8,
@@ -306,10 +307,25 @@ pub fn check(case: &Case<'_>, walk: &[Step]) -> Result<(), TestCaseError> {
     let mut marks = vec![store.checkpoint()];
     for step in walk {
         let v = var(usize::from(step.var) % n);
+        let mark = store.checkpoint();
+        if step.kind >= 4 {
+            // A bound on the next variable first: its value picked by the same draw.
+            let w = var((usize::from(step.var) + 1) % n);
+            let ws: Vec<i32> = store.domain(w).values().collect();
+            let bound = i64::from(ws[usize::from(step.pick / 2) % ws.len()]);
+            let cut = if step.pick % 2 == 0 {
+                store.set_bounds(w, i64::MIN, bound)
+            } else {
+                store.set_bounds(w, bound, i64::MAX)
+            };
+            if cut.is_err() {
+                store.undo_to(&model, mark);
+                continue;
+            }
+        }
         let values: Vec<i32> = store.domain(v).values().collect();
         let value = values[usize::from(step.pick) % values.len()];
-        let mark = store.checkpoint();
-        let applied = match step.kind {
+        let applied = match step.kind % 4 {
             0 if values.len() > 1 && !store.is_assigned(v) => {
                 store.assign(&model, v, value);
                 Ok(true)
