@@ -24,8 +24,13 @@ struct Segment {
 /// latest start is before its earliest end) make a profile, which must stay within capacity; each
 /// task's earliest start is then pushed past every stretch of the profile, other than its own part,
 /// where it would not fit, and its latest start likewise back, until nothing moves. The profile is a
-/// list of stretches, so the horizon may be as wide as `i32` allows at no cost. Edge-finding is not
-/// done.
+/// list of stretches, so the horizon may be as wide as `i32` allows at no cost.
+///
+/// The tasks that need more than half the capacity can run only one at a time; on them, disjunctive
+/// reasoning runs too: every pair is bounds(Z) consistent (detectable precedences), and overload
+/// checking and edge-finding (Carlier & Pinson, 1989) push earliest starts and latest completions
+/// past the sets of tasks that must precede or follow. Cumulative (energy-based) edge-finding over all
+/// tasks is not done.
 #[derive(Debug, Clone)]
 pub struct Cumulative {
     /// The start of each task.
@@ -204,8 +209,20 @@ impl Constraint for Cumulative {
         if self.tasks().any(|i| self.heights[i] > self.capacity) {
             return Err(Wipeout);
         }
-        while self.time_table(ctx)? {}
-        Ok(())
+        // Tasks needing more than half the capacity cannot run two at a time: a unary resource
+        // within the cumulative one (all of a job-shop's machines, the big jobs of an RCPSP).
+        let unary: Vec<(VarId, i64)> = self
+            .tasks()
+            .filter(|&i| 2 * self.heights[i] > self.capacity)
+            .map(|i| (self.start(i), self.durations[i]))
+            .collect();
+        loop {
+            let table = self.time_table(ctx)?;
+            let disjunctive = unary.len() > 1 && unary_reasoning(ctx, &unary)?;
+            if !table && !disjunctive {
+                return Ok(());
+            }
+        }
     }
 
     fn subscribe(&self, _position: usize) -> EventSet {
@@ -221,9 +238,10 @@ impl Constraint for Cumulative {
 /// `disjunctive(s, d)` with constant durations; a task of zero duration may go anywhere, as in
 /// MiniZinc's definition).
 ///
-/// Consistency: the time-tabling of [`Cumulative`] with unit requirements and capacity, and bounds(Z)
-/// consistency on every pair `sᵢ + dᵢ ≤ sⱼ ∨ sⱼ + dⱼ ≤ sᵢ` (detectable precedences: a task that cannot
-/// go before another goes after it), until neither moves a bound. Edge-finding is not done.
+/// Consistency: [`Cumulative`]'s with unit requirements and capacity, where every task is in the
+/// unary part: time-tabling, bounds(Z) consistency on every pair `sᵢ + dᵢ ≤ sⱼ ∨ sⱼ + dⱼ ≤ sᵢ`
+/// (a task that cannot go before another goes after it), overload checking and edge-finding, until
+/// nothing moves a bound.
 #[derive(Debug, Clone)]
 pub struct Disjunctive {
     resource: Cumulative,
@@ -236,38 +254,6 @@ impl Disjunctive {
         Ok(Disjunctive {
             resource: Cumulative::new(starts, durations, ones, 1)?,
         })
-    }
-
-    /// One round over the pairs; returns whether a bound moved.
-    fn precedences(&self, ctx: &mut PropagationCtx<'_>) -> Result<bool, Wipeout> {
-        let c = &self.resource;
-        let tasks: Vec<usize> = c.tasks().collect();
-        let mut changed = false;
-        for (k, &i) in tasks.iter().enumerate() {
-            for &j in &tasks[k + 1..] {
-                let (si, sj) = (c.start(i), c.start(j));
-                let (di, dj) = (c.durations[i], c.durations[j]);
-                if si == sj {
-                    // One start for two tasks of positive duration: they overlap.
-                    return Err(Wipeout);
-                }
-                let i_first_possible = i64::from(ctx.lb(si)) + di <= i64::from(ctx.ub(sj));
-                let j_first_possible = i64::from(ctx.lb(sj)) + dj <= i64::from(ctx.ub(si));
-                match (i_first_possible, j_first_possible) {
-                    (false, false) => return Err(Wipeout),
-                    (false, true) => {
-                        changed |= ctx.set_min(si, i64::from(ctx.lb(sj)) + dj)?;
-                        changed |= ctx.set_max(sj, i64::from(ctx.ub(si)) - dj)?;
-                    }
-                    (true, false) => {
-                        changed |= ctx.set_min(sj, i64::from(ctx.lb(si)) + di)?;
-                        changed |= ctx.set_max(si, i64::from(ctx.ub(sj)) - di)?;
-                    }
-                    (true, true) => {}
-                }
-            }
-        }
-        Ok(changed)
     }
 }
 
@@ -287,14 +273,9 @@ impl Constraint for Disjunctive {
         })
     }
 
+    /// Unit requirements on a unit capacity: every task is in the cumulative's unary part.
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
-        loop {
-            let pairs = self.precedences(ctx)?;
-            let table = self.resource.time_table(ctx)?;
-            if !pairs && !table {
-                return Ok(());
-            }
-        }
+        self.resource.revise(ctx)
     }
 
     fn subscribe(&self, _position: usize) -> EventSet {
@@ -304,4 +285,120 @@ impl Constraint for Disjunctive {
     fn priority(&self) -> Priority {
         Priority::Low
     }
+}
+
+/// A task of a unary resource, in one time direction: earliest start, latest completion, duration.
+#[derive(Debug, Clone, Copy)]
+struct Window {
+    est: i64,
+    lct: i64,
+    duration: i64,
+}
+
+/// Reasoning on tasks no two of which may overlap, to a fixpoint of one round each: bounds(Z)
+/// consistency on every pair (a task that cannot go first goes after), then overload checking and
+/// edge-finding both ways (see [`edge_finding`]). Returns whether a bound moved.
+fn unary_reasoning(ctx: &mut PropagationCtx<'_>, tasks: &[(VarId, i64)]) -> Result<bool, Wipeout> {
+    let mut changed = false;
+    for (k, &(si, di)) in tasks.iter().enumerate() {
+        for &(sj, dj) in &tasks[k + 1..] {
+            if si == sj {
+                // One start for two tasks that may not overlap.
+                return Err(Wipeout);
+            }
+            let i_first = i64::from(ctx.lb(si)) + di <= i64::from(ctx.ub(sj));
+            let j_first = i64::from(ctx.lb(sj)) + dj <= i64::from(ctx.ub(si));
+            match (i_first, j_first) {
+                (false, false) => return Err(Wipeout),
+                (false, true) => {
+                    changed |= ctx.set_min(si, i64::from(ctx.lb(sj)) + dj)?;
+                    changed |= ctx.set_max(sj, i64::from(ctx.ub(si)) - dj)?;
+                }
+                (true, false) => {
+                    changed |= ctx.set_min(sj, i64::from(ctx.lb(si)) + di)?;
+                    changed |= ctx.set_max(si, i64::from(ctx.ub(sj)) - di)?;
+                }
+                (true, true) => {}
+            }
+        }
+    }
+    let windows = |ctx: &PropagationCtx<'_>, mirrored: bool| -> Vec<Window> {
+        tasks
+            .iter()
+            .map(|&(s, d)| {
+                let (est, lct) = (i64::from(ctx.lb(s)), i64::from(ctx.ub(s)) + d);
+                if mirrored {
+                    Window {
+                        est: -lct,
+                        lct: -est,
+                        duration: d,
+                    }
+                } else {
+                    Window {
+                        est,
+                        lct,
+                        duration: d,
+                    }
+                }
+            })
+            .collect()
+    };
+    // Earliest starts, then latest completions (the same rule on time reversed).
+    let forward = edge_finding(&windows(ctx, false))?;
+    for (&(s, _), est) in tasks.iter().zip(forward) {
+        changed |= ctx.set_min(s, est)?;
+    }
+    let backward = edge_finding(&windows(ctx, true))?;
+    for (&(s, d), mirrored_est) in tasks.iter().zip(backward) {
+        changed |= ctx.set_max(s, -mirrored_est - d)?;
+    }
+    Ok(changed)
+}
+
+/// Overload checking and edge-finding on a unary resource (Carlier & Pinson, 1989; in the form of
+/// Vilím, *Filtering Algorithms for the Unary Resource Constraint*, 2008, without his Θ-Λ tree):
+/// if a set Ω of tasks together with task `i` cannot finish by Ω's latest completion, `i` ends after
+/// all of Ω, so it starts no earlier than Ω's earliest completion
+/// `ECT(Ω) = max over Ω' ⊆ Ω of (est(Ω') + p(Ω'))`. The sets examined are the task intervals
+/// `{k : est_k ≥ E, lct_k ≤ L}`, enough for the rule's full strength; in O(n³) for `n` tasks.
+/// Returns each task's new earliest start; fails when some set cannot fit in its window.
+fn edge_finding(tasks: &[Window]) -> Result<Vec<i64>, Wipeout> {
+    let n = tasks.len();
+    let mut by_est: Vec<usize> = (0..n).collect();
+    by_est.sort_by_key(|&k| std::cmp::Reverse(tasks[k].est));
+    let mut ests: Vec<i64> = tasks.iter().map(|t| t.est).collect();
+    let mut limits: Vec<i64> = tasks.iter().map(|t| t.lct).collect();
+    limits.sort_unstable();
+    limits.dedup();
+    for &limit in &limits {
+        // Ω grows by est, from the latest: its work, and its earliest completion so far.
+        let (mut work, mut ect) = (0i64, i64::MIN);
+        for &k in &by_est {
+            if tasks[k].lct > limit {
+                continue;
+            }
+            work += tasks[k].duration;
+            ect = ect.max(tasks[k].est + work);
+            if ect > limit {
+                return Err(Wipeout);
+            }
+        }
+        // Each task outside Ω (or any task but Ω's own, against the Ω that leaves it out): does it
+        // fit before `limit` beside the task interval of tasks at or after each est?
+        for i in 0..n {
+            let (mut work, mut ect) = (0i64, i64::MIN);
+            for &k in &by_est {
+                if k == i || tasks[k].lct > limit {
+                    continue;
+                }
+                work += tasks[k].duration;
+                ect = ect.max(tasks[k].est + work);
+                let start = tasks[k].est.min(tasks[i].est);
+                if start + work + tasks[i].duration > limit {
+                    ests[i] = ests[i].max(ect);
+                }
+            }
+        }
+    }
+    Ok(ests)
 }
