@@ -438,6 +438,16 @@ impl Domain {
         }
     }
 
+    /// How many values left lie in `lo..=hi`: O(1) for a whole range, a word count for bits, a walk
+    /// over the intervals that overlap it otherwise. Propagators use it to decide whether listing the
+    /// values of a stretch is affordable.
+    pub fn count_in(&self, lo: i32, hi: i32) -> u64 {
+        if self.size == 0 {
+            return 0;
+        }
+        self.count_between(i64::from(lo), i64::from(hi))
+    }
+
     /// The `k`-th smallest value left (from 0), if the domain has more than `k` values.
     pub fn nth_value(&self, k: u64) -> Option<i32> {
         if k >= self.size {

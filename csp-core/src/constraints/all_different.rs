@@ -8,28 +8,61 @@ use crate::{
 /// The state cell counting pairs of assigned variables that share a value.
 const CLASHES: usize = 0;
 
+/// The consistency [`AllDifferent`]'s revision reaches (FlatZinc's `all_different_int` with
+/// Gecode's `:: value_propagation`, `:: bounds_propagation`, `:: domain_propagation`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum AllDifferentConsistency {
+    /// Each fixed variable's value is removed from the others, to a fixpoint: cheap, and as strong
+    /// as pairwise disequalities.
+    Value,
+    /// Bounds(Z) consistency: López-Ortiz, Quimper, Tromp & van Beek, *A fast and simple algorithm
+    /// for bounds consistency of the alldifferent constraint*, IJCAI 2003. Each variable's bounds
+    /// are cut past every Hall interval (k variables whose ranges lie within k values), in
+    /// O(n log n) for the sort and near-linear time after it.
+    Bounds,
+    /// Generalised arc consistency: Régin, *A filtering algorithm for constraints of difference in
+    /// CSPs*, AAAI 1994 (the default).
+    #[default]
+    Domain,
+}
+
 /// Every variable of the scope takes a different value.
 ///
 /// Under forward checking ([`Constraint::propagate`]) an assigned value is removed from every
 /// unassigned variable of the scope. When search maintains arc consistency,
-/// [`Constraint::revise`] runs Régin's algorithm (1994): a maximum matching of variables to values,
-/// then the strongly connected components of the residual graph, which together name every value
-/// that takes part in no solution of the constraint. That is generalised arc consistency: stronger
-/// than removing fixed values to a fixpoint, it also sees Hall sets (three variables sharing three
-/// values take them from every other variable) and fails as soon as fewer values than variables
-/// remain (the pigeonhole).
+/// [`Constraint::revise`] reaches the [consistency](AllDifferentConsistency) chosen at construction,
+/// by default Régin's (1994): a maximum matching of variables to values, then the strongly connected
+/// components of the residual graph, which together name every value that takes part in no solution
+/// of the constraint. That is generalised arc consistency: stronger than removing fixed values to a
+/// fixpoint, it also sees Hall sets (three variables sharing three values take them from every other
+/// variable) and fails as soon as fewer values than variables remain (the pigeonhole). Above 2¹⁶
+/// values in all, it falls back to removing fixed values.
 ///
 /// One trailed state cell counts the clashes among the assigned variables, so that `check`,
 /// `propagate` and `revise` stay exact even when variables were assigned without propagation.
 #[derive(Debug, Clone)]
 pub struct AllDifferent {
     scope: Vec<VarId>,
+    consistency: AllDifferentConsistency,
 }
 
 impl AllDifferent {
-    /// All of `vars` pairwise different.
+    /// All of `vars` pairwise different, with Régin's domain consistency under MAC.
     pub fn new(vars: Vec<VarId>) -> Self {
-        AllDifferent { scope: vars }
+        Self::with_consistency(vars, AllDifferentConsistency::Domain)
+    }
+
+    /// All of `vars` pairwise different, revised to `consistency`.
+    pub fn with_consistency(vars: Vec<VarId>, consistency: AllDifferentConsistency) -> Self {
+        AllDifferent {
+            scope: vars,
+            consistency,
+        }
+    }
+
+    /// The consistency the revision reaches.
+    pub fn consistency(&self) -> AllDifferentConsistency {
+        self.consistency
     }
 }
 
@@ -90,6 +123,16 @@ impl Constraint for AllDifferent {
         if ctx.cell(CLASHES) > 0 {
             return Err(Wipeout);
         }
+        match self.consistency {
+            AllDifferentConsistency::Value => return self.remove_fixed_values(ctx),
+            AllDifferentConsistency::Bounds => {
+                return BOUNDS_SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+                    Ok(mut scratch) => scratch.revise(&self.scope, ctx),
+                    Err(_) => BoundsScratch::default().revise(&self.scope, ctx),
+                });
+            }
+            AllDifferentConsistency::Domain => {}
+        }
         if let Some(base) = small_window(&self.scope, ctx) {
             return revise_on_words(&self.scope, ctx, base);
         }
@@ -107,8 +150,21 @@ impl Constraint for AllDifferent {
         })
     }
 
+    /// Value consistency needs fixed variables only, bounds consistency bounds; Régin's algorithm
+    /// reads every value.
+    fn subscribe(&self, _position: usize) -> crate::EventSet {
+        match self.consistency {
+            AllDifferentConsistency::Value => crate::EventSet::FIXED,
+            AllDifferentConsistency::Bounds => crate::EventSet::BOUNDS,
+            AllDifferentConsistency::Domain => crate::EventSet::ANY,
+        }
+    }
+
     fn priority(&self) -> Priority {
-        Priority::Low
+        match self.consistency {
+            AllDifferentConsistency::Value | AllDifferentConsistency::Bounds => Priority::Medium,
+            AllDifferentConsistency::Domain => Priority::Low,
+        }
     }
 
     fn local_search(&self) -> Option<&dyn LocalSearch> {
@@ -331,6 +387,212 @@ fn augment(
 thread_local! {
     /// Régin's scratch space, reused across revisions so that they do not allocate once warm.
     static SCRATCH: RefCell<Regin> = RefCell::new(Regin::default());
+    /// The bounds algorithm's scratch space, likewise.
+    static BOUNDS_SCRATCH: RefCell<BoundsScratch> = RefCell::new(BoundsScratch::default());
+}
+
+/// One variable's range in the bounds algorithm, and the ranks of its ends among the critical
+/// values.
+#[derive(Debug, Clone, Copy, Default)]
+struct Range {
+    min: i64,
+    max: i64,
+    min_rank: usize,
+    max_rank: usize,
+}
+
+/// López-Ortiz, Quimper, Tromp & van Beek's bounds-consistency algorithm (IJCAI 2003), with its
+/// arrays kept between revisions. The critical values (every `min` and every `max + 1`) are sorted
+/// once; `filter_lower` then sweeps the ranges by increasing `max`, keeping with union-find paths
+/// (`tree`, `hall`) the capacity `diff` left between critical values, and raises each `min` past any
+/// Hall interval it meets; `filter_upper` mirrors it for the `max`s.
+#[derive(Debug, Default)]
+struct BoundsScratch {
+    ranges: Vec<Range>,
+    /// Indices into `ranges`, sorted by `min` and by `max`.
+    by_min: Vec<usize>,
+    by_max: Vec<usize>,
+    bounds: Vec<i64>,
+    tree: Vec<usize>,
+    diff: Vec<i64>,
+    hall: Vec<usize>,
+}
+
+fn path_max(tree: &[usize], mut i: usize) -> usize {
+    while tree[i] > i {
+        i = tree[i];
+    }
+    i
+}
+
+fn path_min(tree: &[usize], mut i: usize) -> usize {
+    while tree[i] < i {
+        i = tree[i];
+    }
+    i
+}
+
+/// Points every node on the path from `start` to `end` at `to`.
+fn path_set(tree: &mut [usize], start: usize, end: usize, to: usize) {
+    let mut k = start;
+    while k != end {
+        let next = tree[k];
+        tree[k] = to;
+        k = next;
+    }
+}
+
+impl BoundsScratch {
+    /// Cuts the bounds until no Hall interval cuts any more (one round suffices in theory; the loop
+    /// makes the fixpoint certain whatever the ties).
+    fn revise(&mut self, scope: &[VarId], ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        let n = scope.len();
+        if n == 0 {
+            return Ok(());
+        }
+        loop {
+            self.ranges.clear();
+            self.ranges.extend(scope.iter().map(|&v| Range {
+                min: i64::from(ctx.lb(v)),
+                max: i64::from(ctx.ub(v)),
+                ..Range::default()
+            }));
+            self.sort();
+            self.filter_lower()?;
+            self.filter_upper()?;
+            let mut changed = false;
+            for (range, &v) in self.ranges.iter().zip(scope) {
+                changed |= ctx.store.set_bounds(v, range.min, range.max)?;
+            }
+            if !changed {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Sorts the ranges by both ends and ranks the critical values.
+    fn sort(&mut self) {
+        let n = self.ranges.len();
+        let ranges = &mut self.ranges;
+        self.by_min.clear();
+        self.by_min.extend(0..n);
+        self.by_min.sort_by_key(|&i| ranges[i].min);
+        self.by_max.clear();
+        self.by_max.extend(0..n);
+        self.by_max.sort_by_key(|&i| ranges[i].max);
+        self.bounds.clear();
+        let mut min = ranges[self.by_min[0]].min;
+        let mut max = ranges[self.by_max[0]].max + 1;
+        let mut last = min - 2;
+        self.bounds.push(last);
+        let (mut i, mut j) = (0, 0);
+        loop {
+            if i < n && min <= max {
+                if min != last {
+                    last = min;
+                    self.bounds.push(last);
+                }
+                ranges[self.by_min[i]].min_rank = self.bounds.len() - 1;
+                i += 1;
+                if i < n {
+                    min = ranges[self.by_min[i]].min;
+                }
+            } else {
+                if max != last {
+                    last = max;
+                    self.bounds.push(last);
+                }
+                ranges[self.by_max[j]].max_rank = self.bounds.len() - 1;
+                j += 1;
+                if j == n {
+                    break;
+                }
+                max = ranges[self.by_max[j]].max + 1;
+            }
+        }
+        let top = *self.bounds.last().expect("at least one bound");
+        self.bounds.push(top + 2);
+        let size = self.bounds.len();
+        self.tree.clear();
+        self.tree.resize(size, 0);
+        self.hall.clear();
+        self.hall.resize(size, 0);
+        self.diff.clear();
+        self.diff.resize(size, 0);
+    }
+
+    /// Raises each range's `min` past the Hall intervals below it; fails on an interval holding
+    /// more ranges than values.
+    fn filter_lower(&mut self) -> Result<(), Wipeout> {
+        let last = self.bounds.len() - 1;
+        for i in 1..=last {
+            self.tree[i] = i - 1;
+            self.hall[i] = i - 1;
+            self.diff[i] = self.bounds[i] - self.bounds[i - 1];
+        }
+        for &r in &self.by_max {
+            let (x, y) = (self.ranges[r].min_rank, self.ranges[r].max_rank);
+            let mut z = path_max(&self.tree, x + 1);
+            let j = self.tree[z];
+            self.diff[z] -= 1;
+            if self.diff[z] == 0 {
+                self.tree[z] = z + 1;
+                z = path_max(&self.tree, self.tree[z]);
+                self.tree[z] = j;
+            }
+            path_set(&mut self.tree, x + 1, z, z);
+            if self.diff[z] < self.bounds[z] - self.bounds[y] {
+                return Err(Wipeout);
+            }
+            if self.hall[x] > x {
+                let w = path_max(&self.hall, self.hall[x]);
+                self.ranges[r].min = self.bounds[w];
+                path_set(&mut self.hall, x, w, w);
+            }
+            if self.diff[z] == self.bounds[z] - self.bounds[y] {
+                let start = self.hall[y];
+                path_set(&mut self.hall, start, j - 1, y);
+                self.hall[y] = j - 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// Lowers each range's `max` below the Hall intervals above it (the mirror of `filter_lower`).
+    fn filter_upper(&mut self) -> Result<(), Wipeout> {
+        let last = self.bounds.len() - 1;
+        for i in 0..last {
+            self.tree[i] = i + 1;
+            self.hall[i] = i + 1;
+            self.diff[i] = self.bounds[i + 1] - self.bounds[i];
+        }
+        for &r in self.by_min.iter().rev() {
+            let (x, y) = (self.ranges[r].max_rank, self.ranges[r].min_rank);
+            let mut z = path_min(&self.tree, x - 1);
+            let j = self.tree[z];
+            self.diff[z] -= 1;
+            if self.diff[z] == 0 {
+                self.tree[z] = z - 1;
+                z = path_min(&self.tree, self.tree[z]);
+                self.tree[z] = j;
+            }
+            path_set(&mut self.tree, x - 1, z, z);
+            if self.diff[z] < self.bounds[y] - self.bounds[z] {
+                return Err(Wipeout);
+            }
+            if self.hall[x] < x {
+                let w = path_min(&self.hall, self.hall[x]);
+                self.ranges[r].max = self.bounds[w] - 1;
+                path_set(&mut self.hall, x, w, w);
+            }
+            if self.diff[z] == self.bounds[y] - self.bounds[z] {
+                let start = self.hall[y];
+                path_set(&mut self.hall, start, j + 1, y);
+                self.hall[y] = j + 1;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// No partner: an unmatched variable or value, or an unvisited node.

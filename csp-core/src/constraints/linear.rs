@@ -1,6 +1,9 @@
+use hashbrown::HashMap;
+
 use crate::{
     CheckCtx, Constraint, EventSet, ModelError, PropagationCtx, VarId, Wipeout,
     constraint::Priority,
+    constraints::util::{ceil_div, clamp_i64, floor_div, invalid, read_i128, write_i128},
 };
 
 /// How a linear sum relates to its right-hand side.
@@ -14,13 +17,26 @@ pub enum Relation {
     NotEqual,
 }
 
-/// `Σ aᵢxᵢ = c`, `Σ aᵢxᵢ ≤ c` or `Σ aᵢxᵢ ≠ c`.
+/// `Σ aᵢxᵢ = c`, `Σ aᵢxᵢ ≤ c` or `Σ aᵢxᵢ ≠ c` (FlatZinc's `int_lin_eq`, `int_lin_le`, `int_lin_ne`,
+/// and `bool_lin_eq`, `bool_lin_le` over 0/1 variables).
 ///
 /// Equalities and inequalities are bounds consistent: each variable's bounds are cut to the values for
 /// which the rest of the sum, at its own bounds, can still meet `c`, until nothing changes; each cut is
 /// one bound change, however many values it removes. A disequality prunes only when one variable is
 /// left unfixed (the value that would complete the sum to `c`). Sums are computed in `i128`, so no
 /// coefficient, value or right-hand side can overflow them.
+///
+/// The propagation is incremental, as in Pumpkin's `linear_less_or_equal` and every CP solver's
+/// linear propagator: the sums of the terms' smallest and largest values live in trailed state cells,
+/// with each term's bounds as last seen, and [`Constraint::notify`] updates them by the change of one
+/// term, in O(1) whatever the number of terms. It also keeps an upper bound on the widest term's span
+/// (`|aᵢ|·(max xᵢ − min xᵢ)`): no term can lose a value while the slack (`c − Σ min`, and for `=` also
+/// `Σ max − c`) is at least that wide, so a bound change that cannot prune anything never queues the
+/// revision. A revision that does run is one pass over the terms (repeated while it cuts something),
+/// and leaves the exact widest span for the next bound changes to be judged against.
+///
+/// For `≠`, the cells count the fixed terms and their sum, and the constraint waits until one term is
+/// left unfixed.
 #[derive(Debug, Clone)]
 pub struct Linear {
     scope: Vec<VarId>,
@@ -28,6 +44,24 @@ pub struct Linear {
     relation: Relation,
     rhs: i64,
 }
+
+/// Cell 0 of every relation: 1 once the cells describe the domains, 0 before (or after forward
+/// checking changed domains without telling the constraint).
+const INITIALISED: usize = 0;
+/// `=` and `≤`: the sum of the terms' smallest values (an `i128` in two cells) ...
+const SUM_MIN: usize = 1;
+/// ... and of their largest values (two cells) ...
+const SUM_MAX: usize = 3;
+/// ... an upper bound on the widest term's span, saturated to `i64::MAX` ...
+const WIDEST: usize = 5;
+/// ... then each term's smallest value as last seen, and after them each term's largest value.
+const BOUNDS: usize = 6;
+/// `≠`: how many terms with a non-zero coefficient are unfixed ...
+const UNFIXED: usize = 1;
+/// ... the sum of the fixed ones (two cells) ...
+const FIXED_SUM: usize = 2;
+/// ... and one flag per term, set once the term is counted as fixed.
+const FIXED_FLAGS: usize = 4;
 
 impl Linear {
     /// The sum of `coefficient × variable` over `terms`, related to `rhs`.
@@ -76,6 +110,42 @@ impl Linear {
         ))
     }
 
+    /// FlatZinc's `int_lin_*(as, bs, c)` and `bool_lin_*`: parallel arrays of coefficients and
+    /// variables in which a variable may repeat. Repeated variables get one term with the sum of their
+    /// coefficients, and terms whose coefficient is zero are dropped, so the scope has each variable
+    /// once (its order is that of first appearance).
+    pub fn merged(
+        coefficients: &[i64],
+        vars: &[VarId],
+        relation: Relation,
+        rhs: i64,
+    ) -> Result<Self, ModelError> {
+        if coefficients.len() != vars.len() {
+            return Err(ModelError::ArityMismatch {
+                constraint: "linear coefficients".to_owned(),
+                expected: vars.len(),
+                found: coefficients.len(),
+            });
+        }
+        let mut position: HashMap<VarId, usize> = HashMap::new();
+        let mut terms: Vec<(i64, VarId)> = Vec::new();
+        for (&a, &x) in coefficients.iter().zip(vars) {
+            match position.get(&x) {
+                Some(&i) => {
+                    terms[i].0 = terms[i].0.checked_add(a).ok_or_else(|| {
+                        invalid("linear", format!("the coefficients of {x:?} overflow i64"))
+                    })?;
+                }
+                None => {
+                    position.insert(x, terms.len());
+                    terms.push((a, x));
+                }
+            }
+        }
+        terms.retain(|&(a, _)| a != 0);
+        Ok(Self::with_i64(terms, relation, rhs))
+    }
+
     /// The relation.
     pub fn relation(&self) -> Relation {
         self.relation
@@ -91,8 +161,13 @@ impl Linear {
         }
     }
 
-    /// The smallest and largest value of the sum over the current bounds.
+    /// The smallest and largest value of the sum over the current bounds, from the cells when they
+    /// are kept, else from the domains.
     fn sum_bounds(&self, ctx: &CheckCtx<'_>) -> (i128, i128) {
+        if self.relation != Relation::NotEqual && ctx.cell(INITIALISED) == 1 {
+            let cells = ctx.cells();
+            return (read_i128(cells, SUM_MIN), read_i128(cells, SUM_MAX));
+        }
         let (mut min, mut max) = (0i128, 0i128);
         for (&a, &v) in self.coefficients.iter().zip(&self.scope) {
             let (p, q) = term_bounds(a, ctx.lb(v), ctx.ub(v));
@@ -100,6 +175,144 @@ impl Linear {
             max += q;
         }
         (min, max)
+    }
+
+    fn lower_cell(&self, term: usize) -> usize {
+        BOUNDS + term
+    }
+
+    fn upper_cell(&self, term: usize) -> usize {
+        BOUNDS + self.scope.len() + term
+    }
+
+    /// Computes every cell from the current domains: O(terms), once per search (and again after
+    /// forward checking changed domains behind the constraint's back).
+    fn initialise(&self, ctx: &mut PropagationCtx<'_>) {
+        match self.relation {
+            Relation::NotEqual => {
+                let (mut unfixed, mut sum) = (0i64, 0i128);
+                for (i, (&a, &v)) in self.coefficients.iter().zip(&self.scope).enumerate() {
+                    match ctx.fixed_value(v) {
+                        _ if a == 0 => ctx.set_cell(FIXED_FLAGS + i, 1),
+                        Some(x) => {
+                            sum += i128::from(a) * i128::from(x);
+                            ctx.set_cell(FIXED_FLAGS + i, 1);
+                        }
+                        None => {
+                            unfixed += 1;
+                            ctx.set_cell(FIXED_FLAGS + i, 0);
+                        }
+                    }
+                }
+                ctx.set_cell(UNFIXED, unfixed);
+                write_i128(ctx, FIXED_SUM, sum);
+            }
+            Relation::Equal | Relation::LessOrEqual => {
+                let (mut min, mut max, mut widest) = (0i128, 0i128, 0i128);
+                for (i, (&a, &v)) in self.coefficients.iter().zip(&self.scope).enumerate() {
+                    let (lo, hi) = (ctx.lb(v), ctx.ub(v));
+                    let (p, q) = term_bounds(a, lo, hi);
+                    min += p;
+                    max += q;
+                    widest = widest.max(q - p);
+                    ctx.set_cell(self.lower_cell(i), i64::from(lo));
+                    ctx.set_cell(self.upper_cell(i), i64::from(hi));
+                }
+                write_i128(ctx, SUM_MIN, min);
+                write_i128(ctx, SUM_MAX, max);
+                ctx.set_cell(WIDEST, clamp_i64(widest));
+            }
+        }
+        ctx.set_cell(INITIALISED, 1);
+    }
+
+    /// Whether a revision could cut a bound (or must report a failure), judged from the cells alone.
+    fn may_prune(&self, ctx: &PropagationCtx<'_>) -> bool {
+        let cells = ctx.cells();
+        let rhs = i128::from(self.rhs);
+        let mut slack = rhs - read_i128(cells, SUM_MIN);
+        if self.relation == Relation::Equal {
+            slack = slack.min(read_i128(cells, SUM_MAX) - rhs);
+        }
+        slack < 0 || i128::from(cells[WIDEST]) > slack
+    }
+
+    /// Brings term `i`'s cached bounds and the two sums up to date with its current bounds; O(1).
+    fn refresh_term(&self, i: usize, ctx: &mut PropagationCtx<'_>, sums: &mut (i128, i128)) {
+        let v = self.scope[i];
+        let (lo, hi) = (ctx.lb(v), ctx.ub(v));
+        let (old_lo, old_hi) = (
+            ctx.cell(self.lower_cell(i)) as i32,
+            ctx.cell(self.upper_cell(i)) as i32,
+        );
+        if (lo, hi) == (old_lo, old_hi) {
+            return;
+        }
+        let a = self.coefficients[i];
+        let (p, q) = term_bounds(a, lo, hi);
+        let (old_p, old_q) = term_bounds(a, old_lo, old_hi);
+        sums.0 += p - old_p;
+        sums.1 += q - old_q;
+        ctx.set_cell(self.lower_cell(i), i64::from(lo));
+        ctx.set_cell(self.upper_cell(i), i64::from(hi));
+    }
+
+    fn cached_sums(&self, ctx: &PropagationCtx<'_>) -> (i128, i128) {
+        let cells = ctx.cells();
+        (read_i128(cells, SUM_MIN), read_i128(cells, SUM_MAX))
+    }
+
+    /// Bounds consistency from the cells: every term is cut to what the slack allows, until nothing
+    /// changes; the sums follow each cut.
+    fn revise_bounds(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        let rhs = i128::from(self.rhs);
+        let mut sums = self.cached_sums(ctx);
+        loop {
+            if !self.feasible(sums.0, sums.1) {
+                return Err(Wipeout);
+            }
+            let mut slack = rhs - sums.0;
+            if self.relation == Relation::Equal {
+                slack = slack.min(sums.1 - rhs);
+            }
+            if i128::from(ctx.cell(WIDEST)) <= slack {
+                break;
+            }
+            let mut changed = false;
+            let mut widest = 0i128;
+            for i in 0..self.scope.len() {
+                let a = self.coefficients[i];
+                let v = self.scope[i];
+                // Every change was notified, so this changes nothing unless a domain moved behind
+                // the constraint's back; it keeps the sums exact either way.
+                self.refresh_term(i, ctx, &mut sums);
+                let (lo, hi) = (ctx.lb(v), ctx.ub(v));
+                let (p, q) = term_bounds(a, lo, hi);
+                if a != 0 && lo != hi {
+                    // The rest of the sum lies in rest_min..=rest_max, so a·x must lie in
+                    // (-inf or rhs - rest_max)..=(rhs - rest_min).
+                    let upper = rhs - (sums.0 - p);
+                    let lower = match self.relation {
+                        Relation::Equal => Some(rhs - (sums.1 - q)),
+                        Relation::LessOrEqual | Relation::NotEqual => None,
+                    };
+                    let (x_lo, x_hi) = divide_bounds(a, lower, upper);
+                    // A failure is undone by search, cells included, so the sums need no saving.
+                    ctx.restrict_bounds(v, x_lo, x_hi)?;
+                    self.refresh_term(i, ctx, &mut sums);
+                    changed |= (ctx.lb(v), ctx.ub(v)) != (lo, hi);
+                }
+                let (p, q) = term_bounds(a, ctx.lb(v), ctx.ub(v));
+                widest = widest.max(q - p);
+            }
+            ctx.set_cell(WIDEST, clamp_i64(widest));
+            if !changed {
+                break;
+            }
+        }
+        write_i128(ctx, SUM_MIN, sums.0);
+        write_i128(ctx, SUM_MAX, sums.1);
+        Ok(())
     }
 }
 
@@ -110,6 +323,21 @@ fn term_bounds(a: i64, lo: i32, hi: i32) -> (i128, i128) {
         i128::from(a) * i128::from(hi),
     );
     (p.min(q), p.max(q))
+}
+
+/// The values of `x` with `a·x` in `lower..=upper` (no lower limit when `lower` is `None`), rounded
+/// inwards and flipped when `a` is negative, as `i64` bounds.
+fn divide_bounds(a: i64, lower: Option<i128>, upper: i128) -> (i64, i64) {
+    let a = i128::from(a);
+    let (x_lo, x_hi) = if a > 0 {
+        (lower.map(|l| ceil_div(l, a)), Some(floor_div(upper, a)))
+    } else {
+        (Some(ceil_div(upper, a)), lower.map(|l| floor_div(l, a)))
+    };
+    (
+        x_lo.map_or(i64::MIN, clamp_i64),
+        x_hi.map_or(i64::MAX, clamp_i64),
+    )
 }
 
 impl Constraint for Linear {
@@ -138,6 +366,13 @@ impl Constraint for Linear {
         }
     }
 
+    fn state_size(&self) -> usize {
+        match self.relation {
+            Relation::NotEqual => FIXED_FLAGS + self.scope.len(),
+            Relation::Equal | Relation::LessOrEqual => BOUNDS + 2 * self.scope.len(),
+        }
+    }
+
     fn check(&self, var: VarId, value: i32, ctx: &CheckCtx<'_>) -> bool {
         let (mut min, mut max) = (0i128, 0i128);
         for (&a, &v) in self.coefficients.iter().zip(&self.scope) {
@@ -159,21 +394,72 @@ impl Constraint for Linear {
         self.feasible(min, max)
     }
 
+    /// Forward checking filters from scratch, as before the cells existed. Search by value
+    /// enumeration without MAC records no events, so the cells could not follow its changes: they
+    /// are marked stale, and the next revision (if any) computes them again.
     fn propagate(&self, _var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
-        self.filter(ctx)
+        ctx.set_cell(INITIALISED, 0);
+        match self.relation {
+            Relation::NotEqual => self.filter_not_equal(ctx),
+            Relation::Equal | Relation::LessOrEqual => self.filter_bounds(ctx),
+        }
     }
 
     /// Bounds consistency for `=` and `≤` (weaker than arc consistency on equalities, whose holes
     /// inside a domain it does not see); for `≠`, the one value that would complete the sum.
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
-        self.filter(ctx)
+        if ctx.cell(INITIALISED) == 0 {
+            self.initialise(ctx);
+        }
+        match self.relation {
+            Relation::NotEqual => {
+                if ctx.cell(UNFIXED) >= 2 {
+                    return Ok(());
+                }
+                self.filter_not_equal(ctx)
+            }
+            Relation::Equal | Relation::LessOrEqual => self.revise_bounds(ctx),
+        }
     }
 
-    /// Bounds reasoning reads nothing but the bounds; a disequality waits for fixed variables.
+    /// Bounds reasoning reads nothing but the bounds (both of them: the sums of the smallest and of
+    /// the largest values are kept for entailment too); a disequality waits for fixed variables.
     fn subscribe(&self, _position: usize) -> EventSet {
         match self.relation {
             Relation::NotEqual => EventSet::FIXED,
             Relation::Equal | Relation::LessOrEqual => EventSet::BOUNDS,
+        }
+    }
+
+    fn uses_notify(&self) -> bool {
+        true
+    }
+
+    /// O(1): moves the sums by the change of one term's bounds (or counts one more fixed term), and
+    /// queues the revision only when it could prune.
+    fn notify(&self, position: usize, _events: EventSet, ctx: &mut PropagationCtx<'_>) -> bool {
+        if ctx.cell(INITIALISED) == 0 {
+            self.initialise(ctx);
+        } else if self.relation == Relation::NotEqual {
+            let var = self.scope[position];
+            if ctx.cell(FIXED_FLAGS + position) == 0
+                && let Some(x) = ctx.fixed_value(var)
+            {
+                ctx.set_cell(FIXED_FLAGS + position, 1);
+                ctx.add_cell(UNFIXED, -1);
+                let sum = read_i128(ctx.cells(), FIXED_SUM)
+                    + i128::from(self.coefficients[position]) * i128::from(x);
+                write_i128(ctx, FIXED_SUM, sum);
+            }
+        } else {
+            let mut sums = self.cached_sums(ctx);
+            self.refresh_term(position, ctx, &mut sums);
+            write_i128(ctx, SUM_MIN, sums.0);
+            write_i128(ctx, SUM_MAX, sums.1);
+        }
+        match self.relation {
+            Relation::NotEqual => ctx.cell(UNFIXED) <= 1,
+            Relation::Equal | Relation::LessOrEqual => self.may_prune(ctx),
         }
     }
 
@@ -185,9 +471,9 @@ impl Constraint for Linear {
         }
     }
 
-    /// From the sum's bounds: `≤ c` is entailed when the largest sum is at most `c`, `= c` when the sum
-    /// is fixed at `c`, `≠ c` when `c` lies outside the sum's range; each is disentailed when no sum in
-    /// the range can meet `c`.
+    /// From the sum's bounds (kept in the cells for `=` and `≤`): `≤ c` is entailed when the largest
+    /// sum is at most `c`, `= c` when the sum is fixed at `c`, `≠ c` when `c` lies outside the sum's
+    /// range; each is disentailed when no sum in the range can meet `c`.
     fn entailment(&self, ctx: &CheckCtx<'_>) -> Option<bool> {
         let (min, max) = self.sum_bounds(ctx);
         let rhs = i128::from(self.rhs);
@@ -216,7 +502,7 @@ impl Constraint for Linear {
             Relation::LessOrEqual => Linear::with_i64(
                 terms().map(|(a, x)| (-a, x)).collect(),
                 Relation::LessOrEqual,
-                // `c` is an i64, so −c − 1 is too: no overflow.
+                // `c` is an i64, so −c − 1 is too unless c is i64::MIN.
                 self.rhs.checked_neg()?.checked_sub(1)?,
             ),
         };
@@ -225,13 +511,6 @@ impl Constraint for Linear {
 }
 
 impl Linear {
-    fn filter(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
-        match self.relation {
-            Relation::NotEqual => self.filter_not_equal(ctx),
-            Relation::Equal | Relation::LessOrEqual => self.filter_bounds(ctx),
-        }
-    }
-
     /// With every variable fixed, the sum must differ from `c`; with one left, it must not take the
     /// value that completes the sum.
     fn filter_not_equal(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
@@ -261,8 +540,9 @@ impl Linear {
         }
     }
 
-    /// Cuts every variable's bounds to the values whose term the rest of the sum, at its bounds, can
-    /// still complement, until nothing changes.
+    /// Bounds consistency from scratch (forward checking's filter): cuts every variable's bounds to
+    /// the values whose term the rest of the sum, at its bounds, can still complement, until nothing
+    /// changes.
     fn filter_bounds(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         let rhs = i128::from(self.rhs);
         loop {
@@ -280,64 +560,17 @@ impl Linear {
                     continue;
                 }
                 let (p, q) = term_bounds(a, lo, hi);
-                // The rest of the sum lies in rest_min..=rest_max, so a·x must lie in
-                // (-inf or rhs - rest_max)..=(rhs - rest_min).
-                let (rest_min, rest_max) = (min - p, max - q);
-                let upper = rhs - rest_min;
+                let upper = rhs - (min - p);
                 let lower = match self.relation {
-                    Relation::Equal => Some(rhs - rest_max),
+                    Relation::Equal => Some(rhs - (max - q)),
                     Relation::LessOrEqual | Relation::NotEqual => None,
                 };
-                let a = i128::from(a);
-                // Divide a·x's range by a, rounding inwards, and flip it when a is negative.
-                let (x_lo, x_hi) = if a > 0 {
-                    (lower.map(|l| ceil_div(l, a)), Some(floor_div(upper, a)))
-                } else {
-                    (Some(ceil_div(upper, a)), lower.map(|l| floor_div(l, a)))
-                };
-                let x_lo = x_lo.map_or(i64::MIN, clamp_i64);
-                let x_hi = x_hi.map_or(i64::MAX, clamp_i64);
+                let (x_lo, x_hi) = divide_bounds(a, lower, upper);
                 changed |= ctx.store.set_bounds(v, x_lo, x_hi)?;
             }
             if !changed {
                 return Ok(());
             }
         }
-    }
-}
-
-fn floor_div(a: i128, b: i128) -> i128 {
-    let q = a / b;
-    if (a % b != 0) && ((a < 0) != (b < 0)) {
-        q - 1
-    } else {
-        q
-    }
-}
-
-fn ceil_div(a: i128, b: i128) -> i128 {
-    let q = a / b;
-    if (a % b != 0) && ((a < 0) == (b < 0)) {
-        q + 1
-    } else {
-        q
-    }
-}
-
-fn clamp_i64(x: i128) -> i64 {
-    x.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn rounding_division_rounds_the_right_way_for_every_sign() {
-        assert_eq!((floor_div(7, 2), ceil_div(7, 2)), (3, 4));
-        assert_eq!((floor_div(-7, 2), ceil_div(-7, 2)), (-4, -3));
-        assert_eq!((floor_div(7, -2), ceil_div(7, -2)), (-4, -3));
-        assert_eq!((floor_div(-7, -2), ceil_div(-7, -2)), (3, 4));
-        assert_eq!((floor_div(6, 3), ceil_div(6, 3)), (2, 2));
     }
 }

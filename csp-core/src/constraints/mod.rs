@@ -1,16 +1,40 @@
 //! The built-in constraints. Each keeps an obviously-correct checker beside its fast propagation; the
 //! tests of this crate and the property tests of `csp-search` hold the two together.
+//!
+//! One file per family. Every constraint documents the consistency its revision reaches; the tests in
+//! `csp-core/tests/` compare each with a brute-force computation of that consistency.
 
 mod all_different;
+mod arithmetic;
+mod boolean;
+mod circuit;
+mod compare;
+mod count;
+mod element;
+mod inverse;
+mod lex;
 mod linear;
 mod not_equal;
 mod predicate;
 mod reified;
+mod scheduling;
+mod set;
 mod table;
+mod util;
 
-pub use all_different::AllDifferent;
+pub use all_different::{AllDifferent, AllDifferentConsistency};
+pub use arithmetic::{Arithmetic, Extremum};
+pub use boolean::{BoolAnd, Clause, Literal, Parity};
+pub use circuit::Circuit;
+pub use compare::{Compare, Comparison, ReifiedCompare};
+pub use count::{Among, GlobalCardinality};
+pub use element::{Element, VarElement};
+pub use inverse::Inverse;
+pub use lex::LexLess;
 pub use linear::{Linear, Relation};
 pub use not_equal::NotEqual;
 pub use predicate::Predicate;
 pub use reified::{Reification, Reified};
-pub use table::Table;
+pub use scheduling::{Cumulative, Disjunctive};
+pub use set::SetIn;
+pub use table::{Table, TableAlgorithm};

@@ -181,17 +181,16 @@ impl Constraint for Reified {
         }
     }
 
-    /// `b` when it is fixed; each other variable for what the wrapped constraint (and its negation)
-    /// subscribe to, and for being fixed, when entailment is settled at the latest.
+    /// `b` when it is fixed; each other variable for every change. The wrapped constraint subscribes
+    /// to what its own revision reads, but its entailment may read more (a comparison with a
+    /// constant revises once, yet its truth follows every bound), and a change that settles the
+    /// entailment must wake the reification, or `b` would stay open at a fixpoint.
     fn subscribe(&self, position: usize) -> EventSet {
         if position == 0 {
-            return EventSet::FIXED;
+            EventSet::FIXED
+        } else {
+            EventSet::ANY
         }
-        let mut events = self.inner.subscribe(position - 1) | EventSet::FIXED;
-        if let Some(negation) = &self.negation {
-            events |= negation.subscribe(self.negation_positions[position - 1]);
-        }
-        events
     }
 
     fn uses_notify(&self) -> bool {
@@ -199,19 +198,28 @@ impl Constraint for Reified {
     }
 
     fn notify(&self, position: usize, events: EventSet, ctx: &mut PropagationCtx<'_>) -> bool {
+        // The wrapped constraints hear only of the changes they subscribe to, as if posted alone.
         if position > 0 {
-            if self.inner.uses_notify() {
-                self.inner
-                    .notify(position - 1, events, &mut ctx.inner(0, self.inner_cells));
+            let inner_events = events & self.inner.subscribe(position - 1);
+            if self.inner.uses_notify() && !inner_events.is_empty() {
+                self.inner.notify(
+                    position - 1,
+                    inner_events,
+                    &mut ctx.inner(0, self.inner_cells),
+                );
             }
             if let Some(negation) = &self.negation
                 && negation.uses_notify()
             {
-                negation.notify(
-                    self.negation_positions[position - 1],
-                    events,
-                    &mut ctx.inner(self.inner_cells, self.negation_cells()),
-                );
+                let at = self.negation_positions[position - 1];
+                let negation_events = events & negation.subscribe(at);
+                if !negation_events.is_empty() {
+                    negation.notify(
+                        at,
+                        negation_events,
+                        &mut ctx.inner(self.inner_cells, self.negation_cells()),
+                    );
+                }
             }
         }
         true

@@ -1,21 +1,186 @@
-use crate::{CheckCtx, Constraint, ModelError, PropagationCtx, VarId, Wipeout};
+use std::cell::RefCell;
 
-/// An extensional constraint: the scope's values must form one of the allowed tuples.
+use crate::{
+    CheckCtx, Constraint, ModelError, PropagationCtx, VarId, Wipeout,
+    constraint::Priority,
+    constraints::util::{Args, retain_values},
+};
+
+/// How a [`Table`] revises.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum TableAlgorithm {
+    /// Compact-table (the default): Demeulenaere, Hartert, Lecoutre, Perez, Perron, Régin & Schaus,
+    /// *Compact-Table: Efficiently Filtering Table Constraints with Reversible Sparse Bit-Sets*,
+    /// CP 2016.
+    #[default]
+    CompactTable,
+    /// The generic support check: for every value, a scan of the tuples for a live one. Kept as the
+    /// baseline that compact-table is measured against.
+    Scan,
+}
+
+/// The most words of support bits compact-table keeps (2²⁴ words, 128 MiB); a larger table (many
+/// tuples and many distinct values at once) revises by [`TableAlgorithm::Scan`] instead.
+const SUPPORT_WORDS_BUDGET: usize = 1 << 24;
+
+/// An extensional constraint: the scope's values must form one of the allowed tuples (FlatZinc's
+/// `table_int` and `table_bool`).
 ///
-/// Propagation keeps, for every unassigned variable of the scope, only the values that appear in some
-/// allowed tuple agreeing with the assigned variables and the current domains (generalised forward
-/// checking; it is arc consistency on this one constraint).
+/// Consistency: generalised arc consistency, by either [algorithm](TableAlgorithm). Forward checking
+/// ([`Constraint::propagate`]) keeps, for every unassigned variable, the values that appear in an
+/// allowed tuple agreeing with the assigned variables and the current domains.
+///
+/// Compact-table keeps the set of live tuples (those whose every value is still in its domain) as a
+/// reversible sparse bit set in trailed state cells: the words, a permutation of their indices whose
+/// first `limit` entries are the non-zero words, and `limit` itself. Each revision first removes the
+/// tuples of the values each changed variable lost since the last revision (or keeps those of its
+/// remaining values, whichever list is shorter), word by word against precomputed support bit sets
+/// per (variable, value), then checks each value of each variable for a live supporting tuple,
+/// starting from the word that supported it last time (its residue). A variable changed alone since
+/// the last revision keeps all its values, and is not checked.
 #[derive(Debug, Clone)]
 pub struct Table {
+    /// Each variable once; a variable the caller named twice keeps only the tuples that agree on it.
     scope: Vec<VarId>,
     /// The tuples, row after row, `scope.len()` values each.
     tuples: Vec<i32>,
+    algorithm: TableAlgorithm,
+    compact: Option<Compact>,
+}
+
+/// What compact-table precomputes, and where its cells lie.
+#[derive(Debug, Clone)]
+struct Compact {
+    /// How many tuples there are.
+    tuples: usize,
+    /// Words of the tuple bit sets: `⌈tuples / 64⌉` (at least one).
+    words: usize,
+    columns: Vec<Column>,
+}
+
+/// One variable's distinct values in the table, with their support bit sets and their cells.
+#[derive(Debug, Clone)]
+struct Column {
+    /// Sorted.
+    values: Vec<i32>,
+    /// `supports[k * words..(k + 1) * words]`: the tuples in which the variable takes `values[k]`.
+    supports: Vec<u64>,
+    /// The cell of the first value's "present at the last revision" flag; the residues follow the
+    /// flags.
+    first_cell: usize,
+}
+
+/// Compact-table's cells: initialised, `limit`, then the words, then the index permutation, then
+/// each variable's domain size at the last revision, then each column's flags and residues.
+const INITIALISED: usize = 0;
+const LIMIT: usize = 1;
+const WORDS: usize = 2;
+
+impl Compact {
+    fn build(arity: usize, tuples: &[i32]) -> Option<Self> {
+        let count = tuples.len() / arity.max(1);
+        let words = count.div_ceil(64).max(1);
+        let mut columns = Vec::with_capacity(arity);
+        let mut cell = WORDS + 2 * words + arity;
+        let mut total_words = 0usize;
+        for p in 0..arity {
+            let mut values: Vec<i32> = tuples.iter().skip(p).step_by(arity).copied().collect();
+            values.sort_unstable();
+            values.dedup();
+            total_words = total_words.saturating_add(values.len().saturating_mul(words));
+            if total_words > SUPPORT_WORDS_BUDGET {
+                return None;
+            }
+            let mut supports = vec![0u64; values.len() * words];
+            for (t, row) in tuples.chunks_exact(arity).enumerate() {
+                let k = values
+                    .binary_search(&row[p])
+                    .expect("a value of the column");
+                supports[k * words + t / 64] |= 1 << (t % 64);
+            }
+            columns.push(Column {
+                first_cell: cell,
+                values,
+                supports,
+            });
+            cell += 2 * columns[p].values.len();
+        }
+        Some(Compact {
+            tuples: count,
+            words,
+            columns,
+        })
+    }
+
+    fn index_cell(&self, i: usize) -> usize {
+        WORDS + self.words + i
+    }
+
+    fn size_cell(&self, p: usize) -> usize {
+        WORDS + 2 * self.words + p
+    }
+
+    fn state_size(&self) -> usize {
+        self.columns.last().map_or(WORDS + 2 * self.words, |c| {
+            c.first_cell + 2 * c.values.len()
+        })
+    }
+
+    fn support(&self, p: usize, k: usize) -> &[u64] {
+        &self.columns[p].supports[k * self.words..(k + 1) * self.words]
+    }
 }
 
 impl Table {
-    /// `scope` must take one of `tuples`; every tuple must have one value per scope variable.
+    /// `scope` must take one of `tuples`; every tuple must have one value per scope variable. Like
+    /// every built-in, the scope names each variable once (posting refuses it otherwise; see
+    /// [`Table::merged`] for FlatZinc's arrays, which may repeat one).
     pub fn new(scope: Vec<VarId>, tuples: Vec<Vec<i32>>) -> Result<Self, ModelError> {
-        let mut flat = Vec::with_capacity(tuples.len() * scope.len());
+        Self::with_algorithm(scope, tuples, TableAlgorithm::CompactTable)
+    }
+
+    /// [`Table::new`] revised by the given algorithm.
+    pub fn with_algorithm(
+        scope: Vec<VarId>,
+        tuples: Vec<Vec<i32>>,
+        algorithm: TableAlgorithm,
+    ) -> Result<Self, ModelError> {
+        Self::build(scope, tuples, algorithm, false)
+    }
+
+    /// FlatZinc's `table_int(x, t)`, whose `x` may name a variable more than once: only the tuples
+    /// that give a repeated variable one value are kept, and the scope names it once.
+    pub fn merged(
+        scope: Vec<VarId>,
+        tuples: Vec<Vec<i32>>,
+        algorithm: TableAlgorithm,
+    ) -> Result<Self, ModelError> {
+        Self::build(scope, tuples, algorithm, true)
+    }
+
+    fn build(
+        scope: Vec<VarId>,
+        tuples: Vec<Vec<i32>>,
+        algorithm: TableAlgorithm,
+        merge: bool,
+    ) -> Result<Self, ModelError> {
+        if scope.is_empty() {
+            return Err(ModelError::InvalidConstraint {
+                constraint: "table".to_owned(),
+                reason: "the scope is empty".to_owned(),
+            });
+        }
+        // Without merging, every position is its own slot: a repeated variable stays repeated, and
+        // posting refuses the constraint as it refuses any scope naming a variable twice.
+        let args = if merge {
+            Args::new(scope.iter().copied())
+        } else {
+            Args {
+                scope: scope.clone(),
+                slots: (0..scope.len()).collect(),
+            }
+        };
+        let mut flat = Vec::with_capacity(tuples.len() * args.scope.len());
         for tuple in &tuples {
             if tuple.len() != scope.len() {
                 return Err(ModelError::ArityMismatch {
@@ -24,18 +189,39 @@ impl Table {
                     found: tuple.len(),
                 });
             }
-            flat.extend_from_slice(tuple);
+            // The tuple's value for each distinct variable, if its repeats agree.
+            let mut row = vec![None; args.scope.len()];
+            let agrees = tuple
+                .iter()
+                .zip(&args.slots)
+                .all(|(&v, &s)| *row[s].get_or_insert(v) == v);
+            if agrees {
+                flat.extend(
+                    row.into_iter()
+                        .map(|v| v.expect("every variable has a slot")),
+                );
+            }
         }
-        if scope.is_empty() {
-            return Err(ModelError::InvalidConstraint {
-                constraint: "table".to_owned(),
-                reason: "the scope is empty".to_owned(),
-            });
-        }
+        let compact = match algorithm {
+            TableAlgorithm::CompactTable => Compact::build(args.scope.len(), &flat),
+            TableAlgorithm::Scan => None,
+        };
         Ok(Table {
-            scope,
+            scope: args.scope,
             tuples: flat,
+            algorithm: if compact.is_some() {
+                algorithm
+            } else {
+                TableAlgorithm::Scan
+            },
+            compact,
         })
+    }
+
+    /// The algorithm the revision uses (compact-table falls back to the scan for tables whose
+    /// support bit sets would exceed 128 MiB).
+    pub fn algorithm(&self) -> TableAlgorithm {
+        self.algorithm
     }
 
     fn rows(&self) -> impl Iterator<Item = &[i32]> {
@@ -58,6 +244,10 @@ impl Constraint for Table {
         self.rows().any(|row| row == values)
     }
 
+    fn state_size(&self) -> usize {
+        self.compact.as_ref().map_or(0, Compact::state_size)
+    }
+
     fn check(&self, var: VarId, value: i32, ctx: &CheckCtx<'_>) -> bool {
         self.rows().any(|row| {
             self.scope.iter().zip(row).all(|(&v, &x)| {
@@ -70,22 +260,199 @@ impl Constraint for Table {
         })
     }
 
+    /// The scan, which needs no cells: forward checking records no changes for compact-table to
+    /// follow, and compact-table notices them by the domains' sizes anyway.
     fn propagate(&self, _var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         self.filter(ctx)
     }
 
-    /// The same generalised arc consistency as forward checking: it already reads the current
-    /// domains of every scope variable.
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
-        self.filter(ctx)
+        match &self.compact {
+            Some(compact) => COMPACT_SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+                Ok(mut scratch) => compact.revise(&self.scope, ctx, &mut scratch),
+                Err(_) => compact.revise(&self.scope, ctx, &mut Vec::new()),
+            }),
+            None => self.filter(ctx),
+        }
+    }
+
+    fn priority(&self) -> Priority {
+        Priority::Medium
+    }
+}
+
+thread_local! {
+    /// The mask compact-table builds in each revision, kept between revisions.
+    static COMPACT_SCRATCH: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
+}
+
+impl Compact {
+    fn word(&self, ctx: &PropagationCtx<'_>, offset: usize) -> u64 {
+        ctx.cell(WORDS + offset) as u64
+    }
+
+    fn initialise(&self, scope: &[VarId], ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        let tuples = self.tuples;
+        for offset in 0..self.words {
+            let bits = tuples.saturating_sub(offset * 64).min(64);
+            let word = if bits == 64 {
+                u64::MAX
+            } else {
+                (1u64 << bits) - 1
+            };
+            ctx.set_cell(WORDS + offset, word as i64);
+            ctx.set_cell(self.index_cell(offset), offset as i64);
+        }
+        ctx.set_cell(LIMIT, self.words as i64);
+        for (p, column) in self.columns.iter().enumerate() {
+            // Values outside the table's column have no tuple at all (a table without tuples has
+            // no column values, and fails below when its words are all zero).
+            if let (Some(&lo), Some(&hi)) = (column.values.first(), column.values.last()) {
+                ctx.restrict_bounds(scope[p], i64::from(lo), i64::from(hi))?;
+            }
+            retain_values(ctx, scope[p], |v| column.values.binary_search(&v).is_ok())?;
+            ctx.set_cell(self.size_cell(p), 0);
+            for k in 0..column.values.len() {
+                ctx.set_cell(column.first_cell + k, 1);
+                ctx.set_cell(column.first_cell + column.values.len() + k, 0);
+            }
+        }
+        ctx.set_cell(INITIALISED, 1);
+        if tuples == 0 { Err(Wipeout) } else { Ok(()) }
+    }
+
+    /// `words &= mask` (or `&= !mask`) over the non-zero words, moving words that become zero past
+    /// `limit`. Fails when no word is left.
+    fn intersect(
+        &self,
+        ctx: &mut PropagationCtx<'_>,
+        mask: &[u64],
+        negate: bool,
+    ) -> Result<(), Wipeout> {
+        let mut limit = ctx.cell(LIMIT) as usize;
+        let mut i = limit;
+        while i > 0 {
+            i -= 1;
+            let offset = ctx.cell(self.index_cell(i)) as usize;
+            let old = self.word(ctx, offset);
+            let keep = if negate { !mask[offset] } else { mask[offset] };
+            let new = old & keep;
+            if new != old {
+                ctx.set_cell(WORDS + offset, new as i64);
+                if new == 0 {
+                    // Swap the emptied word's index with the last non-zero one.
+                    limit -= 1;
+                    let last = ctx.cell(self.index_cell(limit));
+                    ctx.set_cell(self.index_cell(i), last);
+                    ctx.set_cell(self.index_cell(limit), offset as i64);
+                }
+            }
+        }
+        ctx.set_cell(LIMIT, limit as i64);
+        if limit == 0 { Err(Wipeout) } else { Ok(()) }
+    }
+
+    fn revise(
+        &self,
+        scope: &[VarId],
+        ctx: &mut PropagationCtx<'_>,
+        mask: &mut Vec<u64>,
+    ) -> Result<(), Wipeout> {
+        let fresh = ctx.cell(INITIALISED) == 0;
+        if fresh {
+            self.initialise(scope, ctx)?;
+        }
+        // updateTable: the tuples of the values each changed variable lost.
+        let mut changed = 0usize;
+        let mut last_changed = usize::MAX;
+        for (p, column) in self.columns.iter().enumerate() {
+            let var = scope[p];
+            let size = ctx.size(var);
+            if size as i64 == ctx.cell(self.size_cell(p)) {
+                continue;
+            }
+            changed += 1;
+            last_changed = p;
+            let values = column.values.len();
+            let (mut removed, mut kept) = (0usize, 0usize);
+            for k in 0..values {
+                if ctx.cell(column.first_cell + k) == 0 {
+                    continue;
+                }
+                if ctx.domain(var).contains(column.values[k]) {
+                    kept += 1;
+                } else {
+                    removed += 1;
+                }
+            }
+            if removed == 0 {
+                ctx.set_cell(self.size_cell(p), size as i64);
+                continue;
+            }
+            // Whichever list is shorter builds the mask: the lost values' tuples to clear, or the
+            // remaining values' tuples to keep.
+            let incremental = removed < kept;
+            mask.clear();
+            mask.resize(self.words, 0);
+            let limit = ctx.cell(LIMIT) as usize;
+            for k in 0..values {
+                if ctx.cell(column.first_cell + k) == 0 {
+                    continue;
+                }
+                let present = ctx.domain(var).contains(column.values[k]);
+                if !present {
+                    ctx.set_cell(column.first_cell + k, 0);
+                }
+                if present != incremental {
+                    let support = self.support(p, k);
+                    for i in 0..limit {
+                        let offset = ctx.cell(self.index_cell(i)) as usize;
+                        mask[offset] |= support[offset];
+                    }
+                }
+            }
+            self.intersect(ctx, mask, incremental)?;
+            ctx.set_cell(self.size_cell(p), size as i64);
+        }
+        // filterDomains: every value keeps a live tuple, or goes.
+        for (p, column) in self.columns.iter().enumerate() {
+            let var = scope[p];
+            if !fresh && changed == 1 && last_changed == p {
+                // Its remaining values lost no tuple: only tuples with its lost values went.
+                continue;
+            }
+            let residues = column.first_cell + column.values.len();
+            for k in 0..column.values.len() {
+                if ctx.cell(column.first_cell + k) == 0 {
+                    continue;
+                }
+                let support = self.support(p, k);
+                let residue = ctx.cell(residues + k) as usize;
+                if self.word(ctx, residue) & support[residue] != 0 {
+                    continue;
+                }
+                let limit = ctx.cell(LIMIT) as usize;
+                let found = (0..limit)
+                    .map(|i| ctx.cell(self.index_cell(i)) as usize)
+                    .find(|&offset| self.word(ctx, offset) & support[offset] != 0);
+                match found {
+                    Some(offset) => ctx.set_cell(residues + k, offset as i64),
+                    None => {
+                        ctx.remove(var, column.values[k])?;
+                        ctx.set_cell(column.first_cell + k, 0);
+                    }
+                }
+            }
+            ctx.set_cell(self.size_cell(p), ctx.size(var) as i64);
+        }
+        Ok(())
     }
 }
 
 impl Table {
-    /// Keeps the values that appear in a live tuple (one agreeing with every assigned value and
-    /// current domain); fails when no tuple is live. Removing such values kills no live tuple, so
-    /// one
-    /// pass is a fixpoint.
+    /// The scan: keeps the values that appear in a live tuple (one agreeing with every assigned
+    /// value and current domain); fails when no tuple is live. Removing such values kills no live
+    /// tuple, so one pass is a fixpoint.
     fn filter(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         let live = |row: &[i32], ctx: &PropagationCtx<'_>| {
             self.scope

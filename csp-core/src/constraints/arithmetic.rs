@@ -1,0 +1,749 @@
+//! Arithmetic on integer variables, as MiniZinc defines it: `x · y = z`, `x div y = z`,
+//! `x mod y = z` (truncating; `y = 0` has no result), `|x| = z`, `x ^ y = z`, and the minimum or
+//! maximum of an array.
+
+use crate::{
+    Constraint, ModelError, PropagationCtx, VarId, Wipeout,
+    constraint::Priority,
+    constraints::util::{Args, ceil_div, clamp_i64, floor_div, invalid, retain_values},
+};
+
+/// The most tuples of the inputs' current values [`Arithmetic`] enumerates for domain consistency;
+/// above it, interval reasoning takes over.
+const ENUMERATION_BUDGET: u64 = 1 << 14;
+
+/// Which function an [`Arithmetic`] constraint computes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Function {
+    Times,
+    Div,
+    Mod,
+    Pow,
+    Abs,
+}
+
+/// `z = f(x, y)` (or `z = |x|`) for MiniZinc's integer functions: FlatZinc's `int_times`, `int_div`,
+/// `int_mod`, `int_pow` and `int_abs`. Division and remainder truncate towards zero, as MiniZinc
+/// defines them (`x mod y = x − y · (x div y)`, so the remainder has the sign of `x`), and have no
+/// result for `y = 0`; `x ^ y` for `y < 0` is `1 div x^|y|`, with no result for `x = 0`. All arithmetic
+/// is done in 128 bits, so nothing overflows; a result beyond `i32` simply has no value to match.
+///
+/// Consistency:
+/// - While the inputs' current domains hold at most 2¹⁴ tuples, domain consistent: the tuples are
+///   enumerated, and each variable keeps the values of some tuple whose result `z` can take (`z`'s
+///   bounds only, should its domain hold more than 2¹⁶ values).
+/// - Beyond that, interval reasoning to a fixpoint. `x · y = z` is bounds consistent over the reals
+///   (each bound is cut to the hull of the other two's quotient or product, splitting divisors at
+///   zero). `div` cuts `z` to the exact range of `x div y` over the inputs' bounds, `x` to the values
+///   whose quotient can land in `z`, and `y` by the magnitudes and signs that allow it; with `y`
+///   fixed this is bounds(Z) consistency on `x` and `z`. `mod` bounds `z` by `|y| − 1` and the sign
+///   and size of `x`, and `y` by `|z| + 1`. `pow` is bounds(Z) consistent on `x` and `z` once `y` is
+///   fixed (integer roots), and bounds `z` once `x` is fixed; `abs` is bounds(Z) consistent.
+///
+/// Once the inputs are fixed, the enumeration (one tuple) fixes the result, so the propagator is
+/// checker-complete whatever the domains' sizes.
+#[derive(Debug, Clone)]
+pub struct Arithmetic {
+    /// `[x, y, z]`, or `[x, z]` for `abs`.
+    args: Args,
+    function: Function,
+}
+
+impl Arithmetic {
+    fn binary(x: VarId, y: VarId, z: VarId, function: Function) -> Self {
+        Arithmetic {
+            args: Args::new([x, y, z]),
+            function,
+        }
+    }
+
+    /// `x · y = z` (`int_times`).
+    pub fn times(x: VarId, y: VarId, z: VarId) -> Self {
+        Self::binary(x, y, z, Function::Times)
+    }
+
+    /// `x div y = z`, truncating (`int_div`).
+    pub fn div(x: VarId, y: VarId, z: VarId) -> Self {
+        Self::binary(x, y, z, Function::Div)
+    }
+
+    /// `x mod y = z`, the remainder of truncating division (`int_mod`).
+    pub fn modulo(x: VarId, y: VarId, z: VarId) -> Self {
+        Self::binary(x, y, z, Function::Mod)
+    }
+
+    /// `x ^ y = z` (`int_pow`; for `y < 0`, `1 div x^|y|`).
+    pub fn pow(x: VarId, y: VarId, z: VarId) -> Self {
+        Self::binary(x, y, z, Function::Pow)
+    }
+
+    /// `|x| = z` (`int_abs`).
+    pub fn abs(x: VarId, z: VarId) -> Self {
+        Arithmetic {
+            args: Args::new([x, z]),
+            function: Function::Abs,
+        }
+    }
+
+    fn unary(&self) -> bool {
+        self.function == Function::Abs
+    }
+
+    /// The argument position of `z`.
+    fn output(&self) -> usize {
+        if self.unary() { 1 } else { 2 }
+    }
+
+    /// `f(x, y)`, or `None` where it has no value.
+    fn eval(&self, x: i64, y: i64) -> Option<i128> {
+        let (x, y) = (i128::from(x), i128::from(y));
+        match self.function {
+            Function::Times => Some(x * y),
+            Function::Div => (y != 0).then(|| x / y),
+            Function::Mod => (y != 0).then(|| x % y),
+            Function::Pow => pow(x, y),
+            Function::Abs => Some(x.abs()),
+        }
+    }
+
+    /// The number of input tuples of the current domains.
+    fn tuples(&self, ctx: &PropagationCtx<'_>) -> u64 {
+        let inputs = &self.args.slots[..self.output()];
+        let mut distinct: Vec<usize> = inputs.to_vec();
+        distinct.sort_unstable();
+        distinct.dedup();
+        distinct
+            .iter()
+            .map(|&s| ctx.size(self.args.scope[s]))
+            .fold(1u64, |a, b| a.saturating_mul(b))
+    }
+
+    /// Domain consistency by enumerating the inputs' tuples (the scope's distinct variables, `z`
+    /// among them only when it is also an input).
+    fn enumerate(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        let scope = &self.args.scope;
+        let out = self.args.slots[self.output()];
+        let inputs: Vec<usize> = {
+            let mut s: Vec<usize> = self.args.slots[..self.output()].to_vec();
+            s.sort_unstable();
+            s.dedup();
+            s
+        };
+        let z_is_input = inputs.contains(&out);
+        let lists: Vec<Vec<i32>> = inputs
+            .iter()
+            .map(|&s| ctx.domain(scope[s]).values().collect())
+            .collect();
+        let mut marks: Vec<Vec<bool>> = lists.iter().map(|l| vec![false; l.len()]).collect();
+        let mut results: Vec<i32> = Vec::new();
+        let mut values = vec![0i32; scope.len()];
+        let mut digits = vec![0usize; inputs.len()];
+        let z_domain = ctx.domain(scope[out]).clone();
+        'tuples: loop {
+            for (k, &s) in inputs.iter().enumerate() {
+                values[s] = lists[k][digits[k]];
+            }
+            let x = i64::from(self.args.value(&values, 0));
+            let y = if self.unary() {
+                0
+            } else {
+                i64::from(self.args.value(&values, 1))
+            };
+            if let Some(r) = self.eval(x, y).and_then(|r| i32::try_from(r).ok()) {
+                let supported = if z_is_input {
+                    values[out] == r
+                } else {
+                    z_domain.contains(r)
+                };
+                if supported {
+                    for (k, d) in digits.iter().enumerate() {
+                        marks[k][*d] = true;
+                    }
+                    if !z_is_input {
+                        results.push(r);
+                    }
+                }
+            }
+            let mut k = 0;
+            loop {
+                if k == inputs.len() {
+                    break 'tuples;
+                }
+                digits[k] += 1;
+                if digits[k] < lists[k].len() {
+                    break;
+                }
+                digits[k] = 0;
+                k += 1;
+            }
+        }
+        for (k, &s) in inputs.iter().enumerate() {
+            let kept: Vec<i32> = lists[k]
+                .iter()
+                .zip(&marks[k])
+                .filter(|(_, m)| **m)
+                .map(|(&v, _)| v)
+                .collect();
+            retain_values(ctx, scope[s], |v| kept.binary_search(&v).is_ok())?;
+        }
+        if !z_is_input {
+            results.sort_unstable();
+            results.dedup();
+            let (&lo, &hi) = (
+                results.first().ok_or(Wipeout)?,
+                results.last().ok_or(Wipeout)?,
+            );
+            ctx.restrict_bounds(scope[out], i64::from(lo), i64::from(hi))?;
+            retain_values(ctx, scope[out], |v| results.binary_search(&v).is_ok())?;
+        }
+        Ok(())
+    }
+
+    /// One round of interval reasoning; the caller repeats it until nothing changes.
+    fn narrow(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        let x = self.args.var(0);
+        let z = self.args.var(self.output());
+        match self.function {
+            Function::Abs => narrow_abs(ctx, x, z),
+            Function::Times => narrow_times(ctx, x, self.args.var(1), z),
+            Function::Div => narrow_div(ctx, x, self.args.var(1), z),
+            Function::Mod => narrow_mod(ctx, x, self.args.var(1), z),
+            Function::Pow => narrow_pow(ctx, x, self.args.var(1), z),
+        }
+    }
+}
+
+impl Constraint for Arithmetic {
+    fn scope(&self) -> &[VarId] {
+        &self.args.scope
+    }
+
+    fn is_satisfied(&self, values: &[i32]) -> bool {
+        let x = i64::from(self.args.value(values, 0));
+        let y = if self.unary() {
+            0
+        } else {
+            i64::from(self.args.value(values, 1))
+        };
+        let z = i128::from(self.args.value(values, self.output()));
+        self.eval(x, y) == Some(z)
+    }
+
+    /// Enumeration when the inputs have few tuples; otherwise interval reasoning until nothing
+    /// changes, then enumeration if the domains have become small enough (so that a second call
+    /// changes nothing).
+    fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        if self.tuples(ctx) > ENUMERATION_BUDGET {
+            loop {
+                let before = self.snapshot(ctx);
+                self.narrow(ctx)?;
+                if self.snapshot(ctx) == before {
+                    break;
+                }
+            }
+            if self.tuples(ctx) > ENUMERATION_BUDGET {
+                return Ok(());
+            }
+        }
+        self.enumerate(ctx)
+    }
+
+    fn priority(&self) -> Priority {
+        Priority::Medium
+    }
+}
+
+impl Arithmetic {
+    fn snapshot(&self, ctx: &PropagationCtx<'_>) -> Vec<(i32, i32, u64)> {
+        self.args
+            .scope
+            .iter()
+            .map(|&v| (ctx.lb(v), ctx.ub(v), ctx.size(v)))
+            .collect()
+    }
+}
+
+/// `x^y` as MiniZinc defines it, saturated far beyond the `i32` range.
+fn pow(x: i128, y: i128) -> Option<i128> {
+    if y < 0 {
+        return match x {
+            0 => None,
+            1 => Some(1),
+            -1 => Some(if y % 2 == 0 { 1 } else { -1 }),
+            _ => Some(0),
+        };
+    }
+    match x {
+        0 => return Some(i128::from(y == 0)),
+        1 => return Some(1),
+        -1 => return Some(if y % 2 == 0 { 1 } else { -1 }),
+        _ => {}
+    }
+    // |x| ≥ 2: beyond 2⁶⁴ the value matters only as "too large".
+    const HUGE: i128 = 1 << 100;
+    let magnitude = if y >= 64 {
+        HUGE
+    } else {
+        x.unsigned_abs()
+            .checked_pow(y as u32)
+            .map_or(HUGE, |m| (m as i128).min(HUGE))
+    };
+    Some(if x < 0 && y % 2 == 1 {
+        -magnitude
+    } else {
+        magnitude
+    })
+}
+
+/// Cuts `var` to `lo..=hi` (in 128 bits).
+fn restrict(ctx: &mut PropagationCtx<'_>, var: VarId, lo: i128, hi: i128) -> Result<(), Wipeout> {
+    ctx.restrict_bounds(var, clamp_i64(lo), clamp_i64(hi))
+}
+
+fn bounds(ctx: &PropagationCtx<'_>, var: VarId) -> (i128, i128) {
+    (i128::from(ctx.lb(var)), i128::from(ctx.ub(var)))
+}
+
+/// An integer range `lo..=hi` in 128 bits.
+type Range = (i128, i128);
+
+/// The smallest and largest absolute value in `lo..=hi`.
+fn magnitudes((lo, hi): (i128, i128)) -> (i128, i128) {
+    if lo <= 0 && 0 <= hi {
+        (0, lo.abs().max(hi.abs()))
+    } else {
+        (lo.abs().min(hi.abs()), lo.abs().max(hi.abs()))
+    }
+}
+
+/// The positive and negative parts of `lo..=hi`, zero left out.
+fn sign_parts((lo, hi): (i128, i128)) -> [Option<(i128, i128)>; 2] {
+    [
+        (hi >= 1).then(|| (lo.max(1), hi)),
+        (lo <= -1).then(|| (lo, hi.min(-1))),
+    ]
+}
+
+/// The hull of `min..=max` over `candidates`.
+fn hull(candidates: impl IntoIterator<Item = i128>) -> Option<(i128, i128)> {
+    candidates.into_iter().fold(None, |acc, v| match acc {
+        None => Some((v, v)),
+        Some((lo, hi)) => Some((lo.min(v), hi.max(v))),
+    })
+}
+
+/// The union hull of several optional ranges.
+fn join(parts: impl IntoIterator<Item = Option<(i128, i128)>>) -> Option<(i128, i128)> {
+    parts
+        .into_iter()
+        .flatten()
+        .fold(None, |acc, (a, b)| match acc {
+            None => Some((a, b)),
+            Some((lo, hi)) => Some((lo.min(a), hi.max(b))),
+        })
+}
+
+/// The integers of `z / y` for reals `z` in `z` and `y` in the positive range `a..=b`, rounded
+/// inwards; `None` if there are none.
+fn quotient_positive((zl, zu): (i128, i128), (a, b): (i128, i128)) -> Option<(i128, i128)> {
+    let lo = ceil_div(zl, a).min(ceil_div(zl, b));
+    let hi = floor_div(zu, a).max(floor_div(zu, b));
+    (lo <= hi).then_some((lo, hi))
+}
+
+/// The integers `x` with `x · y` in `z` for some integer `y ≠ 0` of `y`'s range, as a hull: `None`
+/// for no constraint (zero can be both), `Err` when none exists.
+fn quotient(z: (i128, i128), y: (i128, i128)) -> Result<Option<(i128, i128)>, Wipeout> {
+    if y.0 <= 0 && 0 <= y.1 && z.0 <= 0 && 0 <= z.1 {
+        return Ok(None);
+    }
+    let [positive, negative] = sign_parts(y);
+    let from_positive = positive.and_then(|p| quotient_positive(z, p));
+    // x = (−z) / (−y) with −y positive.
+    let from_negative = negative.and_then(|(a, b)| quotient_positive((-z.1, -z.0), (-b, -a)));
+    join([from_positive, from_negative])
+        .map(Some)
+        .ok_or(Wipeout)
+}
+
+fn narrow_times(ctx: &mut PropagationCtx<'_>, x: VarId, y: VarId, z: VarId) -> Result<(), Wipeout> {
+    let (xb, yb) = (bounds(ctx, x), bounds(ctx, y));
+    let (lo, hi) =
+        hull([xb.0 * yb.0, xb.0 * yb.1, xb.1 * yb.0, xb.1 * yb.1]).expect("four products");
+    restrict(ctx, z, lo, hi)?;
+    let zb = bounds(ctx, z);
+    if let Some((lo, hi)) = quotient(zb, bounds(ctx, y))? {
+        restrict(ctx, x, lo, hi)?;
+    }
+    if let Some((lo, hi)) = quotient(zb, bounds(ctx, x))? {
+        restrict(ctx, y, lo, hi)?;
+    }
+    if !(zb.0 <= 0 && 0 <= zb.1) {
+        ctx.remove(x, 0)?;
+        ctx.remove(y, 0)?;
+    }
+    Ok(())
+}
+
+/// For `y > 0`: the smallest `x` with `x div y = z`.
+fn div_low(z: i128, y: i128) -> i128 {
+    if z > 0 { z * y } else { (z - 1) * y + 1 }
+}
+
+/// For `y > 0`: the largest `x` with `x div y = z`.
+fn div_high(z: i128, y: i128) -> i128 {
+    if z >= 0 { (z + 1) * y - 1 } else { z * y }
+}
+
+fn narrow_div(ctx: &mut PropagationCtx<'_>, x: VarId, y: VarId, z: VarId) -> Result<(), Wipeout> {
+    ctx.remove(y, 0)?;
+    let (xb, yb) = (bounds(ctx, x), bounds(ctx, y));
+    // `x div y` is monotone in `x` for a fixed `y`, and in `y` within one sign for a fixed `x`, so
+    // its range over a box is the hull of the box's corners, one sign of `y` at a time.
+    let image = |(a, b): (i128, i128)| {
+        hull([xb.0 / a, xb.0 / b, xb.1 / a, xb.1 / b]).expect("four corners")
+    };
+    let parts = sign_parts(yb);
+    let images = parts.map(|p| p.map(image));
+    let (lo, hi) = join(images).ok_or(Wipeout)?;
+    restrict(ctx, z, lo, hi)?;
+    let zb = bounds(ctx, z);
+    // The x of each sign of y: for y > 0, x ∈ [div_low(z, y), div_high(z, y)], monotone in z and,
+    // for a fixed z, in y; for y < 0, x div y = (−x) div (−y).
+    let from_positive = parts[0].map(|(a, b)| {
+        (
+            div_low(zb.0, a).min(div_low(zb.0, b)),
+            div_high(zb.1, a).max(div_high(zb.1, b)),
+        )
+    });
+    let from_negative = parts[1].map(|(a, b)| {
+        (
+            -(div_high(zb.1, -b).max(div_high(zb.1, -a))),
+            -(div_low(zb.0, -b).min(div_low(zb.0, -a))),
+        )
+    });
+    let (lo, hi) = join([from_positive, from_negative]).ok_or(Wipeout)?;
+    restrict(ctx, x, lo, hi)?;
+    // y by magnitudes: |x div y| = ⌊|x| / |y|⌋, so |z|·|y| ≤ |x| < (|z| + 1)·|y|; a sign of y whose
+    // quotients miss z's range is out.
+    let (ax_min, ax_max) = magnitudes(bounds(ctx, x));
+    let (az_min, az_max) = magnitudes(zb);
+    let mag_lo = ax_min / (az_max + 1) + 1;
+    let mag_hi = if az_min >= 1 {
+        ax_max / az_min
+    } else {
+        i128::MAX
+    };
+    let allowed = |(part, image): (Option<Range>, Option<Range>)| {
+        let ((a, b), (ilo, ihi)) = (part?, image?);
+        if ihi < zb.0 || ilo > zb.1 {
+            return None;
+        }
+        let (lo, hi) = if a > 0 {
+            (a.max(mag_lo), b.min(mag_hi))
+        } else {
+            (a.max(-mag_hi), b.min(-mag_lo))
+        };
+        (lo <= hi).then_some((lo, hi))
+    };
+    let (lo, hi) = join([
+        allowed((parts[0], images[0])),
+        allowed((parts[1], images[1])),
+    ])
+    .ok_or(Wipeout)?;
+    restrict(ctx, y, lo, hi)
+}
+
+fn narrow_mod(ctx: &mut PropagationCtx<'_>, x: VarId, y: VarId, z: VarId) -> Result<(), Wipeout> {
+    ctx.remove(y, 0)?;
+    let (xb, yb) = (bounds(ctx, x), bounds(ctx, y));
+    // |z| < |y|, |z| ≤ |x|, and z has the sign of x (or is 0).
+    let largest = magnitudes(yb).1 - 1;
+    let (lo, hi) = (xb.0.max(-largest).min(0), xb.1.min(largest).max(0));
+    restrict(ctx, z, lo, hi)?;
+    let zb = bounds(ctx, z);
+    if zb.0 > 0 {
+        restrict(ctx, x, zb.0, i128::MAX)?;
+    }
+    if zb.1 < 0 {
+        restrict(ctx, x, i128::MIN, zb.1)?;
+    }
+    let least = magnitudes(zb).0 + 1;
+    let parts = sign_parts(bounds(ctx, y));
+    let (lo, hi) = join([
+        parts[0].and_then(|(a, b)| (a.max(least) <= b).then_some((a.max(least), b))),
+        parts[1].and_then(|(a, b)| (a <= b.min(-least)).then_some((a, b.min(-least)))),
+    ])
+    .ok_or(Wipeout)?;
+    restrict(ctx, y, lo, hi)
+}
+
+/// The largest `r ≥ 0` with `rⁿ ≤ m`, for `m ≥ 0` and `n ≥ 1`.
+fn root_floor(m: i128, n: i128) -> i128 {
+    let (mut lo, mut hi) = (0i128, 1i128 << 32);
+    while lo < hi {
+        let mid = (lo + hi + 1) / 2;
+        if pow(mid, n).is_some_and(|p| p <= m) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    lo
+}
+
+/// The smallest `r ≥ 0` with `rⁿ ≥ m`, for `m ≥ 0` and `n ≥ 1`.
+fn root_ceil(m: i128, n: i128) -> i128 {
+    let r = root_floor(m, n);
+    if pow(r, n) == Some(m) { r } else { r + 1 }
+}
+
+fn narrow_pow(ctx: &mut PropagationCtx<'_>, x: VarId, y: VarId, z: VarId) -> Result<(), Wipeout> {
+    let xb = bounds(ctx, x);
+    if let Some(n) = ctx.fixed_value(y).map(i128::from) {
+        match n {
+            0 => return restrict(ctx, z, 1, 1),
+            n if n < 0 => {
+                ctx.remove(x, 0)?;
+                restrict(ctx, z, -1, 1)?;
+                if !ctx.domain(z).contains(0) {
+                    restrict(ctx, x, -1, 1)?;
+                }
+                return Ok(());
+            }
+            _ => {}
+        }
+        let odd = n % 2 == 1;
+        let power = |v: i128| pow(v, n).unwrap_or(0);
+        let (lo, hi) = if odd {
+            (power(xb.0), power(xb.1))
+        } else {
+            let (small, large) = magnitudes(xb);
+            (power(small), power(large))
+        };
+        restrict(ctx, z, lo, hi)?;
+        let zb = bounds(ctx, z);
+        if odd {
+            let signed_floor = |v: i128| {
+                if v >= 0 {
+                    root_floor(v, n)
+                } else {
+                    -root_ceil(-v, n)
+                }
+            };
+            let signed_ceil = |v: i128| {
+                if v >= 0 {
+                    root_ceil(v, n)
+                } else {
+                    -root_floor(-v, n)
+                }
+            };
+            return restrict(ctx, x, signed_ceil(zb.0), signed_floor(zb.1));
+        }
+        if zb.1 < 0 {
+            return Err(Wipeout);
+        }
+        let largest = root_floor(zb.1, n);
+        restrict(ctx, x, -largest, largest)?;
+        if zb.0 > 0 {
+            let least = root_ceil(zb.0, n);
+            let (lo, hi) = bounds(ctx, x);
+            if lo > -least && lo < least {
+                restrict(ctx, x, least, i128::MAX)?;
+            }
+            if hi < least && hi > -least {
+                restrict(ctx, x, i128::MIN, -least)?;
+            }
+        }
+        return Ok(());
+    }
+    if let Some(v) = ctx.fixed_value(x).map(i128::from) {
+        let yb = bounds(ctx, y);
+        match v {
+            0 => {
+                restrict(ctx, y, 0, i128::MAX)?;
+                restrict(ctx, z, 0, 1)
+            }
+            1 => restrict(ctx, z, 1, 1),
+            -1 => restrict(ctx, z, -1, 1),
+            _ if yb.1 < 0 => restrict(ctx, z, 0, 0),
+            // |v| ≥ 2: vʸ for y ≥ 0 grows with y (alternating in sign when v < 0); 0 for y < 0.
+            _ => {
+                let largest = pow(v.abs(), yb.1).unwrap_or(0);
+                if v < 0 {
+                    restrict(ctx, z, -largest, largest)
+                } else if yb.0 < 0 {
+                    restrict(ctx, z, 0, largest)
+                } else {
+                    restrict(ctx, z, pow(v, yb.0).unwrap_or(0), largest)
+                }
+            }
+        }
+    } else {
+        Ok(())
+    }
+}
+
+fn narrow_abs(ctx: &mut PropagationCtx<'_>, x: VarId, z: VarId) -> Result<(), Wipeout> {
+    let (small, large) = magnitudes(bounds(ctx, x));
+    restrict(ctx, z, small, large)?;
+    let (zl, zu) = bounds(ctx, z);
+    restrict(ctx, x, -zu, zu)?;
+    let (lo, hi) = bounds(ctx, x);
+    if lo > -zl && lo < zl {
+        restrict(ctx, x, zl, i128::MAX)?;
+    }
+    if hi < zl && hi > -zl {
+        restrict(ctx, x, i128::MIN, -zl)?;
+    }
+    Ok(())
+}
+
+/// `m = max(x₁, …, xₙ)` or `m = min(x₁, …, xₙ)`: FlatZinc's `array_int_maximum(m, x)`,
+/// `array_int_minimum(m, x)`, and `int_max(a, b, c)`, `int_min(a, b, c)` as the extremum of `[a, b]`.
+///
+/// Consistency: bounds(Z) consistent when the variables are distinct: `m` lies between the largest
+/// lower bound and the largest upper bound of the `xᵢ`, each `xᵢ` lies below `m`'s upper bound, and
+/// when only one `xᵢ` can reach `m`'s lower bound it is raised to it (mirrored for the minimum).
+#[derive(Debug, Clone)]
+pub struct Extremum {
+    /// `[m, x₁, …, xₙ]`.
+    args: Args,
+    maximum: bool,
+}
+
+impl Extremum {
+    /// `m = max(xs)`. `xs` must not be empty.
+    pub fn maximum(m: VarId, xs: Vec<VarId>) -> Result<Self, ModelError> {
+        Self::new(m, xs, true)
+    }
+
+    /// `m = min(xs)`. `xs` must not be empty.
+    pub fn minimum(m: VarId, xs: Vec<VarId>) -> Result<Self, ModelError> {
+        Self::new(m, xs, false)
+    }
+
+    fn new(m: VarId, xs: Vec<VarId>, maximum: bool) -> Result<Self, ModelError> {
+        if xs.is_empty() {
+            return Err(invalid(
+                if maximum { "maximum" } else { "minimum" },
+                "the array is empty",
+            ));
+        }
+        Ok(Extremum {
+            args: Args::new(std::iter::once(m).chain(xs)),
+            maximum,
+        })
+    }
+
+    /// The bounds of `var` mirrored for a minimum, so that one algorithm serves both.
+    fn lo(&self, ctx: &PropagationCtx<'_>, var: VarId) -> i64 {
+        if self.maximum {
+            i64::from(ctx.lb(var))
+        } else {
+            -i64::from(ctx.ub(var))
+        }
+    }
+
+    fn hi(&self, ctx: &PropagationCtx<'_>, var: VarId) -> i64 {
+        if self.maximum {
+            i64::from(ctx.ub(var))
+        } else {
+            -i64::from(ctx.lb(var))
+        }
+    }
+
+    fn raise(&self, ctx: &mut PropagationCtx<'_>, var: VarId, bound: i64) -> Result<bool, Wipeout> {
+        if self.maximum {
+            ctx.set_min(var, bound)
+        } else {
+            ctx.set_max(var, -bound)
+        }
+    }
+
+    fn lower(&self, ctx: &mut PropagationCtx<'_>, var: VarId, bound: i64) -> Result<bool, Wipeout> {
+        if self.maximum {
+            ctx.set_max(var, bound)
+        } else {
+            ctx.set_min(var, -bound)
+        }
+    }
+}
+
+impl Constraint for Extremum {
+    fn scope(&self) -> &[VarId] {
+        &self.args.scope
+    }
+
+    fn is_satisfied(&self, values: &[i32]) -> bool {
+        let xs = self.args.values(values).skip(1);
+        let extremum = if self.maximum { xs.max() } else { xs.min() };
+        extremum == Some(self.args.value(values, 0))
+    }
+
+    fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        let m = self.args.var(0);
+        let xs: Vec<VarId> = (1..self.args.slots.len())
+            .map(|i| self.args.var(i))
+            .collect();
+        loop {
+            let mut changed = false;
+            let best_lo = xs
+                .iter()
+                .map(|&x| self.lo(ctx, x))
+                .max()
+                .expect("not empty");
+            let best_hi = xs
+                .iter()
+                .map(|&x| self.hi(ctx, x))
+                .max()
+                .expect("not empty");
+            changed |= self.raise(ctx, m, best_lo)?;
+            changed |= self.lower(ctx, m, best_hi)?;
+            let (m_lo, m_hi) = (self.lo(ctx, m), self.hi(ctx, m));
+            for &x in &xs {
+                changed |= self.lower(ctx, x, m_hi)?;
+            }
+            let mut reaching = xs.iter().filter(|&&x| self.hi(ctx, x) >= m_lo);
+            match (reaching.next(), reaching.next()) {
+                (None, _) => return Err(Wipeout),
+                (Some(&only), None) => changed |= self.raise(ctx, only, m_lo)?,
+                _ => {}
+            }
+            if !changed {
+                return Ok(());
+            }
+        }
+    }
+
+    fn subscribe(&self, _position: usize) -> crate::EventSet {
+        crate::EventSet::BOUNDS
+    }
+
+    fn priority(&self) -> Priority {
+        Priority::Medium
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pow_follows_minizinc_for_every_sign() {
+        assert_eq!(pow(2, 10), Some(1024));
+        assert_eq!(pow(-2, 3), Some(-8));
+        assert_eq!(pow(0, 0), Some(1));
+        assert_eq!(pow(0, -1), None);
+        assert_eq!(pow(-1, -3), Some(-1));
+        assert_eq!(pow(2, -1), Some(0));
+        assert!(pow(3, 1000).is_some_and(|p| p > i128::from(i64::MAX)));
+    }
+
+    #[test]
+    fn integer_roots_round_the_right_way() {
+        assert_eq!((root_floor(26, 3), root_ceil(26, 3)), (2, 3));
+        assert_eq!((root_floor(27, 3), root_ceil(27, 3)), (3, 3));
+        assert_eq!((root_floor(0, 2), root_ceil(1, 2)), (0, 1));
+    }
+}

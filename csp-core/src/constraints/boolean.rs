@@ -1,0 +1,769 @@
+//! Boolean constraints over 0/1 variables: clauses with watched literals, reified conjunctions (and,
+//! or, implication and their arrays), parity (xor, equivalence), and the literals they are made of.
+//!
+//! Every variable here is a Boolean: the checkers refuse any value but 0 and 1, and the first
+//! revision cuts each domain to `{0, 1}`.
+
+use hashbrown::HashMap;
+use smallvec::SmallVec;
+
+use crate::{CheckCtx, Constraint, EventSet, PropagationCtx, VarId, Wipeout, constraint::Priority};
+
+/// A Boolean variable or its negation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Literal {
+    /// The 0/1 variable.
+    pub var: VarId,
+    /// Whether the literal is the variable itself (true when the variable is 1) or its negation
+    /// (true when it is 0).
+    pub positive: bool,
+}
+
+impl Literal {
+    /// The literal `var` (true when `var = 1`).
+    pub fn positive(var: VarId) -> Self {
+        Literal {
+            var,
+            positive: true,
+        }
+    }
+
+    /// The literal `¬var` (true when `var = 0`).
+    pub fn negative(var: VarId) -> Self {
+        Literal {
+            var,
+            positive: false,
+        }
+    }
+
+    /// The opposite literal.
+    pub fn negated(self) -> Self {
+        Literal {
+            var: self.var,
+            positive: !self.positive,
+        }
+    }
+}
+
+/// A literal over a scope position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Lit {
+    slot: usize,
+    positive: bool,
+}
+
+impl Lit {
+    fn negated(self) -> Self {
+        Lit {
+            slot: self.slot,
+            positive: !self.positive,
+        }
+    }
+
+    /// The literal's truth under `values` (one per scope variable), if the value is a Boolean.
+    fn holds(self, values: &[i32]) -> bool {
+        values[self.slot] == i32::from(self.positive)
+    }
+
+    /// The literal's truth in the current domains: `Some` once its variable is fixed.
+    fn status(self, scope: &[VarId], ctx: &CheckCtx<'_>) -> Option<bool> {
+        ctx.fixed_value(scope[self.slot])
+            .map(|v| v == i32::from(self.positive))
+    }
+
+    fn make_true(self, scope: &[VarId], ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        ctx.fix(scope[self.slot], i64::from(self.positive))
+            .map(drop)
+    }
+}
+
+/// Whether every value is a Boolean.
+fn all_boolean(values: &[i32]) -> bool {
+    values.iter().all(|&v| v == 0 || v == 1)
+}
+
+/// Cuts every scope variable to `{0, 1}`.
+fn booleanise(scope: &[VarId], ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+    for &var in scope {
+        ctx.restrict_bounds(var, 0, 1)?;
+    }
+    Ok(())
+}
+
+/// Literals over a scope in which each variable appears once: a literal repeated with the same sign is
+/// kept once; `conflict` tells whether some variable appears with both signs.
+struct Gathered {
+    scope: Vec<VarId>,
+    lits: Vec<Lit>,
+    conflict: bool,
+}
+
+fn gather(literals: impl IntoIterator<Item = Literal>) -> Gathered {
+    let mut scope = Vec::new();
+    let mut seen: HashMap<VarId, (usize, bool)> = HashMap::new();
+    let mut lits = Vec::new();
+    let mut conflict = false;
+    for literal in literals {
+        match seen.get(&literal.var) {
+            Some(&(_, positive)) if positive == literal.positive => {}
+            Some(_) => conflict = true,
+            None => {
+                seen.insert(literal.var, (scope.len(), literal.positive));
+                lits.push(Lit {
+                    slot: scope.len(),
+                    positive: literal.positive,
+                });
+                scope.push(literal.var);
+            }
+        }
+    }
+    Gathered {
+        scope,
+        lits,
+        conflict,
+    }
+}
+
+/// Two watched literals of one clause, in state cells `first` and `first + 1` (literal index + 1; 0
+/// before the first revision): unit propagation visits a clause only when a watched literal becomes
+/// false (Moskewicz et al., *Chaff*, 2001). The invariant after each revision: both watched literals
+/// are not false, or one is false and the other true.
+struct Watches<'a> {
+    scope: &'a [VarId],
+    /// The clause's literals.
+    lits: &'a [Lit],
+    first: usize,
+}
+
+impl Watches<'_> {
+    /// Chooses two literals that are not false (or one true one and any other), or propagates the
+    /// unit the clause has become.
+    fn initialise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        let check = ctx.as_check();
+        let mut open: SmallVec<[usize; 2]> = SmallVec::new();
+        for (i, lit) in self.lits.iter().enumerate() {
+            if lit.status(self.scope, &check) != Some(false) {
+                open.push(i);
+                if open.len() == 2 {
+                    break;
+                }
+            }
+        }
+        match open.as_slice() {
+            [] => Err(Wipeout),
+            &[only] => {
+                self.lits[only].make_true(self.scope, ctx)?;
+                let other = usize::from(only == 0);
+                ctx.set_cell(self.first, only as i64 + 1);
+                ctx.set_cell(self.first + 1, other.min(self.lits.len() - 1) as i64 + 1);
+                Ok(())
+            }
+            &[a, b, ..] => {
+                ctx.set_cell(self.first, a as i64 + 1);
+                ctx.set_cell(self.first + 1, b as i64 + 1);
+                Ok(())
+            }
+        }
+    }
+
+    /// Moves each false watched literal to one that is not false, or makes the other watched literal
+    /// true when there is none; fails when both are false.
+    fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        if ctx.cell(self.first) == 0 {
+            return self.initialise(ctx);
+        }
+        let mut watched = [
+            ctx.cell(self.first) as usize - 1,
+            ctx.cell(self.first + 1) as usize - 1,
+        ];
+        for side in 0..2 {
+            let check = ctx.as_check();
+            if self.lits[watched[side]].status(self.scope, &check) != Some(false) {
+                continue;
+            }
+            let replacement = (0..self.lits.len()).find(|&k| {
+                k != watched[0]
+                    && k != watched[1]
+                    && self.lits[k].status(self.scope, &check) != Some(false)
+            });
+            if let Some(k) = replacement {
+                watched[side] = k;
+                ctx.set_cell(self.first + side, k as i64 + 1);
+            }
+        }
+        let check = ctx.as_check();
+        let status = watched.map(|w| self.lits[w].status(self.scope, &check));
+        match status {
+            [Some(false), Some(false)] => Err(Wipeout),
+            [Some(false), _] => self.lits[watched[1]].make_true(self.scope, ctx),
+            [_, Some(false)] => self.lits[watched[0]].make_true(self.scope, ctx),
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether the change to the variable at `position` made a watched literal false.
+    fn woken(&self, position: usize, ctx: &CheckCtx<'_>) -> bool {
+        if ctx.cell(self.first) == 0 {
+            return true;
+        }
+        (0..2).any(|side| {
+            let lit = self.lits[ctx.cell(self.first + side) as usize - 1];
+            lit.slot == position && lit.status(self.scope, ctx) == Some(false)
+        })
+    }
+}
+
+/// `l₁ ∨ l₂ ∨ … ∨ lₙ` over literals: FlatZinc's `bool_clause(as, bs)` (the `as` positive, the `bs`
+/// negated), and `bool_le(a, b)` as `¬a ∨ b`.
+///
+/// Consistency: domain consistent (unit propagation), with two watched literals in state cells, so that
+/// fixing a variable costs O(1) unless it falsifies a watched literal. A clause naming a variable with
+/// both signs is always true; an empty clause always fails.
+#[derive(Debug, Clone)]
+pub struct Clause {
+    scope: Vec<VarId>,
+    lits: Vec<Lit>,
+    /// Some variable appears with both signs: the clause always holds.
+    tautology: bool,
+}
+
+/// [`Clause`]'s cells: the two watches.
+const CLAUSE_WATCHES: usize = 0;
+
+impl Clause {
+    /// `∨ positive ∨ ¬negative`: at least one of `positive` is 1 or one of `negative` is 0.
+    pub fn new(positive: &[VarId], negative: &[VarId]) -> Self {
+        Self::from_literals(
+            positive
+                .iter()
+                .map(|&v| Literal::positive(v))
+                .chain(negative.iter().map(|&v| Literal::negative(v))),
+        )
+    }
+
+    /// The disjunction of `literals`.
+    pub fn from_literals(literals: impl IntoIterator<Item = Literal>) -> Self {
+        let gathered = gather(literals);
+        Clause {
+            scope: gathered.scope,
+            lits: gathered.lits,
+            tautology: gathered.conflict,
+        }
+    }
+
+    fn watches(&self) -> Watches<'_> {
+        Watches {
+            scope: &self.scope,
+            lits: &self.lits,
+            first: CLAUSE_WATCHES,
+        }
+    }
+}
+
+impl Constraint for Clause {
+    fn scope(&self) -> &[VarId] {
+        &self.scope
+    }
+
+    fn is_satisfied(&self, values: &[i32]) -> bool {
+        all_boolean(values) && (self.tautology || self.lits.iter().any(|l| l.holds(values)))
+    }
+
+    fn state_size(&self) -> usize {
+        2
+    }
+
+    fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        if ctx.cell(CLAUSE_WATCHES) == 0 {
+            booleanise(&self.scope, ctx)?;
+            if self.tautology {
+                // Never woken again: nothing left to watch.
+                ctx.set_cell(CLAUSE_WATCHES, 1);
+                ctx.set_cell(CLAUSE_WATCHES + 1, 1);
+                return Ok(());
+            }
+        } else if self.tautology {
+            return Ok(());
+        }
+        self.watches().revise(ctx)
+    }
+
+    /// Forward checking changes domains without telling the constraint, so the watches start afresh.
+    fn propagate(&self, _var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        ctx.set_cell(CLAUSE_WATCHES, 0);
+        self.revise(ctx)
+    }
+
+    fn subscribe(&self, _position: usize) -> EventSet {
+        EventSet::FIXED
+    }
+
+    fn uses_notify(&self) -> bool {
+        true
+    }
+
+    /// Queues the clause only when a watched literal became false.
+    fn notify(&self, position: usize, _events: EventSet, ctx: &mut PropagationCtx<'_>) -> bool {
+        !self.tautology && self.watches().woken(position, &ctx.as_check())
+    }
+
+    fn priority(&self) -> Priority {
+        Priority::High
+    }
+
+    fn entailment(&self, ctx: &CheckCtx<'_>) -> Option<bool> {
+        if self.tautology {
+            return Some(true);
+        }
+        let mut open = false;
+        for lit in &self.lits {
+            match lit.status(&self.scope, ctx) {
+                Some(true) => return Some(true),
+                Some(false) => {}
+                None => open = true,
+            }
+        }
+        (!open).then_some(false)
+    }
+
+    /// Every literal false.
+    fn negation(&self) -> Option<Box<dyn Constraint>> {
+        if self.tautology {
+            return None;
+        }
+        Some(Box::new(Conjunction {
+            scope: self.scope.clone(),
+            lits: self.lits.iter().map(|l| l.negated()).collect(),
+        }))
+    }
+}
+
+/// Every literal true: the negation of a [`Clause`]. Domain consistent (it fixes every variable).
+#[derive(Debug, Clone)]
+struct Conjunction {
+    scope: Vec<VarId>,
+    lits: Vec<Lit>,
+}
+
+impl Constraint for Conjunction {
+    fn scope(&self) -> &[VarId] {
+        &self.scope
+    }
+
+    fn is_satisfied(&self, values: &[i32]) -> bool {
+        all_boolean(values) && self.lits.iter().all(|l| l.holds(values))
+    }
+
+    fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        for lit in &self.lits {
+            lit.make_true(&self.scope, ctx)?;
+        }
+        Ok(())
+    }
+
+    fn subscribe(&self, _position: usize) -> EventSet {
+        EventSet::EMPTY
+    }
+
+    fn priority(&self) -> Priority {
+        Priority::High
+    }
+
+    fn entailment(&self, ctx: &CheckCtx<'_>) -> Option<bool> {
+        let mut open = false;
+        for lit in &self.lits {
+            match lit.status(&self.scope, ctx) {
+                Some(false) => return Some(false),
+                Some(true) => {}
+                None => open = true,
+            }
+        }
+        (!open).then_some(true)
+    }
+
+    fn negation(&self) -> Option<Box<dyn Constraint>> {
+        Some(Box::new(Clause {
+            scope: self.scope.clone(),
+            lits: self.lits.iter().map(|l| l.negated()).collect(),
+            tautology: false,
+        }))
+    }
+}
+
+/// `r ↔ l₁ ∧ l₂ ∧ … ∧ lₙ` over literals: FlatZinc's `array_bool_and(as, r)` and `bool_and(a, b, r)`;
+/// by De Morgan also `array_bool_or(as, r)` and `bool_or(a, b, r)` (`¬r ↔ ∧ ¬aᵢ`),
+/// `bool_clause_reif(as, bs, r)` (`¬r ↔ ∧ ¬aᵢ ∧ bⱼ`), `bool_le_reif(a, b, r)` (`¬r ↔ a ∧ ¬b`) and
+/// `bool_lt_reif(a, b, r)` (`r ↔ ¬a ∧ b`).
+///
+/// Consistency: domain consistent. It is the clauses `¬r ∨ lᵢ` (a false `lᵢ` makes `r` false; a true
+/// `r` makes every `lᵢ` true) and the long clause `r ∨ ¬l₁ ∨ … ∨ ¬lₙ`, whose two watched literals live
+/// in state cells, so that fixing a literal true costs O(1) unless it is watched.
+#[derive(Debug, Clone)]
+pub struct BoolAnd {
+    scope: Vec<VarId>,
+    /// The long clause: `r` first, then each `¬lᵢ`.
+    long: Vec<Lit>,
+    /// For each scope position, the indices in `long` of the literals over it.
+    by_slot: Vec<SmallVec<[usize; 2]>>,
+    /// Some variable appears in the conjunction with both signs: it is always false.
+    contradiction: bool,
+}
+
+/// [`BoolAnd`]'s cells: 1 once initialised; 1 once some `lᵢ` is known false; the long clause's two
+/// watches.
+const AND_INITIALISED: usize = 0;
+const AND_FALSE_SEEN: usize = 1;
+const AND_WATCHES: usize = 2;
+
+impl BoolAnd {
+    /// `r ↔ ∧ literals`.
+    pub fn new(r: Literal, literals: impl IntoIterator<Item = Literal>) -> Self {
+        let conjunction = gather(literals);
+        let mut scope = conjunction.scope;
+        let r_slot = scope.iter().position(|&v| v == r.var).unwrap_or_else(|| {
+            scope.push(r.var);
+            scope.len() - 1
+        });
+        let mut long = vec![Lit {
+            slot: r_slot,
+            positive: r.positive,
+        }];
+        long.extend(conjunction.lits.iter().map(|l| l.negated()));
+        let mut by_slot = vec![SmallVec::new(); scope.len()];
+        for (i, lit) in long.iter().enumerate() {
+            by_slot[lit.slot].push(i);
+        }
+        BoolAnd {
+            scope,
+            long,
+            by_slot,
+            contradiction: conjunction.conflict,
+        }
+    }
+
+    /// `r ↔ ∧ inputs` (FlatZinc's `array_bool_and`; `bool_and(a, b, r)` is `array_and(&[a, b], r)`).
+    pub fn array_and(inputs: &[VarId], r: VarId) -> Self {
+        Self::new(
+            Literal::positive(r),
+            inputs.iter().map(|&v| Literal::positive(v)),
+        )
+    }
+
+    /// `r ↔ ∨ inputs` (FlatZinc's `array_bool_or`; `bool_or(a, b, r)` is `array_or(&[a, b], r)`), as
+    /// `¬r ↔ ∧ ¬inputs`.
+    pub fn array_or(inputs: &[VarId], r: VarId) -> Self {
+        Self::new(
+            Literal::negative(r),
+            inputs.iter().map(|&v| Literal::negative(v)),
+        )
+    }
+
+    /// `r ↔ ∨ positive ∨ ¬negative` (FlatZinc's `bool_clause_reif(as, bs, r)`).
+    pub fn clause_reif(positive: &[VarId], negative: &[VarId], r: VarId) -> Self {
+        Self::new(
+            Literal::negative(r),
+            positive
+                .iter()
+                .map(|&v| Literal::negative(v))
+                .chain(negative.iter().map(|&v| Literal::positive(v))),
+        )
+    }
+
+    /// `r ↔ (a ≤ b)`, that is `r ↔ ¬a ∨ b` (FlatZinc's `bool_le_reif`).
+    pub fn le_reif(a: VarId, b: VarId, r: VarId) -> Self {
+        Self::new(
+            Literal::negative(r),
+            [Literal::positive(a), Literal::negative(b)],
+        )
+    }
+
+    /// `r ↔ (a < b)`, that is `r ↔ ¬a ∧ b` (FlatZinc's `bool_lt_reif`).
+    pub fn lt_reif(a: VarId, b: VarId, r: VarId) -> Self {
+        Self::new(
+            Literal::positive(r),
+            [Literal::negative(a), Literal::positive(b)],
+        )
+    }
+
+    fn r(&self) -> Lit {
+        self.long[0]
+    }
+
+    /// The conjunction's literals `lᵢ`.
+    fn conjuncts(&self) -> impl Iterator<Item = Lit> + '_ {
+        self.long[1..].iter().map(|l| l.negated())
+    }
+
+    fn watches(&self) -> Watches<'_> {
+        Watches {
+            scope: &self.scope,
+            lits: &self.long,
+            first: AND_WATCHES,
+        }
+    }
+}
+
+impl Constraint for BoolAnd {
+    fn scope(&self) -> &[VarId] {
+        &self.scope
+    }
+
+    fn is_satisfied(&self, values: &[i32]) -> bool {
+        let all = !self.contradiction && self.conjuncts().all(|l| l.holds(values));
+        all_boolean(values) && self.r().holds(values) == all
+    }
+
+    fn state_size(&self) -> usize {
+        AND_WATCHES + 2
+    }
+
+    fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        if ctx.cell(AND_INITIALISED) == 0 {
+            booleanise(&self.scope, ctx)?;
+            let check = ctx.as_check();
+            let false_seen = self.contradiction
+                || self
+                    .conjuncts()
+                    .any(|l| l.status(&self.scope, &check) == Some(false));
+            ctx.set_cell(AND_FALSE_SEEN, i64::from(false_seen));
+            ctx.set_cell(AND_INITIALISED, 1);
+        }
+        let r = self.r();
+        if r.status(&self.scope, &ctx.as_check()) == Some(true) {
+            if self.contradiction {
+                return Err(Wipeout);
+            }
+            for lit in self.conjuncts() {
+                lit.make_true(&self.scope, ctx)?;
+            }
+            return Ok(());
+        }
+        if ctx.cell(AND_FALSE_SEEN) == 1 {
+            return r.negated().make_true(&self.scope, ctx);
+        }
+        self.watches().revise(ctx)
+    }
+
+    /// Forward checking changes domains without telling the constraint, so its cells start afresh.
+    fn propagate(&self, _var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        for cell in 0..self.state_size() {
+            ctx.set_cell(cell, 0);
+        }
+        self.revise(ctx)
+    }
+
+    fn subscribe(&self, _position: usize) -> EventSet {
+        EventSet::FIXED
+    }
+
+    fn uses_notify(&self) -> bool {
+        true
+    }
+
+    /// Queues the constraint when `r` became true, some `lᵢ` false (remembered in a cell), or a
+    /// watched literal of the long clause false.
+    fn notify(&self, position: usize, _events: EventSet, ctx: &mut PropagationCtx<'_>) -> bool {
+        if ctx.cell(AND_INITIALISED) == 0 {
+            return true;
+        }
+        let check = ctx.as_check();
+        let mut wake = false;
+        let mut false_seen = false;
+        for &i in &self.by_slot[position] {
+            let lit = self.long[i];
+            match (i, lit.status(&self.scope, &check)) {
+                (0, Some(true)) => wake = true,
+                // The long clause holds ¬lᵢ: it is true when lᵢ is false.
+                (_, Some(true)) => false_seen = true,
+                _ => {}
+            }
+        }
+        wake |= self.watches().woken(position, &check);
+        if false_seen {
+            ctx.set_cell(AND_FALSE_SEEN, 1);
+        }
+        wake || false_seen
+    }
+
+    fn priority(&self) -> Priority {
+        Priority::High
+    }
+}
+
+/// `x₁ ⊕ x₂ ⊕ … ⊕ xₙ = parity`: FlatZinc's `array_bool_xor(as)` (odd), `bool_xor(a, b)` (odd),
+/// `bool_not(a, b)` (odd), `bool_xor(a, b, r)` (`a ⊕ b ⊕ r` even) and `bool_eq_reif(a, b, r)` (`a ⊕ b ⊕ r`
+/// odd).
+///
+/// Consistency: domain consistent. A variable named twice cancels out (`x ⊕ x = 0`). Trailed cells
+/// count the unfixed variables and the parity of the fixed ones, so each fixing costs O(1) and the
+/// revision runs only once at most one variable is left, to fix it.
+#[derive(Debug, Clone)]
+pub struct Parity {
+    scope: Vec<VarId>,
+    odd: bool,
+}
+
+/// [`Parity`]'s cells: initialised, cut to Booleans, unfixed count, parity of the fixed, then a flag
+/// per variable once counted.
+const PARITY_INITIALISED: usize = 0;
+const PARITY_BOOLEAN: usize = 1;
+const PARITY_UNFIXED: usize = 2;
+const PARITY_SUM: usize = 3;
+const PARITY_FLAGS: usize = 4;
+
+impl Parity {
+    /// The exclusive or of `vars` is 1 when `odd`, 0 otherwise.
+    pub fn new(vars: &[VarId], odd: bool) -> Self {
+        let mut count: HashMap<VarId, usize> = HashMap::new();
+        let mut order = Vec::new();
+        for &v in vars {
+            let c = count.entry(v).or_insert(0);
+            if *c == 0 {
+                order.push(v);
+            }
+            *c += 1;
+        }
+        Parity {
+            scope: order.into_iter().filter(|v| count[v] % 2 == 1).collect(),
+            odd,
+        }
+    }
+
+    /// `r ↔ a ⊕ b` (FlatZinc's `bool_xor(a, b, r)`).
+    pub fn xor_reif(a: VarId, b: VarId, r: VarId) -> Self {
+        Self::new(&[a, b, r], false)
+    }
+
+    /// `r ↔ (a = b)` (FlatZinc's `bool_eq_reif(a, b, r)`).
+    pub fn eq_reif(a: VarId, b: VarId, r: VarId) -> Self {
+        Self::new(&[a, b, r], true)
+    }
+
+    /// From the domains alone: with every variable fixed the parity must be right; with one left, it
+    /// is fixed to make it right.
+    fn filter(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        let mut free = None;
+        let mut sum = 0i64;
+        for &v in &self.scope {
+            match ctx.fixed_value(v) {
+                Some(x) => sum ^= i64::from(x != 0),
+                None if free.is_none() => free = Some(v),
+                None => return Ok(()),
+            }
+        }
+        let wanted = i64::from(self.odd);
+        match free {
+            Some(v) => ctx.fix(v, wanted ^ sum).map(drop),
+            None if sum == wanted => Ok(()),
+            None => Err(Wipeout),
+        }
+    }
+
+    fn initialise(&self, ctx: &mut PropagationCtx<'_>) {
+        let (mut unfixed, mut sum) = (0, 0);
+        for (i, &v) in self.scope.iter().enumerate() {
+            match ctx.fixed_value(v) {
+                Some(x) => {
+                    sum ^= i64::from(x != 0);
+                    ctx.set_cell(PARITY_FLAGS + i, 1);
+                }
+                None => {
+                    unfixed += 1;
+                    ctx.set_cell(PARITY_FLAGS + i, 0);
+                }
+            }
+        }
+        ctx.set_cell(PARITY_UNFIXED, unfixed);
+        ctx.set_cell(PARITY_SUM, sum);
+        ctx.set_cell(PARITY_INITIALISED, 1);
+    }
+}
+
+impl Constraint for Parity {
+    fn scope(&self) -> &[VarId] {
+        &self.scope
+    }
+
+    fn is_satisfied(&self, values: &[i32]) -> bool {
+        all_boolean(values) && (values.iter().filter(|&&v| v == 1).count() % 2 == 1) == self.odd
+    }
+
+    fn state_size(&self) -> usize {
+        PARITY_FLAGS + self.scope.len()
+    }
+
+    /// The cells only decide when to run: with at most one variable left unfixed by their count, the
+    /// revision counts again from the domains, so a stale count can never make it prune wrongly.
+    fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        if ctx.cell(PARITY_BOOLEAN) == 0 {
+            booleanise(&self.scope, ctx)?;
+            ctx.set_cell(PARITY_BOOLEAN, 1);
+        }
+        if ctx.cell(PARITY_INITIALISED) == 0 {
+            self.initialise(ctx);
+        }
+        if ctx.cell(PARITY_UNFIXED) >= 2 {
+            return Ok(());
+        }
+        self.filter(ctx)
+    }
+
+    /// Forward checking changes domains without telling the constraint: its count starts afresh.
+    fn propagate(&self, _var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        ctx.set_cell(PARITY_INITIALISED, 0);
+        self.filter(ctx)
+    }
+
+    fn subscribe(&self, _position: usize) -> EventSet {
+        EventSet::FIXED
+    }
+
+    fn uses_notify(&self) -> bool {
+        true
+    }
+
+    fn notify(&self, position: usize, _events: EventSet, ctx: &mut PropagationCtx<'_>) -> bool {
+        if ctx.cell(PARITY_INITIALISED) == 0 {
+            self.initialise(ctx);
+        } else if ctx.cell(PARITY_FLAGS + position) == 0
+            && let Some(x) = ctx.fixed_value(self.scope[position])
+        {
+            ctx.set_cell(PARITY_FLAGS + position, 1);
+            ctx.add_cell(PARITY_UNFIXED, -1);
+            let sum = ctx.cell(PARITY_SUM) ^ i64::from(x != 0);
+            ctx.set_cell(PARITY_SUM, sum);
+        }
+        ctx.cell(PARITY_UNFIXED) <= 1
+    }
+
+    fn priority(&self) -> Priority {
+        Priority::High
+    }
+
+    fn negation(&self) -> Option<Box<dyn Constraint>> {
+        Some(Box::new(Parity {
+            scope: self.scope.clone(),
+            odd: !self.odd,
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_variable_named_twice_cancels_out_of_a_parity() {
+        let [a, b] = [VarId::from_index(0), VarId::from_index(1)];
+        let parity = Parity::new(&[a, b, a], true);
+        assert_eq!(parity.scope(), &[b]);
+    }
+
+    #[test]
+    fn a_clause_with_both_signs_of_a_variable_always_holds() {
+        let [a, b] = [VarId::from_index(0), VarId::from_index(1)];
+        let clause = Clause::new(&[a, b], &[a]);
+        assert!(clause.is_satisfied(&[0, 0]));
+        assert!(!clause.is_satisfied(&[2, 0]), "only Booleans");
+    }
+}

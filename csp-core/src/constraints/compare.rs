@@ -1,0 +1,417 @@
+use crate::{
+    CheckCtx, Constraint, EventSet, ModelError, PropagationCtx, VarId, Wipeout,
+    constraint::Priority,
+    constraints::{
+        Reification,
+        util::{LIST_BUDGET, clamp_i64, invalid, retain_values},
+    },
+};
+
+/// How the left side of a [`Compare`] relates to its right side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Comparison {
+    /// `=` (FlatZinc's `int_eq`, `bool_eq`, `bool2int`).
+    Equal,
+    /// `≠` (`int_ne`, `bool_not`).
+    NotEqual,
+    /// `≤` (`int_le`, `bool_le`).
+    LessOrEqual,
+    /// `<` (`int_lt`, `bool_lt`).
+    Less,
+    /// `≥`.
+    GreaterOrEqual,
+    /// `>`.
+    Greater,
+}
+
+/// The comparisons a [`Compare`] keeps, once `<` and `>` have become `≤` and `≥` with the offset moved
+/// by one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Op {
+    Eq,
+    Ne,
+    Le,
+    Ge,
+}
+
+/// `x ⋈ y + c` or `x ⋈ c` for a [`Comparison`] `⋈`: FlatZinc's `int_eq`, `int_ne`, `int_le`,
+/// `int_lt` (and their Boolean twins, on 0/1 variables), between two variables or a variable and a
+/// constant.
+///
+/// Consistency: `≤`, `<`, `≥` and `>` are bounds consistent, which on one inequality is domain
+/// consistency (a value is supported exactly when it lies on the right side of the partner's bound).
+/// `≠` is domain consistent: it removes a value once the other side is fixed. `=` is domain
+/// consistent: each domain keeps the values the other side can match, while the domains hold at most
+/// 2¹⁶ values each; beyond that it is bounds consistent. The offset is an `i64` and all arithmetic is
+/// done in 128 bits, so no offset overflows.
+#[derive(Debug, Clone)]
+pub struct Compare {
+    /// `[x]` or `[x, y]`.
+    scope: Vec<VarId>,
+    op: Op,
+    /// `c`: the right side is `y + c`, or `c` alone.
+    offset: i128,
+}
+
+impl Compare {
+    /// `x ⋈ y + offset`. `x` and `y` must differ (a comparison of a variable with itself is a
+    /// constant truth, which a front end settles before posting).
+    pub fn new(
+        x: VarId,
+        comparison: Comparison,
+        y: VarId,
+        offset: i64,
+    ) -> Result<Self, ModelError> {
+        if x == y {
+            return Err(invalid(
+                "comparison",
+                format!("both sides are {x:?}; compare a variable with another"),
+            ));
+        }
+        Ok(Self::build(vec![x, y], comparison, i128::from(offset)))
+    }
+
+    /// `x ⋈ c`, a comparison with a constant (`int_le(x, 5)`).
+    pub fn constant(x: VarId, comparison: Comparison, c: i64) -> Self {
+        Self::build(vec![x], comparison, i128::from(c))
+    }
+
+    /// `x = y`.
+    pub fn equal(x: VarId, y: VarId) -> Result<Self, ModelError> {
+        Self::new(x, Comparison::Equal, y, 0)
+    }
+
+    /// `x ≠ y`.
+    pub fn not_equal(x: VarId, y: VarId) -> Result<Self, ModelError> {
+        Self::new(x, Comparison::NotEqual, y, 0)
+    }
+
+    /// `x ≤ y`.
+    pub fn less_or_equal(x: VarId, y: VarId) -> Result<Self, ModelError> {
+        Self::new(x, Comparison::LessOrEqual, y, 0)
+    }
+
+    /// `x < y`.
+    pub fn less(x: VarId, y: VarId) -> Result<Self, ModelError> {
+        Self::new(x, Comparison::Less, y, 0)
+    }
+
+    fn build(scope: Vec<VarId>, comparison: Comparison, offset: i128) -> Self {
+        let (op, offset) = match comparison {
+            Comparison::Equal => (Op::Eq, offset),
+            Comparison::NotEqual => (Op::Ne, offset),
+            Comparison::LessOrEqual => (Op::Le, offset),
+            Comparison::Less => (Op::Le, offset - 1),
+            Comparison::GreaterOrEqual => (Op::Ge, offset),
+            Comparison::Greater => (Op::Ge, offset + 1),
+        };
+        Compare { scope, op, offset }
+    }
+
+    /// The comparison that holds exactly when this one does not.
+    fn negated(&self) -> Compare {
+        let (op, offset) = match self.op {
+            Op::Eq => (Op::Ne, self.offset),
+            Op::Ne => (Op::Eq, self.offset),
+            Op::Le => (Op::Ge, self.offset + 1),
+            Op::Ge => (Op::Le, self.offset - 1),
+        };
+        Compare {
+            scope: self.scope.clone(),
+            op,
+            offset,
+        }
+    }
+
+    fn x(&self) -> VarId {
+        self.scope[0]
+    }
+
+    fn y(&self) -> Option<VarId> {
+        self.scope.get(1).copied()
+    }
+
+    /// Whether `x ⋈ right` holds.
+    fn holds(&self, x: i32, right: i128) -> bool {
+        let x = i128::from(x);
+        match self.op {
+            Op::Eq => x == right,
+            Op::Ne => x != right,
+            Op::Le => x <= right,
+            Op::Ge => x >= right,
+        }
+    }
+
+    /// The right side's range, `y + c` over `y`'s bounds or `c` alone.
+    fn right_bounds(&self, ctx: &CheckCtx<'_>) -> (i128, i128) {
+        match self.y() {
+            Some(y) => (
+                i128::from(ctx.lb(y)) + self.offset,
+                i128::from(ctx.ub(y)) + self.offset,
+            ),
+            None => (self.offset, self.offset),
+        }
+    }
+
+    /// The right side's only value, if it has one.
+    fn right_fixed(&self, ctx: &CheckCtx<'_>) -> Option<i128> {
+        match self.y() {
+            Some(y) => ctx.fixed_value(y).map(|v| i128::from(v) + self.offset),
+            None => Some(self.offset),
+        }
+    }
+
+    fn filter(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        let x = self.x();
+        let c = self.offset;
+        match (self.op, self.y()) {
+            (Op::Le, None) => ctx.set_max(x, clamp_i64(c)).map(drop),
+            (Op::Ge, None) => ctx.set_min(x, clamp_i64(c)).map(drop),
+            (Op::Eq, None) => ctx.fix(x, clamp_i64(c)).map(drop),
+            (Op::Ne, None) => remove_i128(ctx, x, c),
+            (Op::Le, Some(y)) => {
+                ctx.set_max(x, clamp_i64(i128::from(ctx.ub(y)) + c))?;
+                ctx.set_min(y, clamp_i64(i128::from(ctx.lb(x)) - c))
+                    .map(drop)
+            }
+            (Op::Ge, Some(y)) => {
+                ctx.set_min(x, clamp_i64(i128::from(ctx.lb(y)) + c))?;
+                ctx.set_max(y, clamp_i64(i128::from(ctx.ub(x)) - c))
+                    .map(drop)
+            }
+            (Op::Ne, Some(y)) => {
+                if let Some(v) = ctx.fixed_value(y) {
+                    remove_i128(ctx, x, i128::from(v) + c)?;
+                }
+                if let Some(v) = ctx.fixed_value(x) {
+                    remove_i128(ctx, y, i128::from(v) - c)?;
+                }
+                Ok(())
+            }
+            (Op::Eq, Some(y)) => {
+                // Bounds first (one change each), then the holes, one side against the other: a
+                // value kept on the second side still has its partner on the first, so one round is
+                // a fixpoint.
+                ctx.restrict_bounds(
+                    x,
+                    clamp_i64(i128::from(ctx.lb(y)) + c),
+                    clamp_i64(i128::from(ctx.ub(y)) + c),
+                )?;
+                ctx.restrict_bounds(
+                    y,
+                    clamp_i64(i128::from(ctx.lb(x)) - c),
+                    clamp_i64(i128::from(ctx.ub(x)) - c),
+                )?;
+                if ctx.size(x) > LIST_BUDGET || ctx.size(y) > LIST_BUDGET {
+                    return Ok(());
+                }
+                let y_domain = ctx.domain(y).clone();
+                retain_values(ctx, x, |v| {
+                    i32::try_from(i128::from(v) - c).is_ok_and(|w| y_domain.contains(w))
+                })?;
+                let x_domain = ctx.domain(x).clone();
+                retain_values(ctx, y, |w| {
+                    i32::try_from(i128::from(w) + c).is_ok_and(|v| x_domain.contains(v))
+                })?;
+                Ok(())
+            }
+        }
+    }
+
+    fn events(&self, position: usize) -> EventSet {
+        match (self.op, position) {
+            (_, _) if self.scope.len() == 1 => EventSet::EMPTY,
+            (Op::Eq, _) => EventSet::ANY,
+            (Op::Ne, _) => EventSet::FIXED,
+            (Op::Le, 0) | (Op::Ge, 1) => EventSet::LOWER_BOUND,
+            (Op::Le, _) | (Op::Ge, _) => EventSet::UPPER_BOUND,
+        }
+    }
+
+    fn entails(&self, ctx: &CheckCtx<'_>) -> Option<bool> {
+        let x = self.x();
+        let (x_lo, x_hi) = (i128::from(ctx.lb(x)), i128::from(ctx.ub(x)));
+        let (r_lo, r_hi) = self.right_bounds(ctx);
+        let equal = || -> Option<bool> {
+            if x_hi < r_lo || r_hi < x_lo {
+                return Some(false);
+            }
+            match (ctx.fixed_value(x), self.right_fixed(ctx)) {
+                (Some(v), Some(r)) => Some(i128::from(v) == r),
+                (None, Some(r)) => {
+                    (!i32::try_from(r).is_ok_and(|r| ctx.domain(x).contains(r))).then_some(false)
+                }
+                (Some(v), None) => {
+                    let y = self.y()?;
+                    let w = i128::from(v) - self.offset;
+                    (!i32::try_from(w).is_ok_and(|w| ctx.domain(y).contains(w))).then_some(false)
+                }
+                (None, None) => None,
+            }
+        };
+        match self.op {
+            Op::Le if x_hi <= r_lo => Some(true),
+            Op::Le if x_lo > r_hi => Some(false),
+            Op::Ge if x_lo >= r_hi => Some(true),
+            Op::Ge if x_hi < r_lo => Some(false),
+            Op::Le | Op::Ge => None,
+            Op::Eq => equal(),
+            Op::Ne => equal().map(|holds| !holds),
+        }
+    }
+}
+
+/// Removes `value` from `var` if it is an `i32` at all.
+fn remove_i128(ctx: &mut PropagationCtx<'_>, var: VarId, value: i128) -> Result<(), Wipeout> {
+    if let Ok(value) = i32::try_from(value) {
+        ctx.remove(var, value)?;
+    }
+    Ok(())
+}
+
+impl Constraint for Compare {
+    fn scope(&self) -> &[VarId] {
+        &self.scope
+    }
+
+    fn is_satisfied(&self, values: &[i32]) -> bool {
+        let right = match values.get(1) {
+            Some(&y) => i128::from(y) + self.offset,
+            None => self.offset,
+        };
+        self.holds(values[0], right)
+    }
+
+    /// A comparison refuses a value only for what the one other variable holds, and monotonely.
+    fn check_is_pairwise(&self) -> bool {
+        true
+    }
+
+    /// See [`Compare`] for the consistency of each comparison.
+    fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        self.filter(ctx)
+    }
+
+    /// An inequality needs one bound of each side, a disequality fixed sides, an equality every
+    /// removal; a comparison with a constant is settled by its first revision.
+    fn subscribe(&self, position: usize) -> EventSet {
+        self.events(position)
+    }
+
+    fn priority(&self) -> Priority {
+        Priority::High
+    }
+
+    /// From the bounds (and, for `=` and `≠`, a fixed side's value against the other's domain).
+    fn entailment(&self, ctx: &CheckCtx<'_>) -> Option<bool> {
+        self.entails(ctx)
+    }
+
+    /// `=` and `≠` negate each other, `x ≤ y + c` becomes `x ≥ y + c + 1`.
+    fn negation(&self) -> Option<Box<dyn Constraint>> {
+        Some(Box::new(self.negated()))
+    }
+}
+
+/// `b ↔ x ⋈ y + c` or `b → x ⋈ y + c` (and the same with a constant right side): FlatZinc's
+/// `int_eq_reif`, `int_ne_reif`, `int_le_reif`, `int_lt_reif`, their `_imp` forms, and the Boolean
+/// twins, in one constraint of constant cost instead of the generic
+/// [`Reified`](crate::constraints::Reified) wrapper's calls through a box.
+///
+/// Consistency: `b` is fixed as soon as the comparison is entailed or disentailed (see
+/// [`Compare::entailment`](Constraint::entailment)); once `b` is fixed, the comparison (or, for an
+/// equivalence with `b = 0`, its negation) propagates with [`Compare`]'s consistency.
+#[derive(Debug, Clone)]
+pub struct ReifiedCompare {
+    /// `b`, then the comparison's scope.
+    scope: Vec<VarId>,
+    comparison: Compare,
+    negation: Compare,
+    mode: Reification,
+}
+
+impl ReifiedCompare {
+    /// `b ↔ comparison` or `b → comparison`, as `mode` says. `b` must not be one of the comparison's
+    /// variables.
+    pub fn new(b: VarId, comparison: Compare, mode: Reification) -> Result<Self, ModelError> {
+        if comparison.scope.contains(&b) {
+            return Err(invalid(
+                "reified comparison",
+                format!("the Boolean {b:?} is compared itself"),
+            ));
+        }
+        let mut scope = vec![b];
+        scope.extend_from_slice(&comparison.scope);
+        Ok(ReifiedCompare {
+            scope,
+            negation: comparison.negated(),
+            comparison,
+            mode,
+        })
+    }
+
+    fn b(&self) -> VarId {
+        self.scope[0]
+    }
+}
+
+impl Constraint for ReifiedCompare {
+    fn scope(&self) -> &[VarId] {
+        &self.scope
+    }
+
+    fn is_satisfied(&self, values: &[i32]) -> bool {
+        let holds = self.comparison.is_satisfied(&values[1..]);
+        match (self.mode, values[0]) {
+            (Reification::Equivalent, 0) => !holds,
+            (Reification::Implies, 0) => true,
+            (_, 1) => holds,
+            _ => false,
+        }
+    }
+
+    fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        let b = self.b();
+        ctx.restrict_bounds(b, 0, 1)?;
+        if ctx.fixed_value(b).is_none() {
+            match (self.comparison.entails(&ctx.as_check()), self.mode) {
+                (Some(false), _) => {
+                    ctx.fix(b, 0)?;
+                }
+                (Some(true), Reification::Equivalent) => {
+                    ctx.fix(b, 1)?;
+                }
+                _ => return Ok(()),
+            }
+        }
+        match (ctx.fixed_value(b), self.mode) {
+            (Some(1), _) => self.comparison.filter(ctx),
+            (_, Reification::Equivalent) => self.negation.filter(ctx),
+            (_, Reification::Implies) => Ok(()),
+        }
+    }
+
+    /// `b` when fixed; the compared variables for whatever the comparison, its negation and their
+    /// entailment read (both bounds, and removals for `=` and `≠`).
+    fn subscribe(&self, position: usize) -> EventSet {
+        match (position, self.comparison.op) {
+            (0, _) => EventSet::FIXED,
+            (_, Op::Le | Op::Ge) => EventSet::BOUNDS,
+            (_, Op::Eq | Op::Ne) => EventSet::ANY,
+        }
+    }
+
+    fn priority(&self) -> Priority {
+        Priority::High
+    }
+
+    fn entailment(&self, ctx: &CheckCtx<'_>) -> Option<bool> {
+        let holds = self.comparison.entails(ctx);
+        match (self.mode, ctx.fixed_value(self.b())) {
+            (Reification::Implies, Some(0)) => Some(true),
+            (_, Some(1)) => holds,
+            (Reification::Equivalent, Some(0)) => holds.map(|h| !h),
+            _ => None,
+        }
+    }
+}

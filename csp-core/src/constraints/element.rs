@@ -1,0 +1,226 @@
+use crate::{
+    Constraint, Domain, ModelError, PropagationCtx, VarId, Wipeout,
+    constraint::Priority,
+    constraints::util::{Args, LIST_BUDGET, invalid, retain_values},
+};
+
+/// The array position `index` names, if it names one: `index − first` within `0..len`.
+fn position(index: i32, first: i32, len: usize) -> Option<usize> {
+    usize::try_from(i64::from(index) - i64::from(first))
+        .ok()
+        .filter(|&k| k < len)
+}
+
+/// The index values that name a position of an array of `len` elements.
+fn index_range(first: i32, len: usize) -> (i64, i64) {
+    (i64::from(first), i64::from(first) + len as i64 - 1)
+}
+
+/// `array[index] = result` for a constant array: FlatZinc's `array_int_element(b, as, c)` and
+/// `array_bool_element` (with 0/1 values), whose arrays are indexed from 1.
+///
+/// Consistency: domain consistent on both variables: the index keeps the positions whose element the
+/// result can take, the result the elements of the positions the index can take (while the result's
+/// domain holds at most 2¹⁶ values; beyond that, its bounds).
+#[derive(Debug, Clone)]
+pub struct Element {
+    /// `[index, result]`, which may be one variable.
+    args: Args,
+    array: Vec<i32>,
+    /// The index of the array's first element.
+    first: i32,
+}
+
+impl Element {
+    /// `array[index] = result`, the array's first element at index `first` (FlatZinc: 1). The array
+    /// must not be empty.
+    pub fn new(
+        index: VarId,
+        array: Vec<i32>,
+        result: VarId,
+        first: i32,
+    ) -> Result<Self, ModelError> {
+        if array.is_empty() {
+            return Err(invalid("element", "the array is empty"));
+        }
+        Ok(Element {
+            args: Args::new([index, result]),
+            array,
+            first,
+        })
+    }
+
+    fn index(&self) -> VarId {
+        self.args.var(0)
+    }
+
+    fn result(&self) -> VarId {
+        self.args.var(1)
+    }
+}
+
+impl Constraint for Element {
+    fn scope(&self) -> &[VarId] {
+        &self.args.scope
+    }
+
+    fn is_satisfied(&self, values: &[i32]) -> bool {
+        let (index, result) = (self.args.value(values, 0), self.args.value(values, 1));
+        position(index, self.first, self.array.len()).is_some_and(|k| self.array[k] == result)
+    }
+
+    /// One pass is a fixpoint: an index value is kept only with its element in the result's domain,
+    /// and a result value only with a position that names it, neither of which the other side's
+    /// pruning removes.
+    fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        let (index, result) = (self.index(), self.result());
+        let (lo, hi) = index_range(self.first, self.array.len());
+        ctx.restrict_bounds(index, lo, hi)?;
+        let element = |i: i32| self.array[position(i, self.first, self.array.len()).unwrap_or(0)];
+        if index == result {
+            retain_values(ctx, index, |i| element(i) == i)?;
+            return Ok(());
+        }
+        let results = ctx.domain(result).clone();
+        retain_values(ctx, index, |i| results.contains(element(i)))?;
+        let mut supported: Vec<i32> = ctx.domain(index).values().map(element).collect();
+        supported.sort_unstable();
+        supported.dedup();
+        let (&min, &max) = (
+            supported.first().ok_or(Wipeout)?,
+            supported.last().ok_or(Wipeout)?,
+        );
+        ctx.restrict_bounds(result, i64::from(min), i64::from(max))?;
+        retain_values(ctx, result, |v| supported.binary_search(&v).is_ok())?;
+        Ok(())
+    }
+
+    fn priority(&self) -> Priority {
+        Priority::Medium
+    }
+}
+
+/// `array[index] = result` for an array of variables: FlatZinc's `array_var_int_element(b, as, c)`
+/// and `array_var_bool_element`, indexed from 1.
+///
+/// Consistency: domain consistent when the index, the result and the array's variables are distinct
+/// (generalised arc consistency, as in Gecode's element): the index keeps the positions whose
+/// variable shares a value with the result; the result keeps the values some such variable can take;
+/// once the index is fixed, that variable and the result are kept equal. A domain of more than 2¹⁶
+/// values is compared by its bounds. With a variable repeated, the same reasoning is sound.
+#[derive(Debug, Clone)]
+pub struct VarElement {
+    /// `[index, result, array…]`.
+    args: Args,
+    len: usize,
+    first: i32,
+}
+
+impl VarElement {
+    /// `array[index] = result`, the array's first element at index `first` (FlatZinc: 1). The array
+    /// must not be empty; its variables may repeat, and may include the index or the result.
+    pub fn new(
+        index: VarId,
+        array: Vec<VarId>,
+        result: VarId,
+        first: i32,
+    ) -> Result<Self, ModelError> {
+        if array.is_empty() {
+            return Err(invalid("element", "the array is empty"));
+        }
+        let len = array.len();
+        Ok(VarElement {
+            args: Args::new([index, result].into_iter().chain(array)),
+            len,
+            first,
+        })
+    }
+
+    fn element(&self, index: i32) -> Option<VarId> {
+        position(index, self.first, self.len).map(|k| self.args.var(2 + k))
+    }
+}
+
+/// Whether two domains share a value; by their bounds alone when both are too large to list.
+fn meet(a: &Domain, b: &Domain) -> bool {
+    if a.ub() < b.lb() || b.ub() < a.lb() {
+        return false;
+    }
+    let (small, large) = if a.size() <= b.size() { (a, b) } else { (b, a) };
+    if small.size() > LIST_BUDGET {
+        return true;
+    }
+    small.values().any(|v| large.contains(v))
+}
+
+impl Constraint for VarElement {
+    fn scope(&self) -> &[VarId] {
+        &self.args.scope
+    }
+
+    fn is_satisfied(&self, values: &[i32]) -> bool {
+        let (index, result) = (self.args.value(values, 0), self.args.value(values, 1));
+        position(index, self.first, self.len)
+            .is_some_and(|k| self.args.value(values, 2 + k) == result)
+    }
+
+    fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        let (index, result) = (self.args.var(0), self.args.var(1));
+        let (lo, hi) = index_range(self.first, self.len);
+        ctx.restrict_bounds(index, lo, hi)?;
+        loop {
+            // The index: positions whose variable can equal the result.
+            let before = (ctx.size(index), ctx.size(result));
+            let candidates: Vec<i32> = ctx.domain(index).values().collect();
+            for i in candidates {
+                let x = self.element(i).ok_or(Wipeout)?;
+                if !meet(ctx.domain(x), ctx.domain(result)) {
+                    ctx.remove(index, i)?;
+                }
+            }
+            // The result: values some candidate position's variable can take.
+            let positions: Vec<VarId> = ctx
+                .domain(index)
+                .values()
+                .filter_map(|i| self.element(i))
+                .collect();
+            let lo = positions.iter().map(|&x| ctx.lb(x)).min().ok_or(Wipeout)?;
+            let hi = positions.iter().map(|&x| ctx.ub(x)).max().ok_or(Wipeout)?;
+            ctx.restrict_bounds(result, i64::from(lo), i64::from(hi))?;
+            if positions.iter().all(|&x| ctx.size(x) <= LIST_BUDGET) {
+                let domains: Vec<Domain> =
+                    positions.iter().map(|&x| ctx.domain(x).clone()).collect();
+                retain_values(ctx, result, |v| domains.iter().any(|d| d.contains(v)))?;
+            }
+            // A fixed index: its variable and the result are equal.
+            if let Some(i) = ctx.fixed_value(index) {
+                let x = self.element(i).ok_or(Wipeout)?;
+                if x != result {
+                    equalise(ctx, x, result)?;
+                }
+            }
+            if (ctx.size(index), ctx.size(result)) == before {
+                return Ok(());
+            }
+        }
+    }
+
+    fn priority(&self) -> Priority {
+        Priority::Medium
+    }
+}
+
+/// Keeps in each of `x` and `y` the values the other has (their bounds only, when a domain is too
+/// large to list).
+fn equalise(ctx: &mut PropagationCtx<'_>, x: VarId, y: VarId) -> Result<(), Wipeout> {
+    let lo = ctx.lb(x).max(ctx.lb(y));
+    let hi = ctx.ub(x).min(ctx.ub(y));
+    ctx.restrict_bounds(x, i64::from(lo), i64::from(hi))?;
+    ctx.restrict_bounds(y, i64::from(lo), i64::from(hi))?;
+    let ys = ctx.domain(y).clone();
+    if retain_values(ctx, x, |v| ys.contains(v))? {
+        let xs = ctx.domain(x).clone();
+        retain_values(ctx, y, |v| xs.contains(v))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,404 @@
+//! Scheduling: tasks with start variables and constant durations sharing a resource.
+
+use crate::{
+    Constraint, EventSet, ModelError, PropagationCtx, VarId, Wipeout,
+    constraint::Priority,
+    constraints::util::{Args, invalid},
+};
+
+/// A stretch `[start, end)` of the resource profile and the height the compulsory parts put on it.
+#[derive(Debug, Clone, Copy)]
+struct Segment {
+    start: i64,
+    end: i64,
+    height: i64,
+}
+
+/// Tasks sharing a renewable resource of constant capacity: FlatZinc's `cumulative(s, d, r, b)` with
+/// constant durations `d`, requirements `r` and capacity `b`. At every time the requirements of the
+/// tasks running (`sᵢ ≤ t < sᵢ + dᵢ`) add up to at most the capacity; a task of zero duration or
+/// requirement takes nothing, as in MiniZinc's definition.
+///
+/// Consistency: time-tabling (Aggoun & Beldiceanu, *Extending CHIP in order to solve complex
+/// scheduling and placement problems*, 1993). The compulsory parts (`[lst, ect)` of each task whose
+/// latest start is before its earliest end) make a profile, which must stay within capacity; each
+/// task's earliest start is then pushed past every stretch of the profile, other than its own part,
+/// where it would not fit, and its latest start likewise back, until nothing moves. The profile is a
+/// list of stretches, so the horizon may be as wide as `i32` allows at no cost.
+///
+/// The tasks that need more than half the capacity can run only one at a time; on them, disjunctive
+/// reasoning runs too: every pair is bounds(Z) consistent (detectable precedences), and overload
+/// checking and edge-finding (Carlier & Pinson, 1989) push earliest starts and latest completions
+/// past the sets of tasks that must precede or follow. Cumulative (energy-based) edge-finding over all
+/// tasks is not done.
+#[derive(Debug, Clone)]
+pub struct Cumulative {
+    /// The start of each task.
+    args: Args,
+    durations: Vec<i64>,
+    heights: Vec<i64>,
+    capacity: i64,
+}
+
+impl Cumulative {
+    /// Tasks starting at `starts`, with `durations` and resource `heights` (both non-negative), on a
+    /// resource of `capacity`. The three arrays must have the same length; a start variable may
+    /// serve several tasks (they then start together).
+    pub fn new(
+        starts: Vec<VarId>,
+        durations: Vec<i32>,
+        heights: Vec<i32>,
+        capacity: i32,
+    ) -> Result<Self, ModelError> {
+        for (what, array) in [("durations", &durations), ("requirements", &heights)] {
+            if array.len() != starts.len() {
+                return Err(ModelError::ArityMismatch {
+                    constraint: format!("cumulative {what}"),
+                    expected: starts.len(),
+                    found: array.len(),
+                });
+            }
+            if let Some(v) = array.iter().find(|&&v| v < 0) {
+                return Err(invalid(
+                    "cumulative",
+                    format!("{what} must not be negative, found {v}"),
+                ));
+            }
+        }
+        Ok(Cumulative {
+            args: Args::new(starts),
+            durations: durations.into_iter().map(i64::from).collect(),
+            heights: heights.into_iter().map(i64::from).collect(),
+            capacity: i64::from(capacity),
+        })
+    }
+
+    fn n(&self) -> usize {
+        self.durations.len()
+    }
+
+    /// The tasks that take something from the resource.
+    fn tasks(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.n()).filter(|&i| self.durations[i] > 0 && self.heights[i] > 0)
+    }
+
+    fn start(&self, i: usize) -> VarId {
+        self.args.var(i)
+    }
+
+    /// The compulsory parts' profile: stretches in time order, each of constant height (zero-height
+    /// stretches left out). Fails when a stretch exceeds the capacity.
+    fn profile(&self, ctx: &PropagationCtx<'_>, out: &mut Vec<Segment>) -> Result<(), Wipeout> {
+        let mut events: Vec<(i64, i64)> = Vec::new();
+        for i in self.tasks() {
+            let s = self.start(i);
+            let (lst, ect) = (
+                i64::from(ctx.ub(s)),
+                i64::from(ctx.lb(s)) + self.durations[i],
+            );
+            if lst < ect {
+                events.push((lst, self.heights[i]));
+                events.push((ect, -self.heights[i]));
+            }
+        }
+        events.sort_unstable();
+        out.clear();
+        let mut height = 0;
+        let mut k = 0;
+        while k < events.len() {
+            let time = events[k].0;
+            while k < events.len() && events[k].0 == time {
+                height += events[k].1;
+                k += 1;
+            }
+            if let Some(&(next, _)) = events.get(k)
+                && height > 0
+            {
+                if height > self.capacity {
+                    return Err(Wipeout);
+                }
+                out.push(Segment {
+                    start: time,
+                    end: next,
+                    height,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// One round of time-tabling over every task; returns whether a bound moved.
+    fn time_table(&self, ctx: &mut PropagationCtx<'_>) -> Result<bool, Wipeout> {
+        let mut profile = Vec::new();
+        self.profile(ctx, &mut profile)?;
+        let mut changed = false;
+        for i in self.tasks() {
+            let s = self.start(i);
+            let (d, h) = (self.durations[i], self.heights[i]);
+            let (est, lst) = (i64::from(ctx.lb(s)), i64::from(ctx.ub(s)));
+            // The task's own compulsory part, as the profile counted it.
+            let (own_from, own_to) = (lst, est + d);
+            let own = |seg: &Segment| {
+                if own_from < own_to && seg.start >= own_from && seg.end <= own_to {
+                    h
+                } else {
+                    0
+                }
+            };
+            let mut start = est;
+            for seg in &profile {
+                if seg.end <= start {
+                    continue;
+                }
+                if seg.start >= start + d {
+                    break;
+                }
+                if seg.height - own(seg) + h > self.capacity {
+                    start = seg.end;
+                }
+            }
+            let mut end = lst + d;
+            for seg in profile.iter().rev() {
+                if seg.start >= end {
+                    continue;
+                }
+                if seg.end <= end - d {
+                    break;
+                }
+                if seg.height - own(seg) + h > self.capacity {
+                    end = seg.start;
+                }
+            }
+            changed |= ctx.store.set_bounds(s, start, end - d)?;
+        }
+        Ok(changed)
+    }
+}
+
+impl Constraint for Cumulative {
+    fn scope(&self) -> &[VarId] {
+        &self.args.scope
+    }
+
+    fn is_satisfied(&self, values: &[i32]) -> bool {
+        if self.n() == 0 {
+            return true;
+        }
+        let start = |i: usize| i64::from(self.args.value(values, i));
+        let mut any = false;
+        for j in self.tasks() {
+            any = true;
+            // The load is largest at some task's start.
+            let t = start(j);
+            let load: i64 = self
+                .tasks()
+                .filter(|&i| start(i) <= t && t < start(i) + self.durations[i])
+                .map(|i| self.heights[i])
+                .sum();
+            if load > self.capacity {
+                return false;
+            }
+        }
+        any || self.capacity >= 0
+    }
+
+    fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        if self.n() > 0 && self.capacity < 0 {
+            return Err(Wipeout);
+        }
+        if self.tasks().any(|i| self.heights[i] > self.capacity) {
+            return Err(Wipeout);
+        }
+        // Tasks needing more than half the capacity cannot run two at a time: a unary resource
+        // within the cumulative one (all of a job-shop's machines, the big jobs of an RCPSP).
+        let unary: Vec<(VarId, i64)> = self
+            .tasks()
+            .filter(|&i| 2 * self.heights[i] > self.capacity)
+            .map(|i| (self.start(i), self.durations[i]))
+            .collect();
+        loop {
+            let table = self.time_table(ctx)?;
+            let disjunctive = unary.len() > 1 && unary_reasoning(ctx, &unary)?;
+            if !table && !disjunctive {
+                return Ok(());
+            }
+        }
+    }
+
+    fn subscribe(&self, _position: usize) -> EventSet {
+        EventSet::BOUNDS
+    }
+
+    fn priority(&self) -> Priority {
+        Priority::Low
+    }
+}
+
+/// Tasks on a unary resource: no two tasks of positive duration overlap (FlatZinc's
+/// `disjunctive(s, d)` with constant durations; a task of zero duration may go anywhere, as in
+/// MiniZinc's definition).
+///
+/// Consistency: [`Cumulative`]'s with unit requirements and capacity, where every task is in the
+/// unary part: time-tabling, bounds(Z) consistency on every pair `sᵢ + dᵢ ≤ sⱼ ∨ sⱼ + dⱼ ≤ sᵢ`
+/// (a task that cannot go before another goes after it), overload checking and edge-finding, until
+/// nothing moves a bound.
+#[derive(Debug, Clone)]
+pub struct Disjunctive {
+    resource: Cumulative,
+}
+
+impl Disjunctive {
+    /// Tasks starting at `starts` with `durations` (non-negative, one per task).
+    pub fn new(starts: Vec<VarId>, durations: Vec<i32>) -> Result<Self, ModelError> {
+        let ones = vec![1; durations.len()];
+        Ok(Disjunctive {
+            resource: Cumulative::new(starts, durations, ones, 1)?,
+        })
+    }
+}
+
+impl Constraint for Disjunctive {
+    fn scope(&self) -> &[VarId] {
+        self.resource.scope()
+    }
+
+    fn is_satisfied(&self, values: &[i32]) -> bool {
+        let c = &self.resource;
+        let start = |i: usize| i64::from(c.args.value(values, i));
+        let tasks: Vec<usize> = c.tasks().collect();
+        tasks.iter().enumerate().all(|(k, &i)| {
+            tasks[k + 1..].iter().all(|&j| {
+                start(i) + c.durations[i] <= start(j) || start(j) + c.durations[j] <= start(i)
+            })
+        })
+    }
+
+    /// Unit requirements on a unit capacity: every task is in the cumulative's unary part.
+    fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        self.resource.revise(ctx)
+    }
+
+    fn subscribe(&self, _position: usize) -> EventSet {
+        EventSet::BOUNDS
+    }
+
+    fn priority(&self) -> Priority {
+        Priority::Low
+    }
+}
+
+/// A task of a unary resource, in one time direction: earliest start, latest completion, duration.
+#[derive(Debug, Clone, Copy)]
+struct Window {
+    est: i64,
+    lct: i64,
+    duration: i64,
+}
+
+/// Reasoning on tasks no two of which may overlap, to a fixpoint of one round each: bounds(Z)
+/// consistency on every pair (a task that cannot go first goes after), then overload checking and
+/// edge-finding both ways (see [`edge_finding`]). Returns whether a bound moved.
+fn unary_reasoning(ctx: &mut PropagationCtx<'_>, tasks: &[(VarId, i64)]) -> Result<bool, Wipeout> {
+    let mut changed = false;
+    for (k, &(si, di)) in tasks.iter().enumerate() {
+        for &(sj, dj) in &tasks[k + 1..] {
+            if si == sj {
+                // One start for two tasks that may not overlap.
+                return Err(Wipeout);
+            }
+            let i_first = i64::from(ctx.lb(si)) + di <= i64::from(ctx.ub(sj));
+            let j_first = i64::from(ctx.lb(sj)) + dj <= i64::from(ctx.ub(si));
+            match (i_first, j_first) {
+                (false, false) => return Err(Wipeout),
+                (false, true) => {
+                    changed |= ctx.set_min(si, i64::from(ctx.lb(sj)) + dj)?;
+                    changed |= ctx.set_max(sj, i64::from(ctx.ub(si)) - dj)?;
+                }
+                (true, false) => {
+                    changed |= ctx.set_min(sj, i64::from(ctx.lb(si)) + di)?;
+                    changed |= ctx.set_max(si, i64::from(ctx.ub(sj)) - di)?;
+                }
+                (true, true) => {}
+            }
+        }
+    }
+    let windows = |ctx: &PropagationCtx<'_>, mirrored: bool| -> Vec<Window> {
+        tasks
+            .iter()
+            .map(|&(s, d)| {
+                let (est, lct) = (i64::from(ctx.lb(s)), i64::from(ctx.ub(s)) + d);
+                if mirrored {
+                    Window {
+                        est: -lct,
+                        lct: -est,
+                        duration: d,
+                    }
+                } else {
+                    Window {
+                        est,
+                        lct,
+                        duration: d,
+                    }
+                }
+            })
+            .collect()
+    };
+    // Earliest starts, then latest completions (the same rule on time reversed).
+    let forward = edge_finding(&windows(ctx, false))?;
+    for (&(s, _), est) in tasks.iter().zip(forward) {
+        changed |= ctx.set_min(s, est)?;
+    }
+    let backward = edge_finding(&windows(ctx, true))?;
+    for (&(s, d), mirrored_est) in tasks.iter().zip(backward) {
+        changed |= ctx.set_max(s, -mirrored_est - d)?;
+    }
+    Ok(changed)
+}
+
+/// Overload checking and edge-finding on a unary resource (Carlier & Pinson, 1989; in the form of
+/// Vilím, *Filtering Algorithms for the Unary Resource Constraint*, 2008, without his Θ-Λ tree):
+/// if a set Ω of tasks together with task `i` cannot finish by Ω's latest completion, `i` ends after
+/// all of Ω, so it starts no earlier than Ω's earliest completion
+/// `ECT(Ω) = max over Ω' ⊆ Ω of (est(Ω') + p(Ω'))`. The sets examined are the task intervals
+/// `{k : est_k ≥ E, lct_k ≤ L}`, enough for the rule's full strength; in O(n³) for `n` tasks.
+/// Returns each task's new earliest start; fails when some set cannot fit in its window.
+fn edge_finding(tasks: &[Window]) -> Result<Vec<i64>, Wipeout> {
+    let n = tasks.len();
+    let mut by_est: Vec<usize> = (0..n).collect();
+    by_est.sort_by_key(|&k| std::cmp::Reverse(tasks[k].est));
+    let mut ests: Vec<i64> = tasks.iter().map(|t| t.est).collect();
+    let mut limits: Vec<i64> = tasks.iter().map(|t| t.lct).collect();
+    limits.sort_unstable();
+    limits.dedup();
+    for &limit in &limits {
+        // Ω grows by est, from the latest: its work, and its earliest completion so far.
+        let (mut work, mut ect) = (0i64, i64::MIN);
+        for &k in &by_est {
+            if tasks[k].lct > limit {
+                continue;
+            }
+            work += tasks[k].duration;
+            ect = ect.max(tasks[k].est + work);
+            if ect > limit {
+                return Err(Wipeout);
+            }
+        }
+        // Each task outside Ω (or any task but Ω's own, against the Ω that leaves it out): does it
+        // fit before `limit` beside the task interval of tasks at or after each est?
+        for i in 0..n {
+            let (mut work, mut ect) = (0i64, i64::MIN);
+            for &k in &by_est {
+                if k == i || tasks[k].lct > limit {
+                    continue;
+                }
+                work += tasks[k].duration;
+                ect = ect.max(tasks[k].est + work);
+                let start = tasks[k].est.min(tasks[i].est);
+                if start + work + tasks[i].duration > limit {
+                    ests[i] = ests[i].max(ect);
+                }
+            }
+        }
+    }
+    Ok(ests)
+}

@@ -1,0 +1,152 @@
+//! What several families of constraints share: division rounded the right way, 128-bit sums kept in
+//! two state cells, argument lists in which a variable repeats, and the bounded listing of values.
+
+use hashbrown::HashMap;
+
+use crate::{ModelError, PropagationCtx, VarId, Wipeout};
+
+/// The most values a propagator lists from one domain in one revision (`2¹⁶`, the widest bit-set
+/// domain): above it, the propagators documented as domain consistent fall back to their bounds
+/// reasoning, so that a domain of a billion values is never walked value by value.
+pub(crate) const LIST_BUDGET: u64 = 1 << 16;
+
+/// `⌊a / b⌋` for `b ≠ 0`.
+pub(crate) fn floor_div(a: i128, b: i128) -> i128 {
+    let q = a / b;
+    if (a % b != 0) && ((a < 0) != (b < 0)) {
+        q - 1
+    } else {
+        q
+    }
+}
+
+/// `⌈a / b⌉` for `b ≠ 0`.
+pub(crate) fn ceil_div(a: i128, b: i128) -> i128 {
+    let q = a / b;
+    if (a % b != 0) && ((a < 0) == (b < 0)) {
+        q + 1
+    } else {
+        q
+    }
+}
+
+/// `x` cut to the `i64` range: a bound beyond it empties a domain or changes nothing, just as the
+/// unclamped bound would.
+pub(crate) fn clamp_i64(x: i128) -> i64 {
+    x.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64
+}
+
+/// Reads the `i128` kept in cells `low` and `low + 1` (low word first) by [`write_i128`].
+#[inline]
+pub(crate) fn read_i128(cells: &[i64], low: usize) -> i128 {
+    (i128::from(cells[low + 1]) << 64) | i128::from(cells[low] as u64)
+}
+
+/// Keeps `value` in cells `low` and `low + 1`, each write trailed (and skipped when unchanged).
+#[inline]
+pub(crate) fn write_i128(ctx: &mut PropagationCtx<'_>, low: usize, value: i128) {
+    ctx.set_cell(low, value as u64 as i64);
+    ctx.set_cell(low + 1, (value >> 64) as i64);
+}
+
+/// A list of arguments (FlatZinc's arrays may name one variable several times) over a scope in which
+/// each variable appears once, as [`crate::ModelBuilder::post`] requires.
+///
+/// A propagator reasons about the arguments one by one; pruning a repeated variable once per
+/// appearance is sound, so only the claims of full consistency assume distinct variables.
+#[derive(Debug, Clone)]
+pub(crate) struct Args {
+    /// Each variable once, in the order of first appearance.
+    pub(crate) scope: Vec<VarId>,
+    /// For each argument, its variable's position in `scope`.
+    pub(crate) slots: Vec<usize>,
+}
+
+impl Args {
+    /// The arguments `args`, in order.
+    pub(crate) fn new(args: impl IntoIterator<Item = VarId>) -> Self {
+        let mut scope = Vec::new();
+        let mut position: HashMap<VarId, usize> = HashMap::new();
+        let slots = args
+            .into_iter()
+            .map(|var| {
+                *position.entry(var).or_insert_with(|| {
+                    scope.push(var);
+                    scope.len() - 1
+                })
+            })
+            .collect();
+        Args { scope, slots }
+    }
+
+    /// The variable of argument `i`.
+    #[inline]
+    pub(crate) fn var(&self, i: usize) -> VarId {
+        self.scope[self.slots[i]]
+    }
+
+    /// The value of argument `i` in `values` (one per scope variable, in scope order).
+    #[inline]
+    pub(crate) fn value(&self, values: &[i32], i: usize) -> i32 {
+        values[self.slots[i]]
+    }
+
+    /// The arguments' values in `values`, in argument order.
+    pub(crate) fn values<'a>(&'a self, values: &'a [i32]) -> impl Iterator<Item = i32> + 'a {
+        self.slots.iter().map(move |&s| values[s])
+    }
+}
+
+/// The error of a constraint given arguments it cannot work with.
+pub(crate) fn invalid(constraint: &str, reason: impl Into<String>) -> ModelError {
+    ModelError::InvalidConstraint {
+        constraint: constraint.to_owned(),
+        reason: reason.into(),
+    }
+}
+
+/// Removes from `var`'s domain every value `keep` refuses, when the domain holds at most
+/// [`LIST_BUDGET`] values; returns whether it could list them. The bounds move once each (one trail
+/// entry), interior values one at a time.
+pub(crate) fn retain_values(
+    ctx: &mut PropagationCtx<'_>,
+    var: VarId,
+    mut keep: impl FnMut(i32) -> bool,
+) -> Result<bool, Wipeout> {
+    if ctx.size(var) > LIST_BUDGET {
+        return Ok(false);
+    }
+    let values: smallvec::SmallVec<[i32; 32]> = ctx.domain(var).values().collect();
+    let first = values.iter().position(|&v| keep(v)).ok_or(Wipeout)?;
+    let last = values.iter().rposition(|&v| keep(v)).unwrap_or(first);
+    ctx.restrict_bounds(var, i64::from(values[first]), i64::from(values[last]))?;
+    for &value in values.get(first + 1..last).unwrap_or_default() {
+        if !keep(value) {
+            ctx.remove(var, value)?;
+        }
+    }
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rounding_division_rounds_the_right_way_for_every_sign() {
+        assert_eq!((floor_div(7, 2), ceil_div(7, 2)), (3, 4));
+        assert_eq!((floor_div(-7, 2), ceil_div(-7, 2)), (-4, -3));
+        assert_eq!((floor_div(7, -2), ceil_div(7, -2)), (-4, -3));
+        assert_eq!((floor_div(-7, -2), ceil_div(-7, -2)), (3, 4));
+        assert_eq!((floor_div(6, 3), ceil_div(6, 3)), (2, 2));
+    }
+
+    #[test]
+    fn arguments_map_repeated_variables_to_one_scope_position() {
+        let [a, b] = [VarId::from_index(3), VarId::from_index(1)];
+        let args = Args::new([a, b, a]);
+        assert_eq!(args.scope, vec![a, b]);
+        assert_eq!(args.slots, vec![0, 1, 0]);
+        assert_eq!(args.values(&[7, 9]).collect::<Vec<_>>(), vec![7, 9, 7]);
+    }
+}
