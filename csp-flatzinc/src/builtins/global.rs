@@ -1,9 +1,8 @@
 //! Global constraints and sets: all-different, table, membership of a constant set.
 
-use super::{Arg, Poster, Reif, Val, reif_of, tied};
+use super::{Arg, Poster, Val, reif_of, tied};
 use crate::Elem;
 use crate::ast::ranges_contain;
-use crate::constraints::InSet;
 use crate::error::Error;
 use csp_core::constraints::AllDifferent;
 
@@ -58,17 +57,15 @@ pub fn table_holds(v: &[Val<'_>]) -> bool {
     }
 }
 
-/// `set_in(x, S)` and its `_reif`/`_imp` forms: the temporary [`InSet`].
+/// `set_in(x, S)` and its `_reif`/`_imp` forms: a `SetIn` (domain consistent), reified by
+/// `Reified` through its entailment and negation.
 pub fn set_in<const MODE: u8>(p: &mut Poster<'_>, args: &[Arg]) -> Result<(), Error> {
     let x = p.elem(&args[0])?;
     let set = p.set(&args[1])?.clone();
     let reif = reif_of::<MODE>(p, args)?;
     match x {
         Elem::Const(value) => p.post_truth(ranges_contain(&set, value), reif),
-        Elem::Var(var) => match reif {
-            Reif::Plain => p.post(InSet::new(var, set)),
-            _ => p.reified(reif, Box::new(InSet::new(var, set))),
-        },
+        Elem::Var(var) => p.reified(reif, Box::new(super::set_in_constraint(var, &set))),
     }
 }
 
