@@ -10,6 +10,7 @@ mod element;
 mod global;
 mod linear;
 mod poster;
+mod scheduling;
 
 pub use poster::{Poster, Reif};
 
@@ -173,6 +174,7 @@ pub static BUILTINS: &[Builtin] = {
     use element::*;
     use global::*;
     use linear::*;
+    use scheduling::*;
     &[
         // Integer comparisons: a `Compare`, reified by a `ReifiedCompare`.
         builtin!(
@@ -551,6 +553,53 @@ pub static BUILTINS: &[Builtin] = {
         builtin!("fzn_table_bool", 2, Native, table, table_holds),
         builtin!("table_int", 2, Native, table, table_holds),
         builtin!("table_bool", 2, Native, table, table_holds),
+        builtin!("csp_circuit", 2, Native, circuit, circuit_holds),
+        builtin!("csp_inverse", 4, Native, inverse, inverse_holds),
+        builtin!("fzn_among", 3, Native, among, among_holds),
+        builtin!(
+            "fzn_global_cardinality",
+            3,
+            Native,
+            global_cardinality::<false>,
+            global_cardinality_holds::<false>
+        ),
+        builtin!(
+            "fzn_global_cardinality_closed",
+            3,
+            Native,
+            global_cardinality::<true>,
+            global_cardinality_holds::<true>
+        ),
+        builtin!(
+            "fzn_lex_less_int",
+            2,
+            Native,
+            lex::<true>,
+            lex_holds::<true>
+        ),
+        builtin!(
+            "fzn_lex_lesseq_int",
+            2,
+            Native,
+            lex::<false>,
+            lex_holds::<false>
+        ),
+        builtin!(
+            "fzn_lex_less_bool",
+            2,
+            Native,
+            lex::<true>,
+            lex_holds::<true>
+        ),
+        builtin!(
+            "fzn_lex_lesseq_bool",
+            2,
+            Native,
+            lex::<false>,
+            lex_holds::<false>
+        ),
+        builtin!("csp_cumulative", 4, Native, cumulative, cumulative_holds),
+        builtin!("csp_disjunctive", 2, Native, disjunctive, disjunctive_holds),
     ]
 };
 
