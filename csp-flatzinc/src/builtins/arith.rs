@@ -55,10 +55,17 @@ pub fn arith_holds<const OP: u8>(v: &[Val<'_>]) -> bool {
         }
         MIN => z == x.min(y),
         MAX => z == x.max(y),
-        _ => {
-            if y < 0 {
-                (x == 1 && z == 1) || (x == -1 && z == if y % 2 == 0 { 1 } else { -1 })
-            } else {
+        // x^y; for y < 0, 1 div x^|y|: 1 for x = 1, ±1 for x = −1 by the parity of y, 0 for
+        // |x| ≥ 2, and no value for x = 0. (MiniZinc 2.6.4's evaluator of constants gives 0 for
+        // x = −1 as well; the catalogue's `Arithmetic` follows the arithmetic, and so does this.)
+        _ => match x {
+            0 if y < 0 => false,
+            0 => z == i128::from(y == 0),
+            1 => z == 1,
+            -1 => z == if y % 2 == 0 { 1 } else { -1 },
+            _ if y < 0 => z == 0,
+            _ => {
+                // |x| ≥ 2 overflows 64 bits within 64 factors, and z cannot then match.
                 let mut power: i128 = 1;
                 for _ in 0..y {
                     power = match power.checked_mul(x) {
@@ -68,7 +75,7 @@ pub fn arith_holds<const OP: u8>(v: &[Val<'_>]) -> bool {
                 }
                 power == z
             }
-        }
+        },
     }
 }
 
