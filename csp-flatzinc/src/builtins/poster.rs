@@ -217,8 +217,8 @@ impl Poster<'_> {
     }
 
     /// Posts `Σ aᵢxᵢ relation rhs` tied to `reif`, folding constants into the right-hand side and
-    /// merging repeated variables. A disequality of two variables with opposite unit coefficients is a
-    /// [`NotEqual`].
+    /// merging repeated variables. One unit term, or two of opposite unit coefficients, make a
+    /// comparison ([`Poster::compare`]).
     pub fn linear(
         &mut self,
         terms: &[(i64, Elem)],
