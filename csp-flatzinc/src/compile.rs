@@ -9,7 +9,6 @@ use hashbrown::HashMap;
 use crate::Elem;
 use crate::ast::{ConstraintItem, Decl, Domain, Expr, FlatZinc, Goal, Ranges};
 use crate::builtins::{Arg, BUILTINS, Builtin, Poster, Val};
-use crate::constraints::InSet;
 use crate::error::Error;
 use crate::output::{Output, OutputItem, OutputKind};
 
@@ -490,7 +489,8 @@ impl<'a> Compiler<'a> {
                 let (lo, hi) = self.bounds[var.index()];
                 let covered = set.iter().any(|&(a, b)| a <= lo && hi <= b);
                 if !covered {
-                    self.poster(line).post(InSet::new(var, set.clone()))?;
+                    self.poster(line)
+                        .post(crate::builtins::set_in_constraint(var, set))?;
                 }
             }
         }

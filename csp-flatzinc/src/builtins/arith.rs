@@ -1,9 +1,9 @@
 //! Integer functions: `int_times`, `int_div`, `int_mod`, `int_min`, `int_max`, `int_pow`, `int_abs`,
-//! and the maximum or minimum of an array, on this crate's temporary [`Arith`].
+//! and the maximum or minimum of an array, on the catalogue's `Arithmetic` and `Extremum`.
+
+use csp_core::constraints::{Arithmetic, Extremum};
 
 use super::{Arg, Poster, Val};
-use crate::Elem;
-use crate::constraints::{Arith, ArithOp};
 use crate::error::Error;
 
 pub const TIMES: u8 = 0;
@@ -13,25 +13,29 @@ pub const MIN: u8 = 3;
 pub const MAX: u8 = 4;
 pub const POW: u8 = 5;
 
-fn op_of<const OP: u8>() -> ArithOp {
+/// `int_times(x, y, z)` and the others: `z = OP(x, y)`, an `Arithmetic` (an `Extremum` of two for
+/// the minimum and maximum); constants become fixed variables.
+pub fn arith<const OP: u8>(p: &mut Poster<'_>, args: &[Arg]) -> Result<(), Error> {
+    let (x, y, z) = (p.elem(&args[0])?, p.elem(&args[1])?, p.elem(&args[2])?);
+    let (x, y, z) = (p.var(x)?, p.var(y)?, p.var(z)?);
     match OP {
-        TIMES => ArithOp::Times,
-        DIV => ArithOp::Div,
-        MOD => ArithOp::Mod,
-        MIN => ArithOp::Min,
-        MAX => ArithOp::Max,
-        _ => ArithOp::Pow,
+        TIMES => p.post(Arithmetic::times(x, y, z)),
+        DIV => p.post(Arithmetic::div(x, y, z)),
+        MOD => p.post(Arithmetic::modulo(x, y, z)),
+        POW => p.post(Arithmetic::pow(x, y, z)),
+        _ => {
+            let extremum = if OP == MIN {
+                Extremum::minimum(z, vec![x, y])
+            } else {
+                Extremum::maximum(z, vec![x, y])
+            };
+            p.post(extremum.map_err(|e| p.invalid(e.to_string()))?)
+        }
     }
 }
 
-/// `int_times(x, y, z)` and the others: `z = OP(x, y)`.
-pub fn arith<const OP: u8>(p: &mut Poster<'_>, args: &[Arg]) -> Result<(), Error> {
-    let (x, y, z) = (p.elem(&args[0])?, p.elem(&args[1])?, p.elem(&args[2])?);
-    p.post(Arith::new(op_of::<OP>(), x, y, z))
-}
-
-/// The FlatZinc definitions, written out again rather than taken from [`ArithOp::apply`], so that
-/// the check does not share the constraint's code.
+/// The FlatZinc definitions, written out again rather than taken from the engine's constraints, so
+/// that the check does not share their code.
 pub fn arith_holds<const OP: u8>(v: &[Val<'_>]) -> bool {
     let (Some(x), Some(y), Some(z)) = (v[0].int(), v[1].int(), v[2].int()) else {
         return false;
@@ -51,10 +55,17 @@ pub fn arith_holds<const OP: u8>(v: &[Val<'_>]) -> bool {
         }
         MIN => z == x.min(y),
         MAX => z == x.max(y),
-        _ => {
-            if y < 0 {
-                (x == 1 && z == 1) || (x == -1 && z == if y % 2 == 0 { 1 } else { -1 })
-            } else {
+        // x^y; for y < 0, 1 div x^|y|: 1 for x = 1, ±1 for x = −1 by the parity of y, 0 for
+        // |x| ≥ 2, and no value for x = 0. (MiniZinc 2.6.4's evaluator of constants gives 0 for
+        // x = −1 as well; the catalogue's `Arithmetic` follows the arithmetic, and so does this.)
+        _ => match x {
+            0 if y < 0 => false,
+            0 => z == i128::from(y == 0),
+            1 => z == 1,
+            -1 => z == if y % 2 == 0 { 1 } else { -1 },
+            _ if y < 0 => z == 0,
+            _ => {
+                // |x| ≥ 2 overflows 64 bits within 64 factors, and z cannot then match.
                 let mut power: i128 = 1;
                 for _ in 0..y {
                     power = match power.checked_mul(x) {
@@ -64,14 +75,15 @@ pub fn arith_holds<const OP: u8>(v: &[Val<'_>]) -> bool {
                 }
                 power == z
             }
-        }
+        },
     }
 }
 
-/// `int_abs(x, z)`: `z = |x|`.
+/// `int_abs(x, z)`: `z = |x|`, an `Arithmetic`.
 pub fn int_abs(p: &mut Poster<'_>, args: &[Arg]) -> Result<(), Error> {
     let (x, z) = (p.elem(&args[0])?, p.elem(&args[1])?);
-    p.post(Arith::new(ArithOp::Abs, x, Elem::Const(0), z))
+    let (x, z) = (p.var(x)?, p.var(z)?);
+    p.post(Arithmetic::abs(x, z))
 }
 
 pub fn int_abs_holds(v: &[Val<'_>]) -> bool {
@@ -81,32 +93,25 @@ pub fn int_abs_holds(v: &[Val<'_>]) -> bool {
     }
 }
 
-/// `array_int_maximum(m, xs)` (`OP` = `MAX`) or `array_int_minimum`: a chain of binary maxima through
-/// new variables, `m = max(x₁, max(x₂, …))`.
+/// `array_int_maximum(m, xs)` (`OP` = `MAX`) or `array_int_minimum`: one `Extremum` over the array;
+/// an empty array has no maximum, so nothing satisfies it.
 pub fn extremum<const OP: u8>(p: &mut Poster<'_>, args: &[Arg]) -> Result<(), Error> {
     let m = p.elem(&args[0])?;
     let items = p.elems(&args[1])?.to_vec();
-    let Some((&last, rest)) = items.split_last() else {
+    if items.is_empty() {
         return p.post_false();
+    }
+    let m = p.var(m)?;
+    let mut xs = Vec::with_capacity(items.len());
+    for item in items {
+        xs.push(p.var(item)?);
+    }
+    let extremum = if OP == MAX {
+        Extremum::maximum(m, xs)
+    } else {
+        Extremum::minimum(m, xs)
     };
-    let mut acc = last;
-    for (i, &x) in rest.iter().enumerate().rev() {
-        let target = if i == 0 {
-            m
-        } else {
-            let (a, b) = (p.bounds_of(x), p.bounds_of(acc));
-            Elem::Var(p.aux_var(a.0.min(b.0), a.1.max(b.1))?)
-        };
-        p.post(Arith::new(op_of::<OP>(), x, acc, target))?;
-        acc = target;
-    }
-    if rest.is_empty() {
-        return super::linear::int_cmp::<{ super::EQ }, { super::PLAIN }>(
-            p,
-            &[Arg::Elem(m), Arg::Elem(last)],
-        );
-    }
-    Ok(())
+    p.post(extremum.map_err(|e| p.invalid(e.to_string()))?)
 }
 
 pub fn extremum_holds<const OP: u8>(v: &[Val<'_>]) -> bool {

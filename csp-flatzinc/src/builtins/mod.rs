@@ -10,12 +10,25 @@ mod element;
 mod global;
 mod linear;
 mod poster;
+mod scheduling;
 
 pub use poster::{Poster, Reif};
 
 use crate::Elem;
 use crate::ast::Ranges;
 use crate::error::Error;
+
+/// `x ∈ set` as the catalogue's `SetIn`: the ranges cut to the engine's 32-bit values, which are all
+/// a variable can take (a range wholly beyond them adds nothing).
+pub fn set_in_constraint(x: csp_core::VarId, set: &Ranges) -> csp_core::constraints::SetIn {
+    let (lowest, highest) = (i64::from(i32::MIN), i64::from(i32::MAX));
+    csp_core::constraints::SetIn::ranges(
+        x,
+        set.iter()
+            .filter(|&&(lo, hi)| lo <= hi && lo <= highest && hi >= lowest)
+            .map(|&(lo, hi)| (lo.max(lowest) as i32, hi.min(highest) as i32)),
+    )
+}
 
 /// A constraint's argument, resolved: names replaced by what they stand for.
 #[derive(Debug, Clone, PartialEq)]
@@ -72,14 +85,12 @@ impl Val<'_> {
 /// How a builtin reaches the engine, for the record of what the catalogue still has to provide.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Support {
-    /// One `csp_core` constraint with the builtin's meaning (`Linear`, `NotEqual`, `AllDifferent`,
-    /// `Table`, and their `Reified` forms).
+    /// A `csp_core` constraint with the builtin's meaning (a `Compare`, `Linear`, `Clause`,
+    /// `Element`, `Arithmetic`, `Cumulative`, …, or a `Reified` form), after constants are folded.
     Native,
-    /// An encoding into `csp_core` constraints of another shape (a clause as a linear sum, a Boolean
-    /// operation or a constant-array element as a table, a parity through an auxiliary variable).
+    /// An encoding into `csp_core` constraints of another shape (a global as several smaller
+    /// constraints).
     Encoded,
-    /// A constraint this crate writes until the catalogue lands ([`crate::constraints`]).
-    Temporary,
 }
 
 /// One FlatZinc builtin: its name and number of arguments, how it is posted, and what it means.
@@ -163,8 +174,9 @@ pub static BUILTINS: &[Builtin] = {
     use element::*;
     use global::*;
     use linear::*;
+    use scheduling::*;
     &[
-        // Integer comparisons: a two-variable `Linear` (a `NotEqual` for ≠), reified by `Reified`.
+        // Integer comparisons: a `Compare`, reified by a `ReifiedCompare`.
         builtin!(
             "int_eq",
             2,
@@ -249,7 +261,8 @@ pub static BUILTINS: &[Builtin] = {
             int_cmp::<LT, IMP>,
             int_cmp_holds::<LT, IMP>
         ),
-        // Linear sums: `Linear`, constants folded and repeated variables merged.
+        // Linear sums: `Linear`, constants folded and repeated variables merged; one or two unit
+        // terms are a `Compare`.
         builtin!(
             "int_lin_eq",
             3,
@@ -327,218 +340,200 @@ pub static BUILTINS: &[Builtin] = {
             bool_lin::<LE>,
             bool_lin_holds::<LE>
         ),
-        // Booleans as 0/1 integers: linear sums over literals, or a table of the three values.
-        builtin!("bool2int", 2, Encoded, bool_cmp::<EQ>, bool_cmp_holds::<EQ>),
-        builtin!("bool_eq", 2, Encoded, bool_cmp::<EQ>, bool_cmp_holds::<EQ>),
-        builtin!("bool_le", 2, Encoded, bool_cmp::<LE>, bool_cmp_holds::<LE>),
-        builtin!("bool_lt", 2, Encoded, bool_cmp::<LT>, bool_cmp_holds::<LT>),
-        builtin!("bool_not", 2, Encoded, bool_cmp::<NE>, bool_cmp_holds::<NE>),
-        builtin!("bool_xor", 2, Encoded, bool_cmp::<NE>, bool_cmp_holds::<NE>),
+        // Booleans: `Compare`, `Clause` (watched literals), `BoolAnd` (reified conjunctions), `Parity`.
+        builtin!("bool2int", 2, Native, bool_cmp::<EQ>, bool_cmp_holds::<EQ>),
+        builtin!("bool_eq", 2, Native, bool_cmp::<EQ>, bool_cmp_holds::<EQ>),
+        builtin!("bool_le", 2, Native, bool_cmp::<LE>, bool_cmp_holds::<LE>),
+        builtin!("bool_lt", 2, Native, bool_cmp::<LT>, bool_cmp_holds::<LT>),
+        builtin!("bool_not", 2, Native, bool_cmp::<NE>, bool_cmp_holds::<NE>),
+        builtin!("bool_xor", 2, Native, bool_cmp::<NE>, bool_cmp_holds::<NE>),
         builtin!(
             "bool_clause",
             2,
-            Encoded,
+            Native,
             bool_clause::<PLAIN>,
             bool_clause_holds::<PLAIN>
         ),
         builtin!(
             "bool_clause_reif",
             3,
-            Encoded,
+            Native,
             bool_clause::<REIF>,
             bool_clause_holds::<REIF>
         ),
         builtin!(
             "bool_clause_imp",
             3,
-            Encoded,
+            Native,
             bool_clause::<IMP>,
             bool_clause_holds::<IMP>
         ),
         builtin!(
             "array_bool_and",
             2,
-            Encoded,
+            Native,
             array_bool_and,
             array_bool_and_holds
         ),
         builtin!(
             "array_bool_or",
             2,
-            Encoded,
+            Native,
             array_bool_or,
             array_bool_or_holds
         ),
         builtin!(
             "array_bool_xor",
             1,
-            Encoded,
+            Native,
             array_bool_xor,
             array_bool_xor_holds
         ),
         builtin!(
             "bool_and",
             3,
-            Encoded,
+            Native,
             bool_op::<AND, REIF>,
             bool_op_holds::<AND, REIF>
         ),
         builtin!(
             "bool_or",
             3,
-            Encoded,
+            Native,
             bool_op::<OR, REIF>,
             bool_op_holds::<OR, REIF>
         ),
         builtin!(
             "bool_xor",
             3,
-            Encoded,
+            Native,
             bool_op::<XOR, REIF>,
             bool_op_holds::<XOR, REIF>
         ),
         builtin!(
             "bool_eq_reif",
             3,
-            Encoded,
+            Native,
             bool_op::<BEQ, REIF>,
             bool_op_holds::<BEQ, REIF>
         ),
         builtin!(
             "bool_le_reif",
             3,
-            Encoded,
+            Native,
             bool_op::<BLE, REIF>,
             bool_op_holds::<BLE, REIF>
         ),
         builtin!(
             "bool_lt_reif",
             3,
-            Encoded,
+            Native,
             bool_op::<BLT, REIF>,
             bool_op_holds::<BLT, REIF>
         ),
         builtin!(
             "bool_and_imp",
             3,
-            Encoded,
+            Native,
             bool_op::<AND, IMP>,
             bool_op_holds::<AND, IMP>
         ),
         builtin!(
             "bool_or_imp",
             3,
-            Encoded,
+            Native,
             bool_op::<OR, IMP>,
             bool_op_holds::<OR, IMP>
         ),
         builtin!(
             "bool_xor_imp",
             3,
-            Encoded,
+            Native,
             bool_op::<XOR, IMP>,
             bool_op_holds::<XOR, IMP>
         ),
         builtin!(
             "bool_eq_imp",
             3,
-            Encoded,
+            Native,
             bool_op::<BEQ, IMP>,
             bool_op_holds::<BEQ, IMP>
         ),
         builtin!(
             "bool_le_imp",
             3,
-            Encoded,
+            Native,
             bool_op::<BLE, IMP>,
             bool_op_holds::<BLE, IMP>
         ),
         builtin!(
             "bool_lt_imp",
             3,
-            Encoded,
+            Native,
             bool_op::<BLT, IMP>,
             bool_op_holds::<BLT, IMP>
         ),
-        // Element: a table over (index, value) for a constant array; over variables, temporary.
+        // Element: `Element` over a constant array, `VarElement` over variables.
         builtin!(
             "array_int_element",
             3,
-            Encoded,
+            Native,
             array_element,
             array_element_holds
         ),
         builtin!(
             "array_bool_element",
             3,
-            Encoded,
+            Native,
             array_element,
             array_element_holds
         ),
         builtin!(
             "array_var_int_element",
             3,
-            Temporary,
+            Native,
             array_var_element,
             array_element_holds
         ),
         builtin!(
             "array_var_bool_element",
             3,
-            Temporary,
+            Native,
             array_var_element,
             array_element_holds
         ),
-        // Arithmetic functions: temporary constraints of this crate.
-        builtin!(
-            "int_times",
-            3,
-            Temporary,
-            arith::<TIMES>,
-            arith_holds::<TIMES>
-        ),
-        builtin!("int_div", 3, Temporary, arith::<DIV>, arith_holds::<DIV>),
-        builtin!("int_mod", 3, Temporary, arith::<MOD>, arith_holds::<MOD>),
-        builtin!("int_min", 3, Temporary, arith::<MIN>, arith_holds::<MIN>),
-        builtin!("int_max", 3, Temporary, arith::<MAX>, arith_holds::<MAX>),
-        builtin!("int_pow", 3, Temporary, arith::<POW>, arith_holds::<POW>),
-        builtin!("int_abs", 2, Temporary, int_abs, int_abs_holds),
+        // Arithmetic functions: `Arithmetic` and `Extremum`.
+        builtin!("int_times", 3, Native, arith::<TIMES>, arith_holds::<TIMES>),
+        builtin!("int_div", 3, Native, arith::<DIV>, arith_holds::<DIV>),
+        builtin!("int_mod", 3, Native, arith::<MOD>, arith_holds::<MOD>),
+        builtin!("int_min", 3, Native, arith::<MIN>, arith_holds::<MIN>),
+        builtin!("int_max", 3, Native, arith::<MAX>, arith_holds::<MAX>),
+        builtin!("int_pow", 3, Native, arith::<POW>, arith_holds::<POW>),
+        builtin!("int_abs", 2, Native, int_abs, int_abs_holds),
         builtin!(
             "array_int_maximum",
             2,
-            Temporary,
+            Native,
             extremum::<MAX>,
             extremum_holds::<MAX>
         ),
         builtin!(
             "array_int_minimum",
             2,
-            Temporary,
+            Native,
             extremum::<MIN>,
             extremum_holds::<MIN>
         ),
-        // Sets: membership of a constant set, temporary.
-        builtin!(
-            "set_in",
-            2,
-            Temporary,
-            set_in::<PLAIN>,
-            set_in_holds::<PLAIN>
-        ),
+        // Sets: membership of a constant set, `SetIn` (reified by `Reified`).
+        builtin!("set_in", 2, Native, set_in::<PLAIN>, set_in_holds::<PLAIN>),
         builtin!(
             "set_in_reif",
             3,
-            Temporary,
+            Native,
             set_in::<REIF>,
             set_in_holds::<REIF>
         ),
-        builtin!(
-            "set_in_imp",
-            3,
-            Temporary,
-            set_in::<IMP>,
-            set_in_holds::<IMP>
-        ),
+        builtin!("set_in_imp", 3, Native, set_in::<IMP>, set_in_holds::<IMP>),
         // Global constraints the solver library declares native (`minizinc/mznlib/fzn_*.mzn`).
         builtin!(
             "fzn_all_different_int",
@@ -558,6 +553,53 @@ pub static BUILTINS: &[Builtin] = {
         builtin!("fzn_table_bool", 2, Native, table, table_holds),
         builtin!("table_int", 2, Native, table, table_holds),
         builtin!("table_bool", 2, Native, table, table_holds),
+        builtin!("csp_circuit", 2, Native, circuit, circuit_holds),
+        builtin!("csp_inverse", 4, Native, inverse, inverse_holds),
+        builtin!("fzn_among", 3, Native, among, among_holds),
+        builtin!(
+            "fzn_global_cardinality",
+            3,
+            Native,
+            global_cardinality::<false>,
+            global_cardinality_holds::<false>
+        ),
+        builtin!(
+            "fzn_global_cardinality_closed",
+            3,
+            Native,
+            global_cardinality::<true>,
+            global_cardinality_holds::<true>
+        ),
+        builtin!(
+            "fzn_lex_less_int",
+            2,
+            Native,
+            lex::<true>,
+            lex_holds::<true>
+        ),
+        builtin!(
+            "fzn_lex_lesseq_int",
+            2,
+            Native,
+            lex::<false>,
+            lex_holds::<false>
+        ),
+        builtin!(
+            "fzn_lex_less_bool",
+            2,
+            Native,
+            lex::<true>,
+            lex_holds::<true>
+        ),
+        builtin!(
+            "fzn_lex_lesseq_bool",
+            2,
+            Native,
+            lex::<false>,
+            lex_holds::<false>
+        ),
+        builtin!("csp_cumulative", 4, Native, cumulative, cumulative_holds),
+        builtin!("csp_disjunctive", 2, Native, disjunctive, disjunctive_holds),
     ]
 };
 

@@ -2,7 +2,9 @@
 //! encodings every family shares (linear sums with constants folded, tables over constants and
 //! repeated variables, reification of any constraint).
 
-use csp_core::constraints::{Linear, NotEqual, Reification, Reified, Relation, Table};
+use csp_core::constraints::{
+    Compare, Comparison, Linear, Reification, Reified, ReifiedCompare, Relation, Table,
+};
 use csp_core::{Constraint, ModelBuilder, VarId};
 use hashbrown::HashMap;
 
@@ -35,7 +37,7 @@ pub struct Poster<'b> {
 }
 
 impl Poster<'_> {
-    fn invalid(&self, message: impl Into<String>) -> Error {
+    pub(crate) fn invalid(&self, message: impl Into<String>) -> Error {
         Error::invalid(self.line, message)
     }
 
@@ -215,8 +217,8 @@ impl Poster<'_> {
     }
 
     /// Posts `Σ aᵢxᵢ relation rhs` tied to `reif`, folding constants into the right-hand side and
-    /// merging repeated variables. A disequality of two variables with opposite unit coefficients is a
-    /// [`NotEqual`].
+    /// merging repeated variables. One unit term, or two of opposite unit coefficients, make a
+    /// comparison ([`Poster::compare`]).
     pub fn linear(
         &mut self,
         terms: &[(i64, Elem)],
@@ -268,16 +270,79 @@ impl Poster<'_> {
             .map(|(a, v)| i64::try_from(a).map(|a| (a, v)))
             .collect::<Result<_, _>>()
             .map_err(|_| self.invalid("a linear coefficient is beyond 64 bits"))?;
-        if relation == Relation::NotEqual
-            && let [(a, x), (b, y)] = terms[..]
-            && a == -b
-            && a.abs() == 1
-            && let Ok(c) = i32::try_from(rhs * a)
-        {
-            // a·(x − y) ≠ rhs, a = ±1: x ≠ y + a·rhs.
-            return self.reified(reif, Box::new(NotEqual::with_offsets(x, 0, y, c)));
+        // One or two unit terms are a comparison, which is cheaper to revise than a linear sum and
+        // domain consistent for `=` (a sum is bounds consistent).
+        let comparison = match relation {
+            Relation::Equal => Comparison::Equal,
+            Relation::NotEqual => Comparison::NotEqual,
+            Relation::LessOrEqual => Comparison::LessOrEqual,
+        };
+        match terms[..] {
+            // x ⋈ rhs, or −x ⋈ rhs, that is −rhs ⋈ x.
+            [(1, x)] => return self.compare(Elem::Var(x), comparison, Elem::Const(rhs), 0, reif),
+            [(-1, x)] if rhs != i64::MIN => {
+                return self.compare(Elem::Const(-rhs), comparison, Elem::Var(x), 0, reif);
+            }
+            // x − y ⋈ rhs, that is x ⋈ y + rhs.
+            [(1, x), (-1, y)] | [(-1, y), (1, x)] => {
+                return self.compare(Elem::Var(x), comparison, Elem::Var(y), rhs, reif);
+            }
+            _ => {}
         }
         self.reified(reif, Box::new(Linear::with_i64(terms, relation, rhs)))
+    }
+
+    /// Posts `a ⋈ b + offset` tied to `reif`: a [`Compare`] (a [`ReifiedCompare`] when tied to a
+    /// Boolean variable outside its scope), its truth when both sides are constants or the same
+    /// variable, and through [`Poster::reified`] otherwise.
+    pub fn compare(
+        &mut self,
+        a: Elem,
+        comparison: Comparison,
+        b: Elem,
+        offset: i64,
+        reif: Reif,
+    ) -> Result<(), Error> {
+        let offset = i128::from(offset);
+        let compare = match (a, b) {
+            (Elem::Const(a), Elem::Const(b)) => {
+                let holds = holds(i128::from(a), comparison, i128::from(b) + offset);
+                return self.post_truth(holds, reif);
+            }
+            (Elem::Var(x), Elem::Var(y)) if x == y => {
+                return self.post_truth(holds(0, comparison, offset), reif);
+            }
+            (Elem::Var(x), Elem::Var(y)) => {
+                let offset = self.small(offset)?;
+                Compare::new(x, comparison, y, offset).map_err(|e| self.invalid(e.to_string()))?
+            }
+            (Elem::Var(x), Elem::Const(c)) => {
+                Compare::constant(x, comparison, self.small(i128::from(c) + offset)?)
+            }
+            // c ⋈ y + offset, that is y ⋈' c − offset with ⋈ mirrored.
+            (Elem::Const(c), Elem::Var(y)) => {
+                Compare::constant(y, mirrored(comparison), self.small(i128::from(c) - offset)?)
+            }
+        };
+        match reif {
+            Reif::Equiv(Elem::Var(r)) | Reif::Implies(Elem::Var(r))
+                if !compare.scope().contains(&r) =>
+            {
+                let mode = match reif {
+                    Reif::Equiv(_) => Reification::Equivalent,
+                    _ => Reification::Implies,
+                };
+                let reified = ReifiedCompare::new(r, compare, mode)
+                    .map_err(|e| self.invalid(e.to_string()))?;
+                self.post(reified)
+            }
+            _ => self.reified(reif, Box::new(compare)),
+        }
+    }
+
+    /// `value` as the engine's 64-bit offset.
+    fn small(&self, value: i128) -> Result<i64, Error> {
+        i64::try_from(value).map_err(|_| self.invalid("a comparison's constant is beyond 64 bits"))
     }
 
     /// Posts "the arguments take one of the rows of `tuples`" (rows of `args.len()` values, one
@@ -320,5 +385,28 @@ impl Poster<'_> {
         let table =
             Table::new(slots.scope().to_vec(), rows).map_err(|e| self.invalid(e.to_string()))?;
         self.post(table)
+    }
+}
+
+/// Whether `left ⋈ right`.
+fn holds(left: i128, comparison: Comparison, right: i128) -> bool {
+    match comparison {
+        Comparison::Equal => left == right,
+        Comparison::NotEqual => left != right,
+        Comparison::LessOrEqual => left <= right,
+        Comparison::Less => left < right,
+        Comparison::GreaterOrEqual => left >= right,
+        Comparison::Greater => left > right,
+    }
+}
+
+/// The comparison with its sides swapped: `a ⋈ b` exactly when `b ⋈' a`.
+fn mirrored(comparison: Comparison) -> Comparison {
+    match comparison {
+        Comparison::LessOrEqual => Comparison::GreaterOrEqual,
+        Comparison::Less => Comparison::Greater,
+        Comparison::GreaterOrEqual => Comparison::LessOrEqual,
+        Comparison::Greater => Comparison::Less,
+        same => same,
     }
 }
