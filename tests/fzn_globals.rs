@@ -4,7 +4,6 @@
 //! file accepts, by the constraint's MiniZinc definition written out here again (independent of the
 //! engine and of the front end's own checkers).
 
-use std::path::Path;
 use std::process::Command;
 
 /// A variable of a test model: its FlatZinc name and its values `lo..=hi`.
