@@ -63,6 +63,19 @@ const FIXED_SUM: usize = 2;
 /// ... and one flag per term, set once the term is counted as fixed.
 const FIXED_FLAGS: usize = 4;
 
+/// Parallel arrays of coefficients and variables must have one coefficient per variable.
+fn same_length(coefficients: usize, vars: usize) -> Result<(), ModelError> {
+    if coefficients == vars {
+        Ok(())
+    } else {
+        Err(ModelError::ArityMismatch {
+            constraint: "linear coefficients".to_owned(),
+            expected: vars,
+            found: coefficients,
+        })
+    }
+}
+
 impl Linear {
     /// The sum of `coefficient × variable` over `terms`, related to `rhs`.
     pub fn new(terms: Vec<(i32, VarId)>, relation: Relation, rhs: i32) -> Self {
@@ -92,13 +105,7 @@ impl Linear {
         relation: Relation,
         rhs: i32,
     ) -> Result<Self, ModelError> {
-        if coefficients.len() != vars.len() {
-            return Err(ModelError::ArityMismatch {
-                constraint: "linear coefficients".to_owned(),
-                expected: vars.len(),
-                found: coefficients.len(),
-            });
-        }
+        same_length(coefficients.len(), vars.len())?;
         Ok(Self::new(
             coefficients
                 .iter()
@@ -120,13 +127,7 @@ impl Linear {
         relation: Relation,
         rhs: i64,
     ) -> Result<Self, ModelError> {
-        if coefficients.len() != vars.len() {
-            return Err(ModelError::ArityMismatch {
-                constraint: "linear coefficients".to_owned(),
-                expected: vars.len(),
-                found: coefficients.len(),
-            });
-        }
+        same_length(coefficients.len(), vars.len())?;
         let mut position: HashMap<VarId, usize> = HashMap::new();
         let mut terms: Vec<(i64, VarId)> = Vec::new();
         for (&a, &x) in coefficients.iter().zip(vars) {
