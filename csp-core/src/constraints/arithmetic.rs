@@ -10,7 +10,11 @@ use crate::{
 
 /// The most tuples of the inputs' current values [`Arithmetic`] enumerates for domain consistency;
 /// above it, interval reasoning takes over.
-const ENUMERATION_BUDGET: u64 = 1 << 14;
+const ENUMERATION_BUDGET: u64 = 1 << 8;
+
+/// The most values of `z` the enumeration walks to remove the values no tuple gives, or eight per
+/// distinct result if that is more; a wider `z` is cut to the results' bounds only.
+const HOLES_BUDGET: u64 = 1 << 8;
 
 /// Which function an [`Arithmetic`] constraint computes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,9 +33,11 @@ enum Function {
 /// is done in 128 bits, so nothing overflows; a result beyond `i32` simply has no value to match.
 ///
 /// Consistency:
-/// - While the inputs' current domains hold at most 2¹⁴ tuples, domain consistent: the tuples are
-///   enumerated, and each variable keeps the values of some tuple whose result `z` can take (`z`'s
-///   bounds only, should its domain hold more than 2¹⁶ values).
+/// - While the inputs' current domains hold at most 2⁸ tuples, domain consistent: the tuples are
+///   enumerated, and each variable keeps the values of some tuple whose result `z` can take. `z`
+///   keeps exactly the results while its domain holds at most 256 values or eight per distinct
+///   result, and is cut to the results' bounds beyond (walking a wide domain per revision costs
+///   more than the holes save; Gecode's `int_times` is bounds consistent throughout).
 /// - Beyond that, interval reasoning to a fixpoint. `x · y = z` is bounds consistent over the reals
 ///   (each bound is cut to the hull of the other two's quotient or product, splitting divisors at
 ///   zero). `div` cuts `z` to the exact range of `x div y` over the inputs' bounds, `x` to the values
@@ -194,7 +200,12 @@ impl Arithmetic {
                 results.last().ok_or(Wipeout)?,
             );
             ctx.restrict_bounds(scope[out], i64::from(lo), i64::from(hi))?;
-            retain_values(ctx, scope[out], |v| results.binary_search(&v).is_ok())?;
+            // Punching the holes walks `z`'s whole domain: worth it only while that domain is not
+            // much wider than the results (a product of two small factors in a wide range is not).
+            let holes_budget = HOLES_BUDGET.max(8 * results.len() as u64);
+            if ctx.size(scope[out]) <= holes_budget {
+                retain_values(ctx, scope[out], |v| results.binary_search(&v).is_ok())?;
+            }
         }
         Ok(())
     }
