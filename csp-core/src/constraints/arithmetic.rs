@@ -112,16 +112,15 @@ impl Arithmetic {
         }
     }
 
-    /// The number of input tuples of the current domains.
+    /// The number of input tuples of the current domains: the product of the distinct inputs'
+    /// sizes (`x` alone when `y` is the same variable, or for `abs`).
     fn tuples(&self, ctx: &PropagationCtx<'_>) -> u64 {
-        let inputs = &self.args.slots[..self.output()];
-        let mut distinct: Vec<usize> = inputs.to_vec();
-        distinct.sort_unstable();
-        distinct.dedup();
-        distinct
-            .iter()
-            .map(|&s| ctx.size(self.args.scope[s]))
-            .fold(1u64, |a, b| a.saturating_mul(b))
+        let x = self.args.slots[0];
+        let size_x = ctx.size(self.args.scope[x]);
+        match self.args.slots[..self.output()] {
+            [_, y] if y != x => size_x.saturating_mul(ctx.size(self.args.scope[y])),
+            _ => size_x,
+        }
     }
 
     /// Domain consistency by enumerating the inputs' tuples (the scope's distinct variables, `z`
@@ -265,12 +264,14 @@ impl Constraint for Arithmetic {
 }
 
 impl Arithmetic {
-    fn snapshot(&self, ctx: &PropagationCtx<'_>) -> Vec<(i32, i32, u64)> {
-        self.args
-            .scope
-            .iter()
-            .map(|&v| (ctx.lb(v), ctx.ub(v), ctx.size(v)))
-            .collect()
+    /// The bounds and sizes of the scope (at most three variables), to see when a round of interval
+    /// reasoning has changed nothing; on the stack, since it is taken every round.
+    fn snapshot(&self, ctx: &PropagationCtx<'_>) -> [(i32, i32, u64); 3] {
+        let mut state = [(0, 0, 0); 3];
+        for (slot, &v) in state.iter_mut().zip(&self.args.scope) {
+            *slot = (ctx.lb(v), ctx.ub(v), ctx.size(v));
+        }
+        state
     }
 }
 
