@@ -38,6 +38,9 @@ pub struct Cumulative {
     durations: Vec<i64>,
     heights: Vec<i64>,
     capacity: i64,
+    /// Start and duration of each task that needs more than half the capacity, so that no two of
+    /// them can run at a time (fixed by the data, so worked out once).
+    unary: Vec<(VarId, i64)>,
 }
 
 impl Cumulative {
@@ -65,12 +68,21 @@ impl Cumulative {
                 ));
             }
         }
-        Ok(Cumulative {
+        let mut cumulative = Cumulative {
             args: Args::new(starts),
             durations: durations.into_iter().map(i64::from).collect(),
             heights: heights.into_iter().map(i64::from).collect(),
             capacity: i64::from(capacity),
-        })
+            unary: Vec::new(),
+        };
+        // Tasks needing more than half the capacity cannot run two at a time: a unary resource
+        // within the cumulative one (all of a job-shop's machines, the big jobs of an RCPSP).
+        cumulative.unary = cumulative
+            .tasks()
+            .filter(|&i| 2 * cumulative.heights[i] > cumulative.capacity)
+            .map(|i| (cumulative.start(i), cumulative.durations[i]))
+            .collect();
+        Ok(cumulative)
     }
 
     fn n(&self) -> usize {
@@ -209,16 +221,9 @@ impl Constraint for Cumulative {
         if self.tasks().any(|i| self.heights[i] > self.capacity) {
             return Err(Wipeout);
         }
-        // Tasks needing more than half the capacity cannot run two at a time: a unary resource
-        // within the cumulative one (all of a job-shop's machines, the big jobs of an RCPSP).
-        let unary: Vec<(VarId, i64)> = self
-            .tasks()
-            .filter(|&i| 2 * self.heights[i] > self.capacity)
-            .map(|i| (self.start(i), self.durations[i]))
-            .collect();
         loop {
             let table = self.time_table(ctx)?;
-            let disjunctive = unary.len() > 1 && unary_reasoning(ctx, &unary)?;
+            let disjunctive = self.unary.len() > 1 && unary_reasoning(ctx, &self.unary)?;
             if !table && !disjunctive {
                 return Ok(());
             }
