@@ -80,7 +80,9 @@ impl Statistics {
 }
 
 impl SearchObserver for Statistics {
-    #[inline]
+    // Always inlined: every emit site then keeps only its own event's arm, a few instructions of a
+    // LEX node instead of a call.
+    #[inline(always)]
     fn on_event(&mut self, event: &SearchEvent<'_>) -> ControlFlow<()> {
         match *event {
             SearchEvent::Enter { level, choices, .. } => {
