@@ -597,6 +597,31 @@ impl Domain {
         }
     }
 
+    /// Removes `value` from a materialised bit set when it lies strictly between the bounds, without
+    /// branching on whether it was present: returns its trail offset and 1 if it was removed, 0 if it
+    /// was absent. `None` when the domain is not such a bit set or the value is not strictly inside;
+    /// [`Domain::remove`] answers those.
+    ///
+    /// Neither bound can move and the domain keeps at least two values, so presence only changes
+    /// the size. On a large board forward checking tests about a square per row of the board, each
+    /// in a different row's bits far apart in memory; a branch on the bit, mispredicted about one
+    /// time in three, made every such load wait for the one before it.
+    #[inline(always)]
+    pub(crate) fn remove_inner_bit(&mut self, value: i32) -> Option<(u32, u64)> {
+        if value <= self.lo || value >= self.hi {
+            return None;
+        }
+        let Repr::Bits { base, words, .. } = &mut self.repr else {
+            return None;
+        };
+        let index = value.wrapping_sub(*base) as u32;
+        let word = words.get_mut(index as usize / 64)?;
+        let present = (*word >> (index % 64)) & 1;
+        *word &= !(1 << (index % 64));
+        self.size -= present;
+        Some((index, present))
+    }
+
     /// Removes `value` if it is present: returns its trail offset (see [`Domain::restore`]) and the
     /// bound events of the removal (`LOWER_BOUND`, `UPPER_BOUND` and `REMOVAL`; whether it left the
     /// domain fixed the caller reads from the size). Emptying the domain is allowed (the caller

@@ -536,6 +536,21 @@ impl Store {
     #[inline(always)]
     pub fn remove_value(&mut self, var: VarId, value: i32) -> Result<bool, Wipeout> {
         let domain = &mut self.domains[var.index()];
+        if let Some((offset, removed)) = domain.remove_inner_bit(value) {
+            // The entry is written either way and kept only if the value was there: no branch on
+            // the bit (see `Domain::remove_inner_bit`).
+            let removals = &mut self.trail.removals;
+            let kept = removals.len() + removed as usize;
+            removals.push(Removal {
+                var: var.index() as u32,
+                offset,
+            });
+            removals.truncate(kept);
+            if self.tracking {
+                self.record_removal(var, removed != 0);
+            }
+            return Ok(removed != 0);
+        }
         // Most attempts under forward checking find the value already gone: `remove` answers those
         // after two comparisons and one bit test.
         let Some((offset, events)) = domain.remove(value) else {
@@ -579,6 +594,16 @@ impl Store {
                 Ok(true)
             }
             Err(()) => Err(Wipeout),
+        }
+    }
+
+    /// Records an inner removal's event, if there was one. Out of line, so that the compiler cannot
+    /// test `removed` before `tracking` and branch on the bit after all (see
+    /// [`Store::remove_value`]).
+    #[inline(never)]
+    fn record_removal(&mut self, var: VarId, removed: bool) {
+        if removed {
+            self.record(var, EventSet::REMOVAL);
         }
     }
 
