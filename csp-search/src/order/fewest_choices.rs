@@ -40,9 +40,11 @@ impl VariableOrder for FewestChoices {
         // The candidates come from the store's sparse set of unassigned variables, in no particular
         // order, so every tie policy compares indices explicitly where the order matters.
         let unassigned = ctx.unassigned_unordered();
-        let candidates: &mut dyn Iterator<Item = (VarId, u64)> = match ctx.propagation() {
+        match ctx.propagation() {
             Propagation::ForwardChecking | Propagation::Mac => {
-                &mut unassigned.iter().map(|&v| (v, ctx.domain(v).size()))
+                choose(self.ties, &mut self.rng, ctx, || {
+                    unassigned.iter().map(|&v| (v, ctx.domain(v).size()))
+                })
             }
             Propagation::CheckPast => {
                 // Count each variable's consistent values with one batch call per constraint, in a
@@ -53,63 +55,67 @@ impl VariableOrder for FewestChoices {
                     let choices = ctx.append_choices(v, &mut self.values);
                     self.scratch.push((v, choices as u64));
                 }
-                &mut self.scratch.iter().copied()
+                let scratch = &self.scratch;
+                choose(self.ties, &mut self.rng, ctx, || scratch.iter().copied())
             }
-        };
-        match self.ties {
-            TiePolicy::LowestIndex => candidates.min_by_key(|&(v, c)| (c, v)).map(|(v, _)| v),
-            TiePolicy::MaxDegree => {
-                let mut best: Option<(VarId, u64, u64)> = None;
-                for (v, c) in candidates {
-                    // The degree costs a pass over v's constraints: compute it only for a candidate
-                    // that is at least tied on choices, and once.
-                    let replaces = match best {
-                        None => Some(ctx.degree(v)),
-                        Some((_, b, _)) if c < b => Some(ctx.degree(v)),
-                        Some((w, b, d)) if c == b => {
-                            let degree = ctx.degree(v);
-                            (degree > d || (degree == d && v < w)).then_some(degree)
-                        }
-                        Some(_) => None,
-                    };
-                    if let Some(degree) = replaces {
-                        best = Some((v, c, degree));
+        }
+    }
+}
+
+/// The candidate with the fewest choices, ties broken by `ties`. `candidates` lists the same
+/// `(variable, choices)` pairs each time it is called. A generic function rather than a `dyn
+/// Iterator`, so that each pass over ten thousand candidates compiles to a loop without a call per
+/// candidate.
+fn choose<I: Iterator<Item = (VarId, u64)>>(
+    ties: TiePolicy,
+    rng: &mut Rng,
+    ctx: &SelectCtx<'_>,
+    candidates: impl Fn() -> I,
+) -> Option<VarId> {
+    match ties {
+        TiePolicy::LowestIndex => candidates().min_by_key(|&(v, c)| (c, v)).map(|(v, _)| v),
+        TiePolicy::MaxDegree => {
+            let mut best: Option<(VarId, u64, u64)> = None;
+            for (v, c) in candidates() {
+                // The degree costs a pass over v's constraints: compute it only for a candidate
+                // that is at least tied on choices, and once.
+                let replaces = match best {
+                    None => Some(ctx.degree(v)),
+                    Some((_, b, _)) if c < b => Some(ctx.degree(v)),
+                    Some((w, b, d)) if c == b => {
+                        let degree = ctx.degree(v);
+                        (degree > d || (degree == d && v < w)).then_some(degree)
                     }
-                }
-                best.map(|(v, _, _)| v)
-            }
-            TiePolicy::Random => {
-                // Two passes with one draw, rather than reservoir sampling's draw per tie: at the top of
-                // a 10,000-queens search every variable ties.
-                let mut min = u64::MAX;
-                let mut ties = 0u32;
-                for (_, c) in candidates {
-                    if c < min {
-                        min = c;
-                        ties = 1;
-                    } else if c == min {
-                        ties += 1;
-                    }
-                }
-                if ties == 0 {
-                    return None;
-                }
-                let pick = self.rng.random_range(0..ties);
-                let chosen = match ctx.propagation() {
-                    Propagation::ForwardChecking | Propagation::Mac => unassigned
-                        .iter()
-                        .copied()
-                        .filter(|&v| ctx.domain(v).size() == min)
-                        .nth(pick as usize),
-                    Propagation::CheckPast => self
-                        .scratch
-                        .iter()
-                        .filter(|&&(_, c)| c == min)
-                        .nth(pick as usize)
-                        .map(|&(v, _)| v),
+                    Some(_) => None,
                 };
-                Some(chosen.expect("the second pass sees the same ties as the first"))
+                if let Some(degree) = replaces {
+                    best = Some((v, c, degree));
+                }
             }
+            best.map(|(v, _, _)| v)
+        }
+        TiePolicy::Random => {
+            // Two passes with one draw, rather than reservoir sampling's draw per tie: at the top of
+            // a 10,000-queens search every variable ties.
+            let mut min = u64::MAX;
+            let mut ties = 0u32;
+            for (_, c) in candidates() {
+                if c < min {
+                    min = c;
+                    ties = 1;
+                } else if c == min {
+                    ties += 1;
+                }
+            }
+            if ties == 0 {
+                return None;
+            }
+            let pick = rng.random_range(0..ties);
+            let chosen = candidates()
+                .filter(|&(_, c)| c == min)
+                .nth(pick as usize)
+                .map(|(v, _)| v);
+            Some(chosen.expect("the second pass sees the same ties as the first"))
         }
     }
 }
