@@ -627,6 +627,17 @@ impl Store {
         }
     }
 
+    /// The most bytes removals could still add to the trail on one path: an entry for every value
+    /// present now. Search compares it with its trail budget to decide, before it starts, whether it
+    /// may have to forget part of the trail (and so keep the root state).
+    pub fn removal_trail_bound(&self) -> u64 {
+        self.domains
+            .iter()
+            .map(Domain::size)
+            .fold(0u64, u64::saturating_add)
+            .saturating_mul(std::mem::size_of::<Removal>() as u64)
+    }
+
     /// The memory the trail's logs hold now, in bytes (their capacity: what the process keeps).
     pub fn trail_bytes(&self) -> usize {
         self.trail.removals.capacity() * std::mem::size_of::<Removal>()

@@ -488,6 +488,14 @@ impl<'m, B: Brancher> Search<'m, B> {
             )?;
             return Err(Outcome::Exhausted);
         }
+        if !self.optimising()
+            && !self.store.has_root_snapshot()
+            && self.store.removal_trail_bound() > self.trail_budget as u64
+        {
+            // The path may outgrow the trail's budget, and forgetting needs the root state: kept now
+            // it is a copy, where keeping it later means undoing the path to the root and redoing it.
+            self.store.snapshot_root();
+        }
         match self.expand(observer)? {
             Expanded::Branched => self.descend(observer),
             // The root itself is a dead end.
@@ -758,8 +766,9 @@ impl<'m, B: Brancher> Search<'m, B> {
     }
 
     /// Keeps the trail within its budget ([`Search::set_memory_budget`]): forgets its oldest entries, keeping about half the
-    /// budget. The first time, the root state is kept for [`Search::recompute`], by undoing to the root
-    /// through the trail (nothing is forgotten yet) and redoing the path. Branch and bound keeps its
+    /// budget. The root state is kept for [`Search::recompute`]: at the start when the domains were
+    /// large enough to overflow the budget (see [`Search::start`]), otherwise the first time, by undoing
+    /// to the root through the trail (nothing is forgotten yet) and redoing the path. Branch and bound keeps its
     /// whole trail: its nodes are propagated under the bound of their time, which a redo from the root
     /// could not reproduce.
     #[cold]
