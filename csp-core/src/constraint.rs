@@ -2,6 +2,8 @@ use std::fmt;
 
 use smallvec::SmallVec;
 
+use fixedbitset::FixedBitSet;
+
 use crate::{Domain, EventSet, LocalSearch, Store, VarId};
 
 /// A constraint could not be satisfied under the current domains: a domain was wiped out, or the
@@ -536,6 +538,13 @@ impl PropagationCtx<'_> {
     #[inline]
     pub fn is_assigned(&self, var: VarId) -> bool {
         self.store.is_assigned(var)
+    }
+
+    /// The assigned variables, by index: a propagator over consecutive variables can sweep the
+    /// unassigned ones a word at a time instead of asking [`PropagationCtx::is_assigned`] of each.
+    #[inline]
+    pub fn assigned_set(&self) -> &FixedBitSet {
+        self.store.assigned_set()
     }
 
     /// The constraint's state cell `index`.

@@ -240,20 +240,34 @@ impl Constraint for QueensConstraint {
             return Err(Wipeout);
         }
         let n = self.n_queens();
-        for other_row in 0..n {
-            let other = VarId::from_index(self.first + other_row);
-            if ctx.is_assigned(other) {
-                continue;
+        // The unassigned rows, ascending, a word of the assigned set at a time: testing each row
+        // with a branch mispredicts about as often as the rows are mixed, which on a large board is
+        // one row in a few.
+        let (start, end) = (self.first, self.first + n);
+        let bits = usize::BITS as usize;
+        for block in start / bits..end.div_ceil(bits) {
+            let block_start = block * bits;
+            let mut unassigned = !ctx.assigned_set().as_slice()[block];
+            if block_start < start {
+                unassigned &= usize::MAX << (start - block_start);
             }
-            // The queen covers its own column, and in a row `distance` away the squares `distance`
-            // columns to either side, on its two diagonals.
-            let distance = other_row.abs_diff(row);
-            ctx.remove(other, value)?;
-            if column + distance < n {
-                ctx.remove(other, (column + distance) as i32)?;
+            if block_start + bits > end {
+                unassigned &= usize::MAX >> (block_start + bits - end);
             }
-            if distance <= column {
-                ctx.remove(other, (column - distance) as i32)?;
+            while unassigned != 0 {
+                let index = block_start + unassigned.trailing_zeros() as usize;
+                unassigned &= unassigned - 1;
+                let other = VarId::from_index(index);
+                // The queen covers its own column, and in a row `distance` away the squares
+                // `distance` columns to either side, on its two diagonals.
+                let distance = (index - start).abs_diff(row);
+                ctx.remove(other, value)?;
+                if column + distance < n {
+                    ctx.remove(other, (column + distance) as i32)?;
+                }
+                if distance <= column {
+                    ctx.remove(other, (column - distance) as i32)?;
+                }
             }
         }
         Ok(())
