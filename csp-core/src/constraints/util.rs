@@ -106,8 +106,9 @@ pub(crate) fn invalid(constraint: &str, reason: impl Into<String>) -> ModelError
 }
 
 /// Removes from `var`'s domain every value `keep` refuses, when the domain holds at most
-/// [`LIST_BUDGET`] values; returns whether it could list them. The bounds move once each (one trail
-/// entry), interior values one at a time.
+/// [`LIST_BUDGET`] values; returns whether it could list them. `keep` is asked once per value, in
+/// ascending order (so it may walk a sorted list beside the domain). The bounds move once each (one
+/// trail entry), interior values one at a time.
 pub(crate) fn retain_values(
     ctx: &mut PropagationCtx<'_>,
     var: VarId,
@@ -116,16 +117,32 @@ pub(crate) fn retain_values(
     if ctx.size(var) > LIST_BUDGET {
         return Ok(false);
     }
-    let values: smallvec::SmallVec<[i32; 32]> = ctx.domain(var).values().collect();
-    let first = values.iter().position(|&v| keep(v)).ok_or(Wipeout)?;
-    let last = values.iter().rposition(|&v| keep(v)).unwrap_or(first);
+    // On the stack up to 256 values: the domains arithmetic and element filter are mostly small.
+    let values: smallvec::SmallVec<[i32; 256]> = ctx.domain(var).values().collect();
+    let kept: smallvec::SmallVec<[bool; 256]> = values.iter().map(|&v| keep(v)).collect();
+    keep_flagged(ctx, var, &values, &kept)?;
+    Ok(true)
+}
+
+/// Keeps the values of `values` (`var`'s values, ascending) whose flag in `kept` is set: the bounds
+/// move to the first and last kept values (one trail entry each), and each value between them that
+/// is not kept is removed. Keeping none is a [`Wipeout`].
+pub(crate) fn keep_flagged(
+    ctx: &mut PropagationCtx<'_>,
+    var: VarId,
+    values: &[i32],
+    kept: &[bool],
+) -> Result<(), Wipeout> {
+    let kept = &kept[..values.len()];
+    let first = kept.iter().position(|&k| k).ok_or(Wipeout)?;
+    let last = kept.iter().rposition(|&k| k).unwrap_or(first);
     ctx.restrict_bounds(var, i64::from(values[first]), i64::from(values[last]))?;
-    for &value in values.get(first + 1..last).unwrap_or_default() {
-        if !keep(value) {
+    for (&value, &keep) in values[first..last].iter().zip(&kept[first..last]).skip(1) {
+        if !keep {
             ctx.remove(var, value)?;
         }
     }
-    Ok(true)
+    Ok(())
 }
 
 #[cfg(test)]
