@@ -340,7 +340,21 @@ impl Domain {
         // time, which was a third of the cost of listing a small domain.
         let start = out.len();
         out.resize(start + self.size as usize, 0);
-        let slots = &mut out[start..];
+        self.write_values(&mut out[start..]);
+    }
+
+    /// Writes the values left, ascending, into `slots`, which must hold exactly [`Domain::size`]
+    /// of them: [`Domain::append_values`] for a buffer that is not a `Vec` (a stack array, say).
+    ///
+    /// # Panics
+    ///
+    /// If `slots` is shorter than the domain's size.
+    #[inline]
+    pub fn write_values(&self, slots: &mut [i32]) {
+        debug_assert_eq!(slots.len() as u64, self.size, "one slot per value");
+        if self.size == 0 {
+            return;
+        }
         match &self.repr {
             Repr::Word { base, bits, .. } => {
                 // One word (every domain of at most 64 values, as in the LEX counts): one mask.

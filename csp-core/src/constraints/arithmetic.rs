@@ -149,7 +149,9 @@ impl Arithmetic {
         let z_is_input = inputs.contains(&out);
         let mut lists: [List; 2] = Default::default();
         for (list, &slot) in lists.iter_mut().zip(&inputs) {
-            list.extend(ctx.domain(scope[slot]).values());
+            let domain = ctx.domain(scope[slot]);
+            list.resize(domain.size() as usize, 0);
+            domain.write_values(list);
         }
         let mut marks = [[false; ENUMERATION_BUDGET as usize]; 2];
         let mut results = List::new();

@@ -118,7 +118,9 @@ pub(crate) fn retain_values(
         return Ok(false);
     }
     // On the stack up to 256 values: the domains arithmetic and element filter are mostly small.
-    let values: smallvec::SmallVec<[i32; 256]> = ctx.domain(var).values().collect();
+    let domain = ctx.domain(var);
+    let mut values: smallvec::SmallVec<[i32; 256]> = smallvec::smallvec![0; domain.size() as usize];
+    domain.write_values(&mut values);
     let kept: smallvec::SmallVec<[bool; 256]> = values.iter().map(|&v| keep(v)).collect();
     keep_flagged(ctx, var, &values, &kept)?;
     Ok(true)
