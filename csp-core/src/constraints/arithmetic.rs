@@ -396,16 +396,32 @@ fn quotient_positive((zl, zu): (i128, i128), (a, b): (i128, i128)) -> Option<(i1
     (lo <= hi).then_some((lo, hi))
 }
 
-/// The integers `x` with `x · y` in `z` for some integer `y ≠ 0` of `y`'s range, as a hull: `None`
-/// for no constraint (zero can be both), `Err` when none exists.
-fn quotient(z: (i128, i128), y: (i128, i128)) -> Result<Option<(i128, i128)>, Wipeout> {
+/// The integers `x` of `x`'s range with `x · y` in `z` for some integer `y ≠ 0` of `y`'s range, as
+/// a hull: `None` for no constraint (zero can be both), `Err` when none exists.
+///
+/// Each sign of `y` gives its own range of `x`, cut to `x`'s range before the two are joined: when
+/// `y` spans zero, one sign's quotient can lie wholly outside `x`'s range, and its hull with the
+/// other would keep a bound of `x` that no real `y` supports.
+fn quotient(
+    z: (i128, i128),
+    y: (i128, i128),
+    x: (i128, i128),
+) -> Result<Option<(i128, i128)>, Wipeout> {
     if y.0 <= 0 && 0 <= y.1 && z.0 <= 0 && 0 <= z.1 {
         return Ok(None);
     }
+    let within_x = |(lo, hi): (i128, i128)| {
+        let (lo, hi) = (lo.max(x.0), hi.min(x.1));
+        (lo <= hi).then_some((lo, hi))
+    };
     let [positive, negative] = sign_parts(y);
-    let from_positive = positive.and_then(|p| quotient_positive(z, p));
+    let from_positive = positive
+        .and_then(|p| quotient_positive(z, p))
+        .and_then(within_x);
     // x = (−z) / (−y) with −y positive.
-    let from_negative = negative.and_then(|(a, b)| quotient_positive((-z.1, -z.0), (-b, -a)));
+    let from_negative = negative
+        .and_then(|(a, b)| quotient_positive((-z.1, -z.0), (-b, -a)))
+        .and_then(within_x);
     join([from_positive, from_negative])
         .map(Some)
         .ok_or(Wipeout)
@@ -417,10 +433,10 @@ fn narrow_times(ctx: &mut PropagationCtx<'_>, x: VarId, y: VarId, z: VarId) -> R
         hull([xb.0 * yb.0, xb.0 * yb.1, xb.1 * yb.0, xb.1 * yb.1]).expect("four products");
     restrict(ctx, z, lo, hi)?;
     let zb = bounds(ctx, z);
-    if let Some((lo, hi)) = quotient(zb, bounds(ctx, y))? {
+    if let Some((lo, hi)) = quotient(zb, bounds(ctx, y), bounds(ctx, x))? {
         restrict(ctx, x, lo, hi)?;
     }
-    if let Some((lo, hi)) = quotient(zb, bounds(ctx, x))? {
+    if let Some((lo, hi)) = quotient(zb, bounds(ctx, x), bounds(ctx, y))? {
         restrict(ctx, y, lo, hi)?;
     }
     if !(zb.0 <= 0 && 0 <= zb.1) {
