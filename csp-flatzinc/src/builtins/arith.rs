@@ -102,10 +102,7 @@ pub fn extremum<const OP: u8>(p: &mut Poster<'_>, args: &[Arg]) -> Result<(), Er
         return p.post_false();
     }
     let m = p.var(m)?;
-    let mut xs = Vec::with_capacity(items.len());
-    for item in items {
-        xs.push(p.var(item)?);
-    }
+    let xs = p.vars(&items)?;
     let extremum = if OP == MAX {
         Extremum::maximum(m, xs)
     } else {

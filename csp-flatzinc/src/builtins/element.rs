@@ -57,10 +57,7 @@ pub fn array_var_element(p: &mut Poster<'_>, args: &[Arg]) -> Result<(), Error> 
             None => p.post_false(),
         },
         Elem::Var(index) if !items.is_empty() => {
-            let mut array = Vec::with_capacity(items.len());
-            for item in items {
-                array.push(p.var(item)?);
-            }
+            let array = p.vars(&items)?;
             let z = p.var(z)?;
             let element =
                 VarElement::new(index, array, z, 1).map_err(|e| p.invalid(e.to_string()))?;

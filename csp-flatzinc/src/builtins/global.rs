@@ -1,7 +1,6 @@
 //! Global constraints and sets: all-different, table, membership of a constant set, circuit,
 //! inverse, among and global cardinality, lexicographic order.
 
-use csp_core::VarId;
 use csp_core::constraints::{
     AllDifferent, Among, Circuit, Comparison, GlobalCardinality, Inverse, LexLess, Relation, SetIn,
 };
@@ -15,10 +14,7 @@ use crate::error::Error;
 /// constant twice makes it unsatisfiable.
 pub fn all_different(p: &mut Poster<'_>, args: &[Arg]) -> Result<(), Error> {
     let items = p.elems(&args[0])?.to_vec();
-    let mut vars = Vec::with_capacity(items.len());
-    for item in items {
-        vars.push(p.var(item)?);
-    }
+    let vars = p.vars(&items)?;
     let mut sorted = vars.clone();
     sorted.sort_unstable();
     if sorted.windows(2).any(|w| w[0] == w[1]) {
@@ -40,14 +36,11 @@ pub fn table(p: &mut Poster<'_>, args: &[Arg]) -> Result<(), Error> {
     let items = p.elems(&args[0])?.to_vec();
     let tuples = p.ints(&args[1])?;
     if !items.is_empty() && tuples.len() % items.len() != 0 {
-        return Err(Error::invalid(
-            p.line,
-            format!(
-                "a table of {} values is not made of rows of {}",
-                tuples.len(),
-                items.len()
-            ),
-        ));
+        return Err(p.invalid(format!(
+            "a table of {} values is not made of rows of {}",
+            tuples.len(),
+            items.len()
+        )));
     }
     p.table(&items, &tuples)
 }
@@ -84,31 +77,16 @@ pub fn set_in_holds<const MODE: u8>(v: &[Val<'_>]) -> bool {
     }
 }
 
-/// The variables standing for `elems`, constants as fixed variables.
-fn vars_of(p: &mut Poster<'_>, elems: &[Elem]) -> Result<Vec<VarId>, Error> {
-    elems.iter().map(|&elem| p.var(elem)).collect()
-}
-
-/// A constant argument as the engine's 32-bit value.
-fn small(p: &Poster<'_>, value: i64) -> Result<i32, Error> {
-    i32::try_from(value).map_err(|_| {
-        Error::invalid(
-            p.line,
-            format!("constant {value} is outside the engine's 32-bit values"),
-        )
-    })
-}
-
 /// `csp_circuit(x, first)`: the successors `x` form one circuit, node `i` (counted from `first`, the
 /// first index of MiniZinc's array) being followed by node `x[i]`; a `Circuit`.
 pub fn circuit(p: &mut Poster<'_>, args: &[Arg]) -> Result<(), Error> {
     let items = p.elems(&args[0])?.to_vec();
     let first = p.int(&args[1])?;
-    let first = small(p, first)?;
+    let first = p.int32(first)?;
     if items.is_empty() {
         return Ok(());
     }
-    let succ = vars_of(p, &items)?;
+    let succ = p.vars(&items)?;
     p.post(Circuit::new(succ, first))
 }
 
@@ -146,8 +124,8 @@ pub fn inverse(p: &mut Poster<'_>, args: &[Arg]) -> Result<(), Error> {
     let f_first = p.int(&args[1])?;
     let g = p.elems(&args[2])?.to_vec();
     let g_first = p.int(&args[3])?;
-    let (f_first, g_first) = (small(p, f_first)?, small(p, g_first)?);
-    let (f, g) = (vars_of(p, &f)?, vars_of(p, &g)?);
+    let (f_first, g_first) = (p.int32(f_first)?, p.int32(g_first)?);
+    let (f, g) = (p.vars(&f)?, p.vars(&g)?);
     p.post(Inverse::new(f, f_first, g, g_first))
 }
 
@@ -194,15 +172,12 @@ pub fn among(p: &mut Poster<'_>, args: &[Arg]) -> Result<(), Error> {
             continue;
         }
         if b - a >= MAX_AMONG_VALUES - values.len() as i64 {
-            return Err(Error::invalid(
-                p.line,
-                format!("among over more than {MAX_AMONG_VALUES} values"),
-            ));
+            return Err(p.invalid(format!("among over more than {MAX_AMONG_VALUES} values")));
         }
         // Within the variables' bounds, which are 32-bit.
         values.extend((a..=b).map(|value| value as i32));
     }
-    let xs = vars_of(p, &items)?;
+    let xs = p.vars(&items)?;
     let n = p.var(n)?;
     p.post(Among::new(xs, values, n))
 }
@@ -230,20 +205,17 @@ pub fn global_cardinality<const CLOSED: bool>(
     args: &[Arg],
 ) -> Result<(), Error> {
     let items = p.elems(&args[0])?.to_vec();
-    let cover = p.ints(&args[1])?;
+    let cover = p.int32s(&args[1])?;
     let counts = p.elems(&args[2])?.to_vec();
     if cover.len() != counts.len() {
-        return Err(Error::invalid(
-            p.line,
-            format!("{} cover values for {} counts", cover.len(), counts.len()),
-        ));
+        return Err(p.invalid(format!(
+            "{} cover values for {} counts",
+            cover.len(),
+            counts.len()
+        )));
     }
-    let cover: Vec<i32> = cover
-        .iter()
-        .map(|&value| small(p, value))
-        .collect::<Result<_, _>>()?;
-    let xs = vars_of(p, &items)?;
-    let count_vars = vars_of(p, &counts)?;
+    let xs = p.vars(&items)?;
+    let count_vars = p.vars(&counts)?;
     let mut sorted = cover.clone();
     sorted.sort_unstable();
     if sorted.windows(2).all(|w| w[0] != w[1]) {
@@ -283,7 +255,7 @@ pub fn global_cardinality_holds<const CLOSED: bool>(v: &[Val<'_>]) -> bool {
 pub fn lex<const STRICT: bool>(p: &mut Poster<'_>, args: &[Arg]) -> Result<(), Error> {
     let x = p.elems(&args[0])?.to_vec();
     let y = p.elems(&args[1])?.to_vec();
-    let (x, y) = (vars_of(p, &x)?, vars_of(p, &y)?);
+    let (x, y) = (p.vars(&x)?, p.vars(&y)?);
     p.post(if STRICT {
         LexLess::less(x, y)
     } else {

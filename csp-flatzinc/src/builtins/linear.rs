@@ -64,14 +64,11 @@ pub fn int_lin<const REL: u8, const MODE: u8>(
     let coefficients = p.ints(&args[0])?;
     let vars = p.elems(&args[1])?;
     if coefficients.len() != vars.len() {
-        return Err(Error::invalid(
-            p.line,
-            format!(
-                "{} coefficients for {} variables",
-                coefficients.len(),
-                vars.len()
-            ),
-        ));
+        return Err(p.invalid(format!(
+            "{} coefficients for {} variables",
+            coefficients.len(),
+            vars.len()
+        )));
     }
     let c = p.int(&args[2])?;
     let reif = reif_of::<MODE>(p, args)?;
@@ -105,10 +102,7 @@ pub fn bool_lin<const REL: u8>(p: &mut Poster<'_>, args: &[Arg]) -> Result<(), E
     let coefficients = p.ints(&args[0])?;
     let vars = p.elems(&args[1])?;
     if coefficients.len() != vars.len() {
-        return Err(Error::invalid(
-            p.line,
-            "coefficients and variables differ in number",
-        ));
+        return Err(p.invalid("coefficients and variables differ in number"));
     }
     let c = p.elem(&args[2])?;
     let mut terms: Vec<(i64, Elem)> = coefficients.into_iter().zip(vars.iter().copied()).collect();

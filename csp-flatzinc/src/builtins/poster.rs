@@ -92,11 +92,7 @@ impl Poster<'_> {
                 if let Some(&var) = self.constants.get(&value) {
                     return Ok(var);
                 }
-                let v = i32::try_from(value).map_err(|_| {
-                    self.invalid(format!(
-                        "constant {value} is outside the engine's 32-bit values"
-                    ))
-                })?;
+                let v = self.int32(value)?;
                 // `=` cannot start a FlatZinc name, so these names never clash with the model's.
                 let var = self
                     .builder
@@ -107,6 +103,28 @@ impl Poster<'_> {
                 Ok(var)
             }
         }
+    }
+
+    /// The variables standing for `elems`, constants as fixed variables ([`Poster::var`]).
+    pub fn vars(&mut self, elems: &[Elem]) -> Result<Vec<VarId>, Error> {
+        elems.iter().map(|&elem| self.var(elem)).collect()
+    }
+
+    /// A constant as the engine's 32-bit value.
+    pub fn int32(&self, value: i64) -> Result<i32, Error> {
+        i32::try_from(value).map_err(|_| {
+            self.invalid(format!(
+                "constant {value} is outside the engine's 32-bit values"
+            ))
+        })
+    }
+
+    /// Argument `arg`, an array of constants, as the engine's 32-bit values.
+    pub fn int32s(&self, arg: &Arg) -> Result<Vec<i32>, Error> {
+        self.ints(arg)?
+            .into_iter()
+            .map(|value| self.int32(value))
+            .collect()
     }
 
     /// A new variable over `lo..=hi` for an encoding's own use.
@@ -142,7 +160,7 @@ impl Poster<'_> {
         self.builder
             .post_boxed(constraint)
             .map(drop)
-            .map_err(|e| Error::invalid(self.line, e.to_string()))
+            .map_err(|e| self.invalid(e.to_string()))
     }
 
     /// Posts a constraint that no assignment satisfies: the model has no solution.

@@ -7,26 +7,12 @@ use csp_core::constraints::{Cumulative, Disjunctive};
 use super::{Arg, Poster, Val};
 use crate::error::Error;
 
-/// Argument `arg` as constant 32-bit integers.
-fn small_ints(p: &Poster<'_>, arg: &Arg) -> Result<Vec<i32>, Error> {
-    p.ints(arg)?
-        .into_iter()
-        .map(|value| {
-            i32::try_from(value).map_err(|_| {
-                p.invalid(format!(
-                    "constant {value} is outside the engine's 32-bit values"
-                ))
-            })
-        })
-        .collect()
-}
-
 /// `csp_cumulative(s, d, r, b)`: a `Cumulative`. A negative duration or requirement, which MiniZinc
 /// forbids, makes it unsatisfiable, and so does a negative capacity once there is a task.
 pub fn cumulative(p: &mut Poster<'_>, args: &[Arg]) -> Result<(), Error> {
     let starts = p.elems(&args[0])?.to_vec();
-    let durations = small_ints(p, &args[1])?;
-    let heights = small_ints(p, &args[2])?;
+    let durations = p.int32s(&args[1])?;
+    let heights = p.int32s(&args[2])?;
     let capacity = p.int(&args[3])?;
     if durations.len() != starts.len() || heights.len() != starts.len() {
         return Err(p.invalid("cumulative's three arrays differ in length"));
@@ -38,10 +24,7 @@ pub fn cumulative(p: &mut Poster<'_>, args: &[Arg]) -> Result<(), Error> {
         return p.post_false();
     }
     let capacity = i32::try_from(capacity).unwrap_or(i32::MAX);
-    let starts = starts
-        .into_iter()
-        .map(|s| p.var(s))
-        .collect::<Result<Vec<_>, _>>()?;
+    let starts = p.vars(&starts)?;
     let resource = Cumulative::new(starts, durations, heights, capacity)
         .map_err(|e| p.invalid(e.to_string()))?;
     p.post(resource)
@@ -79,7 +62,7 @@ pub fn cumulative_holds(v: &[Val<'_>]) -> bool {
 /// `csp_disjunctive(s, d)`: a `Disjunctive`; a negative duration makes it unsatisfiable.
 pub fn disjunctive(p: &mut Poster<'_>, args: &[Arg]) -> Result<(), Error> {
     let starts = p.elems(&args[0])?.to_vec();
-    let durations = small_ints(p, &args[1])?;
+    let durations = p.int32s(&args[1])?;
     if durations.len() != starts.len() {
         return Err(p.invalid("disjunctive's two arrays differ in length"));
     }
@@ -89,10 +72,7 @@ pub fn disjunctive(p: &mut Poster<'_>, args: &[Arg]) -> Result<(), Error> {
     if starts.is_empty() {
         return Ok(());
     }
-    let starts = starts
-        .into_iter()
-        .map(|s| p.var(s))
-        .collect::<Result<Vec<_>, _>>()?;
+    let starts = p.vars(&starts)?;
     let unary = Disjunctive::new(starts, durations).map_err(|e| p.invalid(e.to_string()))?;
     p.post(unary)
 }
