@@ -38,10 +38,7 @@ fn lit(p: &Poster<'_>, elem: Elem, positive: bool) -> Result<Lit, Error> {
     if let Elem::Const(c) = elem
         && !(0..=1).contains(&c)
     {
-        return Err(Error::invalid(
-            p.line,
-            format!("expected a Boolean, found {c}"),
-        ));
+        return Err(p.invalid(format!("expected a Boolean, found {c}")));
     }
     Ok(Lit { elem, positive })
 }
@@ -78,15 +75,20 @@ fn clause(p: &mut Poster<'_>, literals: &[Lit]) -> Result<(), Error> {
     }
     match open[..] {
         [] => p.post_false(),
-        [only] => p.compare(
-            Elem::Var(only.var),
-            Comparison::Equal,
-            Elem::Const(i64::from(only.positive)),
-            0,
-            Reif::Plain,
-        ),
+        [only] => hold(p, only),
         _ => p.post(Clause::from_literals(open)),
     }
+}
+
+/// Posts the literal true: its variable fixed to 1, or to 0 when negated.
+fn hold(p: &mut Poster<'_>, literal: Literal) -> Result<(), Error> {
+    p.compare(
+        Elem::Var(literal.var),
+        Comparison::Equal,
+        Elem::Const(i64::from(literal.positive)),
+        0,
+        Reif::Plain,
+    )
 }
 
 /// Posts `r ↔ l₁ ∧ … ∧ lₙ` as a `BoolAnd`, constants folded: a false conjunct makes `r` false, true
@@ -104,18 +106,7 @@ fn and_reif(p: &mut Poster<'_>, r: Lit, conjuncts: &[Lit]) -> Result<(), Error> 
         return clause(p, &[r]);
     }
     match resolve(r) {
-        Err(true) => {
-            for literal in open {
-                clause(
-                    p,
-                    &[Lit {
-                        elem: Elem::Var(literal.var),
-                        positive: literal.positive,
-                    }],
-                )?;
-            }
-            Ok(())
-        }
+        Err(true) => open.into_iter().try_for_each(|literal| hold(p, literal)),
         Err(false) => p.post(Clause::from_literals(
             open.into_iter().map(Literal::negated),
         )),
