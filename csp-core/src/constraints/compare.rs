@@ -24,6 +24,31 @@ pub enum Comparison {
     Greater,
 }
 
+impl Comparison {
+    /// Whether `left ⋈ right`.
+    pub fn holds(self, left: i128, right: i128) -> bool {
+        match self {
+            Comparison::Equal => left == right,
+            Comparison::NotEqual => left != right,
+            Comparison::LessOrEqual => left <= right,
+            Comparison::Less => left < right,
+            Comparison::GreaterOrEqual => left >= right,
+            Comparison::Greater => left > right,
+        }
+    }
+
+    /// The comparison with its sides swapped: `a ⋈ b` exactly when `b ⋈' a`.
+    pub fn mirrored(self) -> Comparison {
+        match self {
+            Comparison::LessOrEqual => Comparison::GreaterOrEqual,
+            Comparison::Less => Comparison::Greater,
+            Comparison::GreaterOrEqual => Comparison::LessOrEqual,
+            Comparison::Greater => Comparison::Less,
+            same => same,
+        }
+    }
+}
+
 /// The comparisons a [`Compare`] keeps, once `<` and `>` have become `≤` and `≥` with the offset moved
 /// by one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -324,11 +324,11 @@ impl Poster<'_> {
         let offset = i128::from(offset);
         let compare = match (a, b) {
             (Elem::Const(a), Elem::Const(b)) => {
-                let holds = holds(i128::from(a), comparison, i128::from(b) + offset);
+                let holds = comparison.holds(i128::from(a), i128::from(b) + offset);
                 return self.post_truth(holds, reif);
             }
             (Elem::Var(x), Elem::Var(y)) if x == y => {
-                return self.post_truth(holds(0, comparison, offset), reif);
+                return self.post_truth(comparison.holds(0, offset), reif);
             }
             (Elem::Var(x), Elem::Var(y)) => {
                 let offset = self.small(offset)?;
@@ -338,9 +338,11 @@ impl Poster<'_> {
                 Compare::constant(x, comparison, self.small(i128::from(c) + offset)?)
             }
             // c ⋈ y + offset, that is y ⋈' c − offset with ⋈ mirrored.
-            (Elem::Const(c), Elem::Var(y)) => {
-                Compare::constant(y, mirrored(comparison), self.small(i128::from(c) - offset)?)
-            }
+            (Elem::Const(c), Elem::Var(y)) => Compare::constant(
+                y,
+                comparison.mirrored(),
+                self.small(i128::from(c) - offset)?,
+            ),
         };
         match reif {
             Reif::Equiv(Elem::Var(r)) | Reif::Implies(Elem::Var(r))
@@ -403,28 +405,5 @@ impl Poster<'_> {
         let table =
             Table::new(slots.scope().to_vec(), rows).map_err(|e| self.invalid(e.to_string()))?;
         self.post(table)
-    }
-}
-
-/// Whether `left ⋈ right`.
-fn holds(left: i128, comparison: Comparison, right: i128) -> bool {
-    match comparison {
-        Comparison::Equal => left == right,
-        Comparison::NotEqual => left != right,
-        Comparison::LessOrEqual => left <= right,
-        Comparison::Less => left < right,
-        Comparison::GreaterOrEqual => left >= right,
-        Comparison::Greater => left > right,
-    }
-}
-
-/// The comparison with its sides swapped: `a ⋈ b` exactly when `b ⋈' a`.
-fn mirrored(comparison: Comparison) -> Comparison {
-    match comparison {
-        Comparison::LessOrEqual => Comparison::GreaterOrEqual,
-        Comparison::Less => Comparison::Greater,
-        Comparison::GreaterOrEqual => Comparison::LessOrEqual,
-        Comparison::Greater => Comparison::Less,
-        same => same,
     }
 }
