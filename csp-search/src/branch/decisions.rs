@@ -30,6 +30,8 @@ pub struct DecisionBrancher {
     /// The completing search's index and the objective it tries at its largest value first, when
     /// the model maximises a variable no annotation names.
     maximised: Option<(usize, VarId)>,
+    /// The completing search's index, if there is one.
+    rest: Option<usize>,
 }
 
 impl DecisionBrancher {
@@ -52,15 +54,28 @@ impl DecisionBrancher {
             }
             _ => None,
         };
-        if !rest.is_empty() {
+        let rest = (!rest.is_empty()).then(|| {
             searches.push(Self::rest(rest));
-        }
+            searches.len() - 1
+        });
         DecisionBrancher {
             searches,
             rng: rng_for(seed, VALUE_STREAM),
             weights: DomWdeg::new(TiePolicy::LowestIndex, seed),
             maximised,
+            rest,
         }
+    }
+
+    /// The same brancher, the variables no annotation names tried in the order `value` gives
+    /// rather than `indomain_min` (the objective of a maximisation still from its largest value).
+    /// Large-neighbourhood search's neighbourhoods take `indomain_random`: each neighbourhood then
+    /// looks somewhere else.
+    pub fn with_rest_values(mut self, value: ValueSelection) -> Self {
+        if let Some(rest) = self.rest {
+            self.searches[rest].value = value;
+        }
+        self
     }
 
     /// How the variables no search names are branched on: dom/wdeg with `indomain_min`, the default
