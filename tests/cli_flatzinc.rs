@@ -234,9 +234,27 @@ fn usage_errors_and_missing_files_are_one_line_and_exit_2() {
 }
 
 #[test]
-fn more_than_one_thread_runs_one_with_a_warning() {
-    let output = run(&["-p", "2"], &fzn("golomb_06.fzn"));
+fn a_portfolio_proves_the_optimum_and_is_reproducible_when_deterministic() {
+    let output = run(&["-p", "3", "-s"], &fzn("golomb_08.fzn"));
+    assert!(output.status.success());
+    let text = stdout(&output);
+    assert!(text.contains("%%%mzn-stat: objective=34"), "{text}");
+    assert!(text.contains("==========\n"), "{text}");
+    let deterministic = |_| {
+        stdout(&run(
+            &["-p", "2", "--deterministic", "-i"],
+            &fzn("golomb_08.fzn"),
+        ))
+    };
+    let first = deterministic(());
+    assert!(first.ends_with("==========\n"), "{first}");
+    assert_eq!(first, deterministic(()), "the same output twice");
+}
+
+#[test]
+fn an_enumeration_with_more_than_one_thread_runs_one_search_with_a_warning() {
+    let output = run(&["-a", "-p", "2"], &fzn("queens_008.fzn"));
     assert!(output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("-p 2"));
-    assert!(stdout(&output).ends_with("==========\n"));
+    assert_eq!(stdout(&output).matches("----------").count(), 92);
 }

@@ -1,5 +1,6 @@
 //! Differential testing of the FlatZinc front end and the engine: random small FlatZinc models, each
-//! solved for every solution (or for its optimum, with every improving solution) through the
+//! solved for every solution (or for its optimum, with every improving solution, with and without
+//! large-neighbourhood search) through the
 //! library's run protocol, and every tenth also through the `fzn-csp` binary, against a brute-force
 //! enumeration of the model's meaning. The meaning of each constraint is written here again from the
 //! FlatZinc specification and shares no code with the solver or with its builtin table's checkers.
@@ -744,9 +745,9 @@ fn read_output(text: &str, vars: &[Var]) -> Printed {
 
 /// Solves one model through the library (and, when `binary`, through `fzn-csp` too, which must
 /// print the same) and checks the answer against enumeration.
-fn check(seed: u64, model: &Model, free: bool, binary: bool) {
+fn check(seed: u64, model: &Model, free: bool, lns: bool, binary: bool) {
     let text = model.fzn();
-    let context = || format!("seed {seed}, free search {free}:\n{text}");
+    let context = || format!("seed {seed}, free search {free}, neighbourhoods {lns}:\n{text}");
     let compiled = match csp::flatzinc::compile(&text) {
         Ok(compiled) => compiled,
         Err(error) => panic!("{error} — {}", context()),
@@ -755,6 +756,7 @@ fn check(seed: u64, model: &Model, free: bool, binary: bool) {
         all_solutions: true,
         free_search: free,
         seed,
+        lns,
         ..RunOptions::default()
     };
     let mut out = Vec::new();
@@ -820,7 +822,13 @@ fn check(seed: u64, model: &Model, free: bool, binary: bool) {
         let path = dir.path().join("model.fzn");
         std::fs::write(&path, &text).unwrap();
         let mut command = Command::new(env!("CARGO_BIN_EXE_fzn-csp"));
-        command.arg("-a").arg("-r").arg(seed.to_string()).arg(&path);
+        command
+            .arg("-a")
+            .arg("-r")
+            .arg(seed.to_string())
+            .arg("--lns")
+            .arg(if lns { "on" } else { "off" })
+            .arg(&path);
         if free {
             command.arg("-f");
         }
@@ -853,8 +861,9 @@ fn random_models_agree_with_enumeration() {
         };
         let model = generator.model();
         let free = generator.chance(20);
+        let lns = generator.chance(50);
         optimisations += u64::from(model.goal.is_some());
-        check(seed, &model, free, seed % BINARY_EVERY == 0);
+        check(seed, &model, free, lns, seed % BINARY_EVERY == 0);
     }
     // The generator covers both kinds of problem.
     assert!(optimisations > 0 && optimisations < models);

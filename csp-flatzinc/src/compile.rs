@@ -3,7 +3,7 @@
 //! search, and the output annotations give what a solution prints.
 
 use csp_core::{Model, ModelBuilder, VarId};
-use csp_search::{IntSearch, SearchConfig};
+use csp_search::{Grid, IntSearch, SearchConfig};
 use std::sync::Arc;
 
 use hashbrown::HashMap;
@@ -101,6 +101,8 @@ pub struct Compiled {
     objective: Option<Elem>,
     /// What the engine leaves out or does differently.
     warnings: Vec<Warning>,
+    /// The variables a search decides: the annotations' (see [`Compiled::decision_vars`]).
+    decisions: Vec<VarId>,
 }
 
 /// Why a solution was refused: a bug in the engine or in this crate, never in the model.
@@ -151,6 +153,40 @@ impl Compiled {
     /// say), each with its line.
     pub fn warnings(&self) -> &[Warning] {
         &self.warnings
+    }
+
+    /// The variables a search decides and a neighbourhood fixes: those the search annotations
+    /// name, or else the model's own (the ones MiniZinc neither introduced nor defines by a
+    /// constraint). Empty when the model has none of either: then every variable is.
+    pub fn decision_vars(&self) -> &[VarId] {
+        &self.decisions
+    }
+
+    /// The output arrays as grids of variables (rows by the last index set, constants as gaps),
+    /// the structure large-neighbourhood search draws windows from: a board, a schedule of jobs by
+    /// machines, a sequence. Arrays of fewer than four variables are left out.
+    pub fn grids(&self) -> Vec<Grid> {
+        self.output
+            .items
+            .iter()
+            .filter_map(|item| match &item.kind {
+                OutputKind::Array { dims, elems } => {
+                    let cells: Vec<Option<VarId>> = elems
+                        .iter()
+                        .map(|elem| match elem {
+                            Elem::Var(var) => Some(*var),
+                            Elem::Const(_) => None,
+                        })
+                        .collect();
+                    let columns = match dims.last() {
+                        Some(&(lo, hi)) if dims.len() >= 2 && hi >= lo => (hi - lo + 1) as usize,
+                        _ => cells.len(),
+                    };
+                    (cells.iter().flatten().count() >= 4).then_some(Grid { cells, columns })
+                }
+                OutputKind::Scalar(_) => None,
+            })
+            .collect()
     }
 
     /// How many constraints the FlatZinc model states.
@@ -233,6 +269,8 @@ struct Compiler<'a> {
     bounds: Vec<(i64, i64)>,
     /// The variables declared `var int`, without bounds, with their names.
     unbounded: Vec<(VarId, String)>,
+    /// The model's own variables (see [`is_decision`]).
+    decisions: Vec<VarId>,
     output: Output,
     posted: Constraints,
 }
@@ -275,6 +313,7 @@ impl<'a> Compiler<'a> {
             constants: HashMap::new(),
             bounds: Vec::with_capacity(decls),
             unbounded: Vec::new(),
+            decisions: Vec::new(),
             output: Output::default(),
             posted: Constraints::with_capacity(constraints),
             table: BUILTINS.iter().map(|b| ((b.name, b.arity), b)).collect(),
@@ -311,6 +350,16 @@ impl<'a> Compiler<'a> {
             },
             &mut warnings,
         )?;
+        // The variables the annotations search on; else the model's own, unless it has none.
+        let mut decisions: Vec<VarId> = searches
+            .iter()
+            .flat_map(|s| s.vars.iter().copied())
+            .collect();
+        decisions.sort_unstable();
+        decisions.dedup();
+        if decisions.is_empty() {
+            decisions = self.decisions;
+        }
         let model = self.builder.build();
         self.posted.shrink_to_fit();
         debug_assert_eq!(model.objective().var().is_some(), objective.is_some());
@@ -321,6 +370,7 @@ impl<'a> Compiler<'a> {
             posted: self.posted,
             objective,
             warnings,
+            decisions,
         })
     }
     fn poster(&mut self, line: u32) -> Poster<'_> {
@@ -540,7 +590,13 @@ impl<'a> Compiler<'a> {
                         self.restrict(elem, &decl.ty.domain, line)?;
                         elem
                     }
-                    None => Elem::Var(self.new_var(decl.name, &decl.ty.domain, line)?),
+                    None => {
+                        let var = self.new_var(decl.name, &decl.ty.domain, line)?;
+                        if is_decision(&decl.annotations) {
+                            self.decisions.push(var);
+                        }
+                        Elem::Var(var)
+                    }
                 };
                 if has_annotation(&decl.annotations, "output_var") {
                     self.output.items.push(OutputItem {
@@ -579,7 +635,11 @@ impl<'a> Compiler<'a> {
                         let mut elems = Vec::with_capacity(count as usize);
                         for i in lo..=hi {
                             let name = format!("{}[{i}]", decl.name);
-                            elems.push(Elem::Var(self.new_var(&name, &decl.ty.domain, line)?));
+                            let var = self.new_var(&name, &decl.ty.domain, line)?;
+                            if is_decision(&decl.annotations) {
+                                self.decisions.push(var);
+                            }
+                            elems.push(Elem::Var(var));
                         }
                         elems.into()
                     }
@@ -768,6 +828,14 @@ impl<'a> Compiler<'a> {
         self.posted.push(builtin, args, line);
         Ok(())
     }
+}
+
+/// Whether a declared variable is one of the model's own rather than one MiniZinc introduced or
+/// defines by a constraint (`var_is_introduced`, `is_defined_var`): the variables a search's
+/// decisions, and a neighbourhood's fixings, are about.
+fn is_decision(annotations: &[Expr<'_>]) -> bool {
+    !has_annotation(annotations, "var_is_introduced")
+        && !has_annotation(annotations, "is_defined_var")
 }
 
 fn has_annotation(annotations: &[Expr<'_>], name: &str) -> bool {

@@ -32,7 +32,12 @@ use std::io;
 use std::time::{Duration, Instant};
 
 use csp_core::{Model, Objective, Store};
-use csp_search::{Outcome, Search, SearchObserver, SearchResult};
+use std::ops::ControlFlow;
+
+use csp_search::portfolio::{PortfolioConfig, Worker, run_portfolio};
+use csp_search::{
+    LnsConfig, LnsSearch, Outcome, Search, SearchConfig, SearchObserver, SearchResult,
+};
 
 use crate::{Compiled, VerifyError};
 
@@ -54,6 +59,15 @@ pub struct RunOptions {
     pub statistics: bool,
     /// `-r`: the seed of every random choice.
     pub seed: u64,
+    /// Large-neighbourhood search alongside branch and bound, for an optimisation
+    /// ([`csp_search::LnsSearch`]; a satisfaction problem ignores it).
+    pub lns: bool,
+    /// `-p N`: searches run at once, a portfolio ([`csp_search::portfolio`]); 0 and 1 run one.
+    /// An enumeration of all solutions, or of `-n` of them, runs one.
+    pub threads: usize,
+    /// Whether the portfolio's result must not depend on thread timing (its workers meet every
+    /// few thousand nodes to exchange bounds).
+    pub deterministic: bool,
     /// When the run must end (`-t`, counted from the start of the whole run, reading included).
     pub deadline: Option<Instant>,
     /// Time spent reading and compiling the model, reported as `initTime`.
@@ -164,34 +178,46 @@ pub fn run<P: Printer + ?Sized, O: SearchObserver>(
     };
     // The specification prints only the final solution of an optimisation unless asked for more.
     let print_each = !optimising || options.all_solutions || options.intermediate;
-    let mut search = Search::new(model, &config);
-    let mut found = 0u64;
-    let mut best: Option<String> = None;
-    let past_deadline = || options.deadline.is_some_and(|d| Instant::now() >= d);
-    let mut timed_out = time_left == Some(Duration::ZERO);
-    while !timed_out {
-        let Some(values) = search.next_solution(observer) else {
-            break;
-        };
-        compiled.verify(values).map_err(RunError::Verify)?;
-        found += 1;
-        let mut text = compiled.output().format(values);
-        text.push_str(SOLUTION_END);
-        if print_each {
-            printer.solution(&text)?;
+    let mut collector = Collector {
+        compiled,
+        printer,
+        print_each,
+        wanted,
+        found: 0,
+        best: None,
+    };
+    // A portfolio answers an optimisation, or a satisfaction problem's first solution; an
+    // enumeration of every solution is one search's work.
+    let result = if options.threads > 1 && (optimising || wanted == Some(1)) {
+        portfolio(compiled, options, &config, &mut collector)?
+    } else {
+        let mut search = if optimising && options.lns {
+            Engine::Lns(Box::new(LnsSearch::new(
+                model,
+                &config,
+                lns_config(compiled),
+            )))
         } else {
-            printer.best_so_far(&text)?;
-            best = Some(text);
+            Engine::Tree(Box::new(Search::new(model, &config)))
+        };
+        let past_deadline = || options.deadline.is_some_and(|d| Instant::now() >= d);
+        let mut timed_out = time_left == Some(Duration::ZERO);
+        while !timed_out {
+            let Some(values) = search.next_solution(observer) else {
+                break;
+            };
+            if !collector.accept(values)? {
+                break;
+            }
+            timed_out = past_deadline();
         }
-        if wanted.is_some_and(|w| found >= w) {
-            break;
-        }
-        timed_out = past_deadline();
+        search.result_with_outcome()
+    };
+    let found = collector.found;
+    if let Some(text) = &collector.best {
+        collector.printer.solution(text)?;
     }
-    if let Some(text) = &best {
-        printer.solution(text)?;
-    }
-    let outcome = search.outcome();
+    let outcome = (result.outcome != Outcome::Stopped).then_some(result.outcome);
     let status = match (found, outcome) {
         (0, Some(Outcome::Exhausted)) => Status::Unsatisfiable,
         (0, _) => Status::Unknown,
@@ -199,7 +225,7 @@ pub fn run<P: Printer + ?Sized, O: SearchObserver>(
         (_, Some(Outcome::Exhausted)) if !optimising => Status::Complete,
         _ => Status::Solved,
     };
-    let result = search.result();
+    let printer = collector.printer;
     let mut end = String::new();
     if let Some(line) = status.line() {
         end.push_str(line);
@@ -275,4 +301,153 @@ pub fn root_bound(model: &Model) -> Option<i64> {
         Objective::Maximize(_) => domain.ub(),
         _ => domain.lb(),
     }))
+}
+
+/// The large-neighbourhood search of a compiled model: its decision variables, and its output
+/// arrays as grids.
+fn lns_config(compiled: &Compiled) -> LnsConfig {
+    LnsConfig {
+        vars: compiled.decision_vars().to_vec(),
+        grids: compiled.grids(),
+        ..LnsConfig::default()
+    }
+}
+
+/// What a run does with each solution: checks it, prints it (or holds the best back), and counts
+/// it against `-n`.
+struct Collector<'a, P: ?Sized> {
+    compiled: &'a Compiled,
+    printer: &'a mut P,
+    print_each: bool,
+    wanted: Option<u64>,
+    found: u64,
+    best: Option<String>,
+}
+
+impl<P: Printer + ?Sized> Collector<'_, P> {
+    /// Takes a solution; returns whether the run should go on.
+    fn accept(&mut self, values: &[i32]) -> Result<bool, RunError> {
+        self.compiled.verify(values).map_err(RunError::Verify)?;
+        self.found += 1;
+        let mut text = self.compiled.output().format(values);
+        text.push_str(SOLUTION_END);
+        if self.print_each {
+            self.printer.solution(&text)?;
+        } else {
+            self.printer.best_so_far(&text)?;
+            self.best = Some(text);
+        }
+        Ok(self.wanted.is_none_or(|w| self.found < w))
+    }
+}
+
+/// `-p N`: the portfolio's workers, each a different search (see [`workers`]), sharing the bound.
+fn portfolio<P: Printer + ?Sized>(
+    compiled: &Compiled,
+    options: &RunOptions,
+    config: &SearchConfig,
+    collector: &mut Collector<'_, P>,
+) -> Result<SearchResult, RunError> {
+    let model = compiled.model();
+    let started = Instant::now();
+    let portfolio = PortfolioConfig {
+        workers: workers(compiled, options, config),
+        deterministic: options.deterministic,
+        epoch: DETERMINISTIC_EPOCH,
+        time: config.limits.time,
+    };
+    let mut error = None;
+    let mut best: Option<Vec<i32>> = None;
+    let result = run_portfolio(model, &portfolio, |values, _| {
+        best = Some(values.to_vec());
+        match collector.accept(values) {
+            Ok(true) => ControlFlow::Continue(()),
+            Ok(false) => ControlFlow::Break(()),
+            Err(e) => {
+                error = Some(e);
+                ControlFlow::Break(())
+            }
+        }
+    });
+    if let Some(error) = error {
+        return Err(error);
+    }
+    let objective = model
+        .objective()
+        .var()
+        .and_then(|var| best.as_ref().map(|values| values[var.index()]));
+    Ok(SearchResult {
+        outcome: result.outcome,
+        stats: result.stats,
+        elapsed: started.elapsed(),
+        solution: best,
+        objective,
+        propagations: result.propagations,
+    })
+}
+
+/// Nodes between two meetings of a deterministic portfolio.
+const DETERMINISTIC_EPOCH: u64 = 10_000;
+
+/// The portfolio's workers: the model's own search first (with large-neighbourhood search as
+/// `options` say), then free search with neighbourhoods, then the model's search without them,
+/// then free and annotated searches in turn, each with a seed of its own, so that no two search
+/// the same tree.
+fn workers(compiled: &Compiled, options: &RunOptions, config: &SearchConfig) -> Vec<Worker> {
+    let optimising = compiled.model().objective() != Objective::Satisfy;
+    let annotated = config.clone();
+    let free = SearchConfig {
+        seed: config.seed,
+        limits: config.limits,
+        ..compiled.search_config(true)
+    };
+    (0..options.threads.max(1))
+        .map(|i| {
+            let (base, lns) = match i {
+                0 => (&annotated, options.lns),
+                1 => (&free, true),
+                2 => (&annotated, false),
+                _ if i % 2 == 1 => (&free, true),
+                _ => (&annotated, true),
+            };
+            let mut config = base.clone();
+            config.seed = base.seed.wrapping_add(i as u64);
+            Worker {
+                config,
+                lns: (optimising && lns).then(|| lns_config(compiled)),
+            }
+        })
+        .collect()
+}
+
+/// The search a run makes: the tree alone, or with large-neighbourhood search.
+enum Engine<'m> {
+    Tree(Box<Search<'m>>),
+    Lns(Box<LnsSearch<'m>>),
+}
+
+impl Engine<'_> {
+    fn next_solution<O: SearchObserver>(&mut self, observer: &mut O) -> Option<&[i32]> {
+        match self {
+            Engine::Tree(search) => search.next_solution(observer),
+            Engine::Lns(search) => search.next_solution(observer),
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        match self {
+            Engine::Tree(search) => search.outcome(),
+            Engine::Lns(search) => search.outcome(),
+        }
+    }
+
+    /// The result, its outcome `Stopped` while the search is not over.
+    fn result_with_outcome(&self) -> SearchResult {
+        let mut result = match self {
+            Engine::Tree(search) => search.result(),
+            Engine::Lns(search) => search.result(),
+        };
+        result.outcome = self.outcome().unwrap_or(Outcome::Stopped);
+        result
+    }
 }

@@ -41,10 +41,18 @@ pub struct Args {
         default_value_t = 0
     )]
     pub seed: u64,
-    /// Threads: only 1 is supported; a larger number runs one search, with a warning.
+    /// Searches at once, a portfolio sharing the bound (an enumeration of all solutions runs one).
     #[arg(short = 'p', long = "parallel", value_name = "N", default_value_t = 1,
           value_parser = at_least_one)]
     pub threads: u64,
+    /// A portfolio whose result does not depend on thread timing: its searches exchange bounds
+    /// only every 10,000 nodes.
+    #[arg(long)]
+    pub deterministic: bool,
+    /// Large-neighbourhood search beside branch and bound, for optimisation problems.
+    #[arg(long, value_name = "on|off", default_value = "on", value_parser = on_off,
+          action = clap::ArgAction::Set)]
+    pub lns: bool,
     /// Say on stderr what was built and how the search went.
     #[arg(short = 'v', long = "verbose")]
     pub verbose: bool,
@@ -68,6 +76,9 @@ impl Args {
             free_search: self.free,
             statistics: self.statistics,
             seed: self.seed,
+            lns: self.lns,
+            threads: usize::try_from(self.threads).unwrap_or(usize::MAX),
+            deterministic: self.deterministic,
             ..RunOptions::default()
         }
     }
@@ -78,6 +89,15 @@ fn milliseconds(text: &str) -> Result<u64, String> {
     text.parse().map_err(|_| {
         format!("the time limit is a whole number of milliseconds, 0 or more, not `{text}`")
     })
+}
+
+/// `on` or `off`.
+fn on_off(text: &str) -> Result<bool, String> {
+    match text {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        _ => Err(format!("`on` or `off`, not `{text}`")),
+    }
 }
 
 /// A count that must be at least 1 (`-n`, `-p`).

@@ -138,9 +138,11 @@ fn work(
     for warning in compiled.warnings() {
         eprintln!("fzn-csp: {}: warning: {warning}", args.file.display());
     }
-    if args.threads > 1 {
+    let enumerating = compiled.model().objective() == csp::core::Objective::Satisfy
+        && (args.all || args.solutions.is_some_and(|n| n > 1));
+    if args.threads > 1 && enumerating {
         eprintln!(
-            "fzn-csp: -p {}: this solver runs one search thread; running one",
+            "fzn-csp: -p {}: an enumeration of solutions runs as one search",
             args.threads
         );
     }
