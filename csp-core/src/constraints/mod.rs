@@ -21,6 +21,7 @@ mod scheduling;
 mod set;
 mod table;
 mod util;
+mod var_scheduling;
 
 pub use all_different::{AllDifferent, AllDifferentConsistency};
 pub use arithmetic::{Arithmetic, Extremum};
@@ -38,3 +39,4 @@ pub use reified::{Reification, Reified};
 pub use scheduling::{Cumulative, Disjunctive};
 pub use set::SetIn;
 pub use table::{Table, TableAlgorithm};
+pub use var_scheduling::{Task, VarCumulative, VarDisjunctive};
