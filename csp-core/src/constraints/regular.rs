@@ -18,8 +18,6 @@ pub struct Automaton {
     next: Vec<u32>,
     start: u32,
     accepting: Vec<bool>,
-    /// For each state `q` (by `q - 1`), the transitions into it: `(p, v)` with `next(p, v) = q`.
-    into: Vec<Vec<(u32, u32)>>,
 }
 
 impl Automaton {
@@ -61,22 +59,12 @@ impl Automaton {
             }
         }
         let next: Vec<u32> = transitions.into_iter().map(|q| q as u32).collect();
-        let mut into = vec![Vec::new(); states];
-        for p in 0..states {
-            for v in 0..symbols {
-                let q = next[p * symbols + v];
-                if q != 0 {
-                    into[q as usize - 1].push((p as u32 + 1, v as u32 + 1));
-                }
-            }
-        }
         Ok(Automaton {
             states,
             symbols,
             next,
             start: start as u32,
             accepting: final_states,
-            into,
         })
     }
 
@@ -105,134 +93,264 @@ impl Automaton {
     }
 }
 
-/// Something whose support has gone: a node of the layered graph (layer, state) or a value of a
-/// layer's variable (layer, symbol).
+/// Something whose support has gone: a node of the layered graph, or a value of a layer's
+/// variable (a label, by its index `layer · S + v − 1`).
 #[derive(Debug, Clone, Copy)]
 enum Death {
-    Node(usize, u32),
-    Label(usize, u32),
+    Node(u32),
+    Label(u32),
 }
 
-/// The layered graph of Pesant's algorithm over an automaton and `n` variables, kept in state cells:
-/// node `(i, q)` is state `q` before reading variable `i` (layers `0..=n`); an edge `(i, q, v)` goes
-/// to `(i + 1, next(q, v))`. Each node counts its edges in and out, each value of each variable its
-/// edges; an entity whose count reaches zero dies, and takes its edges with it.
+/// An edge of the layered graph: from a node to one of the next layer, reading a label.
+#[derive(Debug, Clone, Copy)]
+struct Edge {
+    from: u32,
+    to: u32,
+    label: u32,
+}
+
+/// The layered graph of Pesant's algorithm over an automaton and `n` variables: node `(i, q)` is
+/// state `q` before reading variable `i` (layers `0..=n`); an edge `(i, q, v)` goes to
+/// `(i + 1, next(q, v))`. Only the nodes on some accepting path of the automaton are kept (worked
+/// out once, with every symbol allowed), so the graph is as narrow as the language allows.
+///
+/// The state cells count each node's edges in and out and each label's edges; an entity whose
+/// count reaches zero dies, and takes its edges with it. Each layer also counts its labels still
+/// alive, which after every revision are exactly its variable's domain, so that a revision skips the
+/// variables whose domain size still matches.
 #[derive(Debug, Clone)]
 struct Layers {
     n: usize,
     automaton: Automaton,
+    /// The node of the start state, in layer 0, if the automaton accepts any word of length `n`.
+    start: Option<u32>,
+    /// Each node's state.
+    states: Vec<u32>,
+    /// The edges, by layer then label.
+    edges: Vec<Edge>,
+    /// `label_edges[l]..label_edges[l + 1]`: the edges of label `l`.
+    label_edges: Vec<u32>,
+    /// Each node's edges out, then in: `out_edges[out_start[k]..out_start[k + 1]]`.
+    out_start: Vec<u32>,
+    out_edges: Vec<u32>,
+    in_start: Vec<u32>,
+    in_edges: Vec<u32>,
+    /// The nodes of the last layer (accepting).
+    last_layer: Vec<u32>,
 }
 
-/// State cell 0: whether the graph has been built.
+/// State cell 0: whether the counts have been built.
 const BUILT: usize = 0;
 
 impl Layers {
-    fn cells(&self) -> usize {
-        1 + 2 * (self.n + 1) * self.automaton.states + self.n * self.automaton.symbols
-    }
-
-    /// The cell counting the edges into node `(layer, state)`; `-1` once the node is dead. The edges
-    /// out follow it.
-    fn in_cell(&self, layer: usize, state: u32) -> usize {
-        1 + 2 * (layer * self.automaton.states + state as usize - 1)
-    }
-
-    fn out_cell(&self, layer: usize, state: u32) -> usize {
-        self.in_cell(layer, state) + 1
-    }
-
-    /// The cell counting the edges of value `symbol` at `layer`; `-1` once the value is gone.
-    fn label_cell(&self, layer: usize, symbol: u32) -> usize {
-        1 + 2 * (self.n + 1) * self.automaton.states
-            + layer * self.automaton.symbols
-            + symbol as usize
-            - 1
-    }
-
-    fn node_alive(&self, ctx: &PropagationCtx<'_>, layer: usize, state: u32) -> bool {
-        ctx.cell(self.in_cell(layer, state)) >= 0
-    }
-
-    fn label_alive(&self, ctx: &PropagationCtx<'_>, layer: usize, symbol: u32) -> bool {
-        ctx.cell(self.label_cell(layer, symbol)) >= 0
-    }
-
-    /// Whether `symbol` is in the domain of the variable at `layer`.
-    fn in_domain(ctx: &PropagationCtx<'_>, var: VarId, symbol: u32) -> bool {
-        i32::try_from(symbol).is_ok_and(|v| ctx.domain(var).contains(v))
-    }
-
-    /// Builds the graph of the current domains: the nodes on some accepting path, their edges and
-    /// counts; the rest dead. Fails when no word is accepted.
-    fn build(&self, ctx: &mut PropagationCtx<'_>, vars: &[VarId]) -> Result<(), Wipeout> {
-        let a = &self.automaton;
-        let (n, states) = (self.n, a.states);
-        // Forward from the start, then backward from the accepting states.
-        let mut reached = vec![false; (n + 1) * states];
+    fn new(n: usize, automaton: Automaton) -> Self {
+        let (states, symbols) = (automaton.states, automaton.symbols);
         let index = |layer: usize, q: u32| layer * states + q as usize - 1;
-        reached[index(0, a.start)] = true;
-        for (i, &var) in vars.iter().enumerate() {
+        // The nodes on some accepting path with every symbol allowed.
+        let mut reached = vec![false; (n + 1) * states];
+        reached[index(0, automaton.start)] = true;
+        for i in 0..n {
             for q in 1..=states as u32 {
-                if !reached[index(i, q)] {
-                    continue;
-                }
-                for v in 1..=a.symbols as u32 {
-                    let next = a.step(q, v);
-                    if next != 0 && Self::in_domain(ctx, var, v) {
-                        reached[index(i + 1, next)] = true;
+                if reached[index(i, q)] {
+                    for v in 1..=symbols as u32 {
+                        let next = automaton.step(q, v);
+                        if next != 0 {
+                            reached[index(i + 1, next)] = true;
+                        }
                     }
                 }
             }
         }
         let mut alive = vec![false; (n + 1) * states];
         for q in 1..=states as u32 {
-            alive[index(n, q)] = reached[index(n, q)] && a.accepts(q);
+            alive[index(n, q)] = reached[index(n, q)] && automaton.accepts(q);
         }
-        for (i, &var) in vars.iter().enumerate().rev() {
+        for i in (0..n).rev() {
             for q in 1..=states as u32 {
                 alive[index(i, q)] = reached[index(i, q)]
-                    && (1..=a.symbols as u32).any(|v| {
-                        let next = a.step(q, v);
-                        next != 0 && alive[index(i + 1, next)] && Self::in_domain(ctx, var, v)
+                    && (1..=symbols as u32).any(|v| {
+                        let next = automaton.step(q, v);
+                        next != 0 && alive[index(i + 1, next)]
                     });
             }
         }
-        if !alive[index(0, a.start)] {
-            return Err(Wipeout);
-        }
-        let mut counts = vec![0i64; self.cells()];
-        counts[BUILT] = 1;
-        counts[self.in_cell(0, a.start)] = 1;
-        for q in 1..=states as u32 {
-            if alive[index(n, q)] {
-                counts[self.out_cell(n, q)] = 1;
+        let mut id = vec![u32::MAX; (n + 1) * states];
+        let mut node_states = Vec::new();
+        for layer in 0..=n {
+            for q in 1..=states as u32 {
+                if alive[index(layer, q)] {
+                    id[index(layer, q)] = node_states.len() as u32;
+                    node_states.push(q);
+                }
             }
         }
-        for (i, &var) in vars.iter().enumerate() {
-            for q in (1..=states as u32).filter(|&q| alive[index(i, q)]) {
-                for v in 1..=a.symbols as u32 {
-                    let next = a.step(q, v);
-                    if next != 0 && alive[index(i + 1, next)] && Self::in_domain(ctx, var, v) {
-                        counts[self.out_cell(i, q)] += 1;
-                        counts[self.in_cell(i + 1, next)] += 1;
-                        counts[self.label_cell(i, v)] += 1;
+        let mut edges = Vec::new();
+        for layer in 0..n {
+            for v in 1..=symbols as u32 {
+                for q in 1..=states as u32 {
+                    let next = automaton.step(q, v);
+                    if alive[index(layer, q)] && next != 0 && alive[index(layer + 1, next)] {
+                        edges.push(Edge {
+                            from: id[index(layer, q)],
+                            to: id[index(layer + 1, next)],
+                            label: (layer * symbols + v as usize - 1) as u32,
+                        });
                     }
                 }
             }
         }
-        for layer in 0..=n {
-            for q in 1..=states as u32 {
-                if !alive[index(layer, q)] {
-                    counts[self.in_cell(layer, q)] = -1;
-                }
+        let mut label_edges = vec![0u32; n * symbols + 1];
+        for e in &edges {
+            label_edges[e.label as usize + 1] += 1;
+        }
+        for l in 0..n * symbols {
+            label_edges[l + 1] += label_edges[l];
+        }
+        let csr = |key: &dyn Fn(&Edge) -> u32| {
+            let mut start = vec![0u32; node_states.len() + 1];
+            for e in &edges {
+                start[key(e) as usize + 1] += 1;
+            }
+            for k in 0..node_states.len() {
+                start[k + 1] += start[k];
+            }
+            let mut next = start.clone();
+            let mut list = vec![0u32; edges.len()];
+            for (i, e) in edges.iter().enumerate() {
+                let slot = &mut next[key(e) as usize];
+                list[*slot as usize] = i as u32;
+                *slot += 1;
+            }
+            (start, list)
+        };
+        let (out_start, out_edges) = csr(&|e| e.from);
+        let (in_start, in_edges) = csr(&|e| e.to);
+        let start = alive[index(0, automaton.start)].then(|| id[index(0, automaton.start)]);
+        let last_layer = (1..=states as u32)
+            .filter(|&q| alive[index(n, q)])
+            .map(|q| id[index(n, q)])
+            .collect();
+        Layers {
+            n,
+            automaton,
+            start,
+            states: node_states,
+            edges,
+            label_edges,
+            out_start,
+            out_edges,
+            in_start,
+            in_edges,
+            last_layer,
+        }
+    }
+
+    fn symbols(&self) -> usize {
+        self.automaton.symbols
+    }
+
+    fn cells(&self) -> usize {
+        1 + self.n + 2 * self.states.len() + self.n * self.symbols()
+    }
+
+    /// The cell counting the labels still alive at `layer`.
+    fn alive_cell(&self, layer: usize) -> usize {
+        1 + layer
+    }
+
+    /// The cell counting the edges into `node`; `-1` once the node is dead. The edges out follow it.
+    fn in_cell(&self, node: u32) -> usize {
+        1 + self.n + 2 * node as usize
+    }
+
+    fn out_cell(&self, node: u32) -> usize {
+        self.in_cell(node) + 1
+    }
+
+    /// The cell counting the edges of a label; `-1` once the label is gone.
+    fn label_cell(&self, label: u32) -> usize {
+        1 + self.n + 2 * self.states.len() + label as usize
+    }
+
+    fn label(&self, layer: usize, symbol: u32) -> u32 {
+        (layer * self.symbols() + symbol as usize - 1) as u32
+    }
+
+    fn node_alive(&self, ctx: &PropagationCtx<'_>, node: u32) -> bool {
+        ctx.cell(self.in_cell(node)) >= 0
+    }
+
+    fn label_alive(&self, ctx: &PropagationCtx<'_>, label: u32) -> bool {
+        ctx.cell(self.label_cell(label)) >= 0
+    }
+
+    /// Whether an edge is alive: its nodes and its label are.
+    fn edge_alive(&self, ctx: &PropagationCtx<'_>, e: &Edge) -> bool {
+        self.node_alive(ctx, e.from) && self.node_alive(ctx, e.to) && self.label_alive(ctx, e.label)
+    }
+
+    /// Whether `symbol` is in the domain of `var`.
+    fn in_domain(ctx: &PropagationCtx<'_>, var: VarId, symbol: u32) -> bool {
+        i32::try_from(symbol).is_ok_and(|v| ctx.domain(var).contains(v))
+    }
+
+    /// Builds the counts of the current domains: the nodes on some accepting path within them,
+    /// their edges and counts; the rest dead. Fails when no word is accepted.
+    fn build(
+        &self,
+        ctx: &mut PropagationCtx<'_>,
+        var: impl Fn(usize) -> VarId,
+    ) -> Result<(), Wipeout> {
+        let start = self.start.ok_or(Wipeout)?;
+        let symbols = self.symbols();
+        let allowed = |ctx: &PropagationCtx<'_>, e: &Edge| {
+            let layer = e.label as usize / symbols;
+            Self::in_domain(ctx, var(layer), e.label % symbols as u32 + 1)
+        };
+        // Forward from the start, then backward from the last layer (the edges are by layer).
+        let mut reached = vec![false; self.states.len()];
+        reached[start as usize] = true;
+        for e in &self.edges {
+            if reached[e.from as usize] && allowed(ctx, e) {
+                reached[e.to as usize] = true;
             }
         }
-        for layer in 0..n {
-            for v in 1..=a.symbols as u32 {
-                let cell = self.label_cell(layer, v);
-                if counts[cell] == 0 {
-                    counts[cell] = -1;
-                }
+        let mut alive = vec![false; self.states.len()];
+        for &k in &self.last_layer {
+            alive[k as usize] = reached[k as usize];
+        }
+        for e in self.edges.iter().rev() {
+            if alive[e.to as usize] && reached[e.from as usize] && allowed(ctx, e) {
+                alive[e.from as usize] = true;
+            }
+        }
+        if !alive[start as usize] {
+            return Err(Wipeout);
+        }
+        let mut counts = vec![0i64; self.cells()];
+        counts[BUILT] = 1;
+        counts[self.in_cell(start)] = 1;
+        for &k in &self.last_layer {
+            counts[self.out_cell(k)] = 1;
+        }
+        for e in &self.edges {
+            if alive[e.from as usize] && alive[e.to as usize] && allowed(ctx, e) {
+                counts[self.out_cell(e.from)] += 1;
+                counts[self.in_cell(e.to)] += 1;
+                counts[self.label_cell(e.label)] += 1;
+            }
+        }
+        for (k, &alive) in alive.iter().enumerate() {
+            if !alive {
+                counts[self.in_cell(k as u32)] = -1;
+            }
+        }
+        for label in 0..(self.n * symbols) as u32 {
+            let cell = self.label_cell(label);
+            if counts[cell] == 0 {
+                counts[cell] = -1;
+            } else {
+                counts[self.alive_cell(label as usize / symbols)] += 1;
             }
         }
         for (cell, &count) in counts.iter().enumerate() {
@@ -241,8 +359,9 @@ impl Layers {
         Ok(())
     }
 
-    /// Removes one edge that was alive, whose `dead` end has just died: the other entities lose a
-    /// count, and those left with none die in turn.
+    /// Removes one edge that was alive from the count in `cell`; an entity left with none dies in
+    /// turn.
+    #[inline]
     fn lose(ctx: &mut PropagationCtx<'_>, cell: usize, death: Death, pending: &mut Vec<Death>) {
         let count = ctx.cell(cell) - 1;
         ctx.set_cell(cell, count);
@@ -251,60 +370,68 @@ impl Layers {
         }
     }
 
-    /// Kills the entities in `pending` and everything their deaths take along.
-    fn cascade(&self, ctx: &mut PropagationCtx<'_>, pending: &mut Vec<Death>) {
-        let a = &self.automaton;
+    /// Kills the entities in `pending` and everything their deaths take along; records in `touched`
+    /// the layers that lost a label. An entity counts as alive until it is processed here, so each
+    /// edge is removed exactly once, when the first of its three entities is processed.
+    fn cascade(
+        &self,
+        ctx: &mut PropagationCtx<'_>,
+        pending: &mut Vec<Death>,
+        touched: &mut Vec<usize>,
+    ) {
         while let Some(death) = pending.pop() {
             match death {
-                Death::Label(layer, v) => {
-                    let cell = self.label_cell(layer, v);
+                Death::Label(label) => {
+                    let cell = self.label_cell(label);
                     if ctx.cell(cell) < 0 {
                         continue;
                     }
                     ctx.set_cell(cell, -1);
-                    for q in 1..=a.states as u32 {
-                        let next = a.step(q, v);
-                        if next != 0
-                            && self.node_alive(ctx, layer, q)
-                            && self.node_alive(ctx, layer + 1, next)
-                        {
-                            let out = self.out_cell(layer, q);
-                            Self::lose(ctx, out, Death::Node(layer, q), pending);
-                            let into = self.in_cell(layer + 1, next);
-                            Self::lose(ctx, into, Death::Node(layer + 1, next), pending);
+                    let layer = label as usize / self.symbols();
+                    ctx.add_cell(self.alive_cell(layer), -1);
+                    touched.push(layer);
+                    let range =
+                        self.label_edges[label as usize]..self.label_edges[label as usize + 1];
+                    for e in &self.edges[range.start as usize..range.end as usize] {
+                        if self.node_alive(ctx, e.from) && self.node_alive(ctx, e.to) {
+                            Self::lose(ctx, self.out_cell(e.from), Death::Node(e.from), pending);
+                            Self::lose(ctx, self.in_cell(e.to), Death::Node(e.to), pending);
                         }
                     }
                 }
-                Death::Node(layer, q) => {
-                    let cell = self.in_cell(layer, q);
+                Death::Node(node) => {
+                    let cell = self.in_cell(node);
                     if ctx.cell(cell) < 0 {
                         continue;
                     }
                     ctx.set_cell(cell, -1);
-                    if layer < self.n {
-                        for v in 1..=a.symbols as u32 {
-                            let next = a.step(q, v);
-                            if next != 0
-                                && self.label_alive(ctx, layer, v)
-                                && self.node_alive(ctx, layer + 1, next)
-                            {
-                                let label = self.label_cell(layer, v);
-                                Self::lose(ctx, label, Death::Label(layer, v), pending);
-                                let into = self.in_cell(layer + 1, next);
-                                Self::lose(ctx, into, Death::Node(layer + 1, next), pending);
-                            }
+                    let k = node as usize;
+                    for &i in
+                        &self.out_edges[self.out_start[k] as usize..self.out_start[k + 1] as usize]
+                    {
+                        let e = self.edges[i as usize];
+                        if self.label_alive(ctx, e.label) && self.node_alive(ctx, e.to) {
+                            Self::lose(
+                                ctx,
+                                self.label_cell(e.label),
+                                Death::Label(e.label),
+                                pending,
+                            );
+                            Self::lose(ctx, self.in_cell(e.to), Death::Node(e.to), pending);
                         }
                     }
-                    if layer > 0 {
-                        for &(p, v) in &a.into[q as usize - 1] {
-                            if self.node_alive(ctx, layer - 1, p)
-                                && self.label_alive(ctx, layer - 1, v)
-                            {
-                                let label = self.label_cell(layer - 1, v);
-                                Self::lose(ctx, label, Death::Label(layer - 1, v), pending);
-                                let out = self.out_cell(layer - 1, p);
-                                Self::lose(ctx, out, Death::Node(layer - 1, p), pending);
-                            }
+                    for &i in
+                        &self.in_edges[self.in_start[k] as usize..self.in_start[k + 1] as usize]
+                    {
+                        let e = self.edges[i as usize];
+                        if self.label_alive(ctx, e.label) && self.node_alive(ctx, e.from) {
+                            Self::lose(
+                                ctx,
+                                self.label_cell(e.label),
+                                Death::Label(e.label),
+                                pending,
+                            );
+                            Self::lose(ctx, self.out_cell(e.from), Death::Node(e.from), pending);
                         }
                     }
                 }
@@ -314,47 +441,60 @@ impl Layers {
 
     /// Brings the graph in line with the domains (values gone from a domain lose their edges), then
     /// the domains in line with the graph (values without an edge go), until both agree; with
-    /// `extra`, a further pass that may find more values to kill (`cost_regular`'s paths). Fails
-    /// when no accepting path is left.
+    /// `extra`, a further pass that may find more labels to kill (`cost_regular`'s paths). Fails
+    /// when no accepting path is left. `var(i)` is the variable at layer `i`.
     fn revise(
         &self,
         ctx: &mut PropagationCtx<'_>,
-        vars: &[VarId],
+        var: impl Fn(usize) -> VarId,
         mut extra: impl FnMut(&Self, &mut PropagationCtx<'_>, &mut Vec<Death>) -> Result<(), Wipeout>,
     ) -> Result<(), Wipeout> {
-        let symbols = self.automaton.symbols as i64;
-        for &var in vars {
-            ctx.restrict_bounds(var, 1, symbols)?;
-        }
-        if ctx.cell(BUILT) == 0 {
-            self.build(ctx, vars)?;
-        }
+        let symbols = self.symbols() as u32;
         let mut pending = Vec::new();
+        let mut touched = Vec::new();
+        if ctx.cell(BUILT) == 0 {
+            for i in 0..self.n {
+                ctx.restrict_bounds(var(i), 1, i64::from(symbols))?;
+            }
+            self.build(ctx, &var)?;
+            // Values without an edge from the start go below.
+            touched.extend(0..self.n);
+        }
+        let start = self.start.ok_or(Wipeout)?;
         loop {
-            for (layer, &var) in vars.iter().enumerate() {
-                for v in 1..=self.automaton.symbols as u32 {
-                    if self.label_alive(ctx, layer, v) && !Self::in_domain(ctx, var, v) {
-                        pending.push(Death::Label(layer, v));
+            for layer in 0..self.n {
+                let x = var(layer);
+                // The alive labels are the domain's values until the domain loses one.
+                if ctx.size(x) == ctx.cell(self.alive_cell(layer)) as u64 {
+                    continue;
+                }
+                for v in 1..=symbols {
+                    let label = self.label(layer, v);
+                    if self.label_alive(ctx, label) && !Self::in_domain(ctx, x, v) {
+                        pending.push(Death::Label(label));
                     }
                 }
             }
-            self.cascade(ctx, &mut pending);
-            if !self.node_alive(ctx, 0, self.automaton.start) {
+            self.cascade(ctx, &mut pending, &mut touched);
+            if !self.node_alive(ctx, start) {
                 return Err(Wipeout);
             }
             extra(self, ctx, &mut pending)?;
-            self.cascade(ctx, &mut pending);
-            if !self.node_alive(ctx, 0, self.automaton.start) {
+            self.cascade(ctx, &mut pending, &mut touched);
+            if !self.node_alive(ctx, start) {
                 return Err(Wipeout);
             }
+            touched.sort_unstable();
+            touched.dedup();
             let mut changed = false;
-            for (layer, &var) in vars.iter().enumerate() {
-                for v in 1..=self.automaton.symbols as u32 {
-                    if !self.label_alive(ctx, layer, v) {
-                        changed |= ctx.remove(var, v as i32)?;
+            for &layer in &touched {
+                for v in 1..=symbols {
+                    if !self.label_alive(ctx, self.label(layer, v)) {
+                        changed |= ctx.remove(var(layer), v as i32)?;
                     }
                 }
             }
+            touched.clear();
             if !changed {
                 return Ok(());
             }
@@ -383,16 +523,9 @@ impl Regular {
     /// `xs` read by `automaton` from its start ends in an accepting state.
     pub fn new(xs: Vec<VarId>, automaton: Automaton) -> Self {
         Regular {
-            layers: Layers {
-                n: xs.len(),
-                automaton,
-            },
+            layers: Layers::new(xs.len(), automaton),
             args: Args::new(xs),
         }
-    }
-
-    fn vars(&self) -> Vec<VarId> {
-        (0..self.layers.n).map(|i| self.args.var(i)).collect()
     }
 }
 
@@ -413,7 +546,8 @@ impl Constraint for Regular {
     }
 
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
-        self.layers.revise(ctx, &self.vars(), |_, _, _| Ok(()))
+        self.layers
+            .revise(ctx, |i| self.args.var(i), |_, _, _| Ok(()))
     }
 
     fn subscribe(&self, _position: usize) -> EventSet {
@@ -457,10 +591,7 @@ impl CostRegular {
             });
         }
         Ok(CostRegular {
-            layers: Layers {
-                n: xs.len(),
-                automaton,
-            },
+            layers: Layers::new(xs.len(), automaton),
             args: Args::new(xs.into_iter().chain([cost])),
             costs,
         })
@@ -473,87 +604,72 @@ impl CostRegular {
     }
 
     /// The cheapest and dearest paths through the alive graph: bounds on the cost variable, and
-    /// the values none of whose edges can lie on a path of a cost within them.
+    /// the labels none of whose edges can lie on a path of a cost within them.
     fn paths(
         &self,
         layers: &Layers,
         ctx: &mut PropagationCtx<'_>,
         pending: &mut Vec<Death>,
     ) -> Result<(), Wipeout> {
-        let a = &layers.automaton;
-        let (n, states) = (layers.n, a.states);
-        let cost_var = self.args.var(n);
-        let index = |layer: usize, q: u32| layer * states + q as usize - 1;
-        // An edge is alive when both its nodes and its value are.
-        let alive_edge = |ctx: &PropagationCtx<'_>, layer: usize, q: u32, v: u32| {
-            let next = a.step(q, v);
-            (next != 0
-                && layers.node_alive(ctx, layer, q)
-                && layers.label_alive(ctx, layer, v)
-                && layers.node_alive(ctx, layer + 1, next))
-            .then_some(next)
-        };
+        let nodes = layers.states.len();
+        let symbols = layers.symbols();
+        let cost_var = self.args.var(layers.n);
+        let start = layers.start.ok_or(Wipeout)?;
+        let cost =
+            |e: &Edge| self.cost_of(layers.states[e.from as usize], e.label % symbols as u32 + 1);
+        let alive: Vec<bool> = layers
+            .edges
+            .iter()
+            .map(|e| layers.edge_alive(ctx, e))
+            .collect();
         let (none_lo, none_hi) = (i128::MAX, i128::MIN);
-        let mut from_lo = vec![none_lo; (n + 1) * states];
-        let mut from_hi = vec![none_hi; (n + 1) * states];
-        from_lo[index(0, a.start)] = 0;
-        from_hi[index(0, a.start)] = 0;
-        for layer in 0..n {
-            for q in 1..=states as u32 {
-                if from_lo[index(layer, q)] == none_lo {
-                    continue;
-                }
-                for v in 1..=a.symbols as u32 {
-                    if let Some(next) = alive_edge(ctx, layer, q, v) {
-                        let c = self.cost_of(q, v);
-                        let (lo, hi) = (from_lo[index(layer, q)] + c, from_hi[index(layer, q)] + c);
-                        let k = index(layer + 1, next);
-                        from_lo[k] = from_lo[k].min(lo);
-                        from_hi[k] = from_hi[k].max(hi);
-                    }
-                }
+        // Cheapest and dearest from the start to each node (the edges are by layer), and from each
+        // node to the end.
+        let mut from_lo = vec![none_lo; nodes];
+        let mut from_hi = vec![none_hi; nodes];
+        from_lo[start as usize] = 0;
+        from_hi[start as usize] = 0;
+        for (e, _) in layers.edges.iter().zip(&alive).filter(|(_, a)| **a) {
+            let (f, t) = (e.from as usize, e.to as usize);
+            if from_lo[f] != none_lo {
+                from_lo[t] = from_lo[t].min(from_lo[f] + cost(e));
+                from_hi[t] = from_hi[t].max(from_hi[f] + cost(e));
             }
         }
-        let mut to_lo = vec![none_lo; (n + 1) * states];
-        let mut to_hi = vec![none_hi; (n + 1) * states];
-        for q in 1..=states as u32 {
-            if layers.node_alive(ctx, n, q) {
-                to_lo[index(n, q)] = 0;
-                to_hi[index(n, q)] = 0;
+        let mut to_lo = vec![none_lo; nodes];
+        let mut to_hi = vec![none_hi; nodes];
+        for &k in &layers.last_layer {
+            if layers.node_alive(ctx, k) {
+                to_lo[k as usize] = 0;
+                to_hi[k as usize] = 0;
             }
         }
-        for layer in (0..n).rev() {
-            for q in 1..=states as u32 {
-                for v in 1..=a.symbols as u32 {
-                    if let Some(next) = alive_edge(ctx, layer, q, v) {
-                        let c = self.cost_of(q, v);
-                        let k = index(layer, q);
-                        to_lo[k] = to_lo[k].min(to_lo[index(layer + 1, next)] + c);
-                        to_hi[k] = to_hi[k].max(to_hi[index(layer + 1, next)] + c);
-                    }
-                }
+        for (e, _) in layers.edges.iter().zip(&alive).rev().filter(|(_, a)| **a) {
+            let (f, t) = (e.from as usize, e.to as usize);
+            if to_lo[t] != none_lo {
+                to_lo[f] = to_lo[f].min(to_lo[t] + cost(e));
+                to_hi[f] = to_hi[f].max(to_hi[t] + cost(e));
             }
         }
-        let start = index(0, a.start);
         let clamp = |x: i128| x.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64;
-        ctx.restrict_bounds(cost_var, clamp(to_lo[start]), clamp(to_hi[start]))?;
+        let s = start as usize;
+        ctx.restrict_bounds(cost_var, clamp(to_lo[s]), clamp(to_hi[s]))?;
         let (lo, hi) = (i128::from(ctx.lb(cost_var)), i128::from(ctx.ub(cost_var)));
-        for layer in 0..n {
-            for v in 1..=a.symbols as u32 {
-                if !layers.label_alive(ctx, layer, v) {
-                    continue;
-                }
-                let supported = (1..=states as u32).any(|q| {
-                    alive_edge(ctx, layer, q, v).is_some_and(|next| {
-                        let c = self.cost_of(q, v);
-                        let (here, there) = (index(layer, q), index(layer + 1, next));
-                        from_lo[here] + c + to_lo[there] <= hi
-                            && from_hi[here] + c + to_hi[there] >= lo
-                    })
-                });
-                if !supported {
-                    pending.push(Death::Label(layer, v));
-                }
+        for label in 0..(layers.n * symbols) as u32 {
+            if !layers.label_alive(ctx, label) {
+                continue;
+            }
+            let range = layers.label_edges[label as usize] as usize
+                ..layers.label_edges[label as usize + 1] as usize;
+            let supported = range.into_iter().any(|i| {
+                let e = &layers.edges[i];
+                let (f, t) = (e.from as usize, e.to as usize);
+                alive[i]
+                    && from_lo[f] + cost(e) + to_lo[t] <= hi
+                    && from_hi[f] + cost(e) + to_hi[t] >= lo
+            });
+            if !supported {
+                pending.push(Death::Label(label));
             }
         }
         Ok(())
@@ -593,10 +709,11 @@ impl Constraint for CostRegular {
     }
 
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
-        let vars: Vec<VarId> = (0..self.layers.n).map(|i| self.args.var(i)).collect();
-        self.layers.revise(ctx, &vars, |layers, ctx, pending| {
-            self.paths(layers, ctx, pending)
-        })
+        self.layers.revise(
+            ctx,
+            |i| self.args.var(i),
+            |layers, ctx, pending| self.paths(layers, ctx, pending),
+        )
     }
 
     fn subscribe(&self, _position: usize) -> EventSet {
