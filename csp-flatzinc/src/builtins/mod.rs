@@ -5,12 +5,15 @@
 //! library in `minizinc/mznlib` may then declare it native.
 
 mod arith;
+mod automaton;
 mod boolean;
 mod element;
 mod global;
 mod linear;
+mod packing;
 mod poster;
 mod scheduling;
+mod values;
 
 pub use poster::{Poster, Reif};
 
@@ -170,11 +173,14 @@ macro_rules! builtin {
 /// Every builtin, by FlatZinc name. Keep each family together, plain form first.
 pub static BUILTINS: &[Builtin] = {
     use arith::*;
+    use automaton::*;
     use boolean::*;
     use element::*;
     use global::*;
     use linear::*;
+    use packing::*;
     use scheduling::*;
+    use values::*;
     &[
         // Integer comparisons: a `Compare`, reified by a `ReifiedCompare`.
         builtin!(
@@ -600,6 +606,165 @@ pub static BUILTINS: &[Builtin] = {
         ),
         builtin!("csp_cumulative", 4, Native, cumulative, cumulative_holds),
         builtin!("csp_disjunctive", 2, Native, disjunctive, disjunctive_holds),
+        // Scheduling with variable data or optional tasks: `VarCumulative`, `VarDisjunctive`.
+        builtin!(
+            "csp_cumulative_var",
+            4,
+            Native,
+            cumulative_var::<false>,
+            cumulative_var_holds::<false>
+        ),
+        builtin!(
+            "csp_cumulative_opt",
+            5,
+            Native,
+            cumulative_var::<true>,
+            cumulative_var_holds::<true>
+        ),
+        builtin!(
+            "csp_disjunctive_var",
+            2,
+            Native,
+            disjunctive_var::<false, false>,
+            disjunctive_var_holds::<false, false>
+        ),
+        builtin!(
+            "csp_disjunctive_strict_var",
+            2,
+            Native,
+            disjunctive_var::<true, false>,
+            disjunctive_var_holds::<true, false>
+        ),
+        builtin!(
+            "csp_disjunctive_opt",
+            3,
+            Native,
+            disjunctive_var::<false, true>,
+            disjunctive_var_holds::<false, true>
+        ),
+        builtin!(
+            "csp_disjunctive_strict_opt",
+            3,
+            Native,
+            disjunctive_var::<true, true>,
+            disjunctive_var_holds::<true, true>
+        ),
+        // Regular languages: `Regular`, `CostRegular`.
+        builtin!("fzn_regular", 6, Native, regular, regular_holds),
+        builtin!(
+            "fzn_cost_regular",
+            8,
+            Native,
+            cost_regular,
+            cost_regular_holds
+        ),
+        // Packing: `Diffn`, `BinPacking`.
+        builtin!("fzn_diffn", 4, Native, diffn::<true>, diffn_holds::<true>),
+        builtin!(
+            "fzn_diffn_nonstrict",
+            4,
+            Native,
+            diffn::<false>,
+            diffn_holds::<false>
+        ),
+        builtin!("fzn_bin_packing", 3, Native, bin_packing, bin_packing_holds),
+        builtin!(
+            "csp_bin_packing_capa",
+            4,
+            Native,
+            bin_packing_capa,
+            bin_packing_capa_holds
+        ),
+        builtin!(
+            "csp_bin_packing_load",
+            4,
+            Native,
+            bin_packing_load,
+            bin_packing_load_holds
+        ),
+        // Globals over one array: `NValue`, `Member`, `AllDifferentExcept`, `Increasing`,
+        // `ValuePrecede`, `ArgExtremum`, `Subcircuit`.
+        builtin!("fzn_nvalue", 2, Native, nvalue, nvalue_holds),
+        builtin!("fzn_member_int", 2, Native, member, member_holds),
+        builtin!("fzn_member_bool", 2, Native, member, member_holds),
+        builtin!(
+            "fzn_alldifferent_except",
+            2,
+            Native,
+            all_different_except::<false>,
+            all_different_except_holds::<false>
+        ),
+        builtin!(
+            "fzn_alldifferent_except_0",
+            1,
+            Native,
+            all_different_except::<true>,
+            all_different_except_holds::<true>
+        ),
+        builtin!(
+            "fzn_increasing_int",
+            1,
+            Native,
+            increasing::<false>,
+            increasing_holds::<false>
+        ),
+        builtin!(
+            "fzn_increasing_bool",
+            1,
+            Native,
+            increasing::<false>,
+            increasing_holds::<false>
+        ),
+        builtin!(
+            "fzn_decreasing_int",
+            1,
+            Native,
+            increasing::<true>,
+            increasing_holds::<true>
+        ),
+        builtin!(
+            "fzn_decreasing_bool",
+            1,
+            Native,
+            increasing::<true>,
+            increasing_holds::<true>
+        ),
+        builtin!(
+            "fzn_value_precede_int",
+            3,
+            Native,
+            value_precede,
+            value_precede_holds
+        ),
+        builtin!(
+            "csp_maximum_arg",
+            3,
+            Native,
+            arg_extremum::<false>,
+            arg_extremum_holds::<false>
+        ),
+        builtin!(
+            "csp_minimum_arg",
+            3,
+            Native,
+            arg_extremum::<true>,
+            arg_extremum_holds::<true>
+        ),
+        builtin!(
+            "csp_maximum_arg_bool",
+            3,
+            Native,
+            arg_extremum::<false>,
+            arg_extremum_holds::<false>
+        ),
+        builtin!(
+            "csp_minimum_arg_bool",
+            3,
+            Native,
+            arg_extremum::<true>,
+            arg_extremum_holds::<true>
+        ),
+        builtin!("csp_subcircuit", 2, Native, subcircuit, subcircuit_holds),
     ]
 };
 
