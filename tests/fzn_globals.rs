@@ -6,25 +6,43 @@
 
 use std::process::Command;
 
-/// A variable of a test model: its FlatZinc name and its values `lo..=hi`.
+/// A variable of a test model: its FlatZinc name and its values `lo..=hi` (a Boolean: `0..=1`,
+/// declared `var bool`, as FlatZinc types it).
 struct Var {
     name: &'static str,
     lo: i64,
     hi: i64,
+    boolean: bool,
 }
 
 const fn var(name: &'static str, lo: i64, hi: i64) -> Var {
-    Var { name, lo, hi }
+    Var {
+        name,
+        lo,
+        hi,
+        boolean: false,
+    }
+}
+
+const fn boolean(name: &'static str) -> Var {
+    Var {
+        name,
+        lo: 0,
+        hi: 1,
+        boolean: true,
+    }
 }
 
 /// Runs `fzn-csp -a` on the variables and `constraints`, and returns the number of solutions.
 fn count_solutions(vars: &[Var], constraints: &[&str]) -> usize {
     let mut text = String::new();
     for v in vars {
-        text.push_str(&format!(
-            "var {}..{}: {} :: output_var;\n",
-            v.lo, v.hi, v.name
-        ));
+        let domain = if v.boolean {
+            "bool".to_owned()
+        } else {
+            format!("{}..{}", v.lo, v.hi)
+        };
+        text.push_str(&format!("var {domain}: {} :: output_var;\n", v.name));
     }
     for c in constraints {
         text.push_str(&format!("constraint {c};\n"));
@@ -251,12 +269,7 @@ fn lex_orders_arrays_of_different_lengths() {
             lex(&v[3..], &[v[0], 1, v[2]], strict)
         });
     }
-    let bools = [
-        var("p", 0, 1),
-        var("q", 0, 1),
-        var("r", 0, 1),
-        var("s", 0, 1),
-    ];
+    let bools = [boolean("p"), boolean("q"), boolean("r"), boolean("s")];
     for (name, strict) in [("fzn_lex_less_bool", true), ("fzn_lex_lesseq_bool", false)] {
         let constraint = format!("{name}([p, q], [r, s])");
         check(&bools, &[&constraint], &|v| lex(&v[..2], &v[2..], strict));
@@ -311,7 +324,7 @@ fn disjunctive_counts_the_schedules_without_overlap() {
 }
 
 /// Three Booleans `a`, `b`, `r`.
-const ABR: [Var; 3] = [var("a", 0, 1), var("b", 0, 1), var("r", 0, 1)];
+const ABR: [Var; 3] = [boolean("a"), boolean("b"), boolean("r")];
 
 #[test]
 fn boolean_builtins_count_their_truth_tables() {
@@ -365,11 +378,11 @@ fn check_loose(vars: &[Var], constraints: &[&str], accept: &dyn Fn(&[i64]) -> bo
 #[test]
 fn clauses_and_arrays_of_booleans_count_their_models() {
     let vars = [
-        var("a", 0, 1),
-        var("b", 0, 1),
-        var("c", 0, 1),
-        var("d", 0, 1),
-        var("r", 0, 1),
+        boolean("a"),
+        boolean("b"),
+        boolean("c"),
+        boolean("d"),
+        boolean("r"),
     ];
     let clause = |v: &[i64]| v[0] == 1 || v[1] == 1 || v[2] == 0 || v[3] == 0;
     check(&vars, &["bool_clause([a, b], [c, d])"], &|v| clause(v));
@@ -402,7 +415,7 @@ fn clauses_and_arrays_of_booleans_count_their_models() {
 
 #[test]
 fn comparisons_and_their_reifications_count_their_models() {
-    let vars = [var("x", -2, 3), var("y", -1, 2), var("r", 0, 1)];
+    let vars = [var("x", -2, 3), var("y", -1, 2), boolean("r")];
     type Rel = fn(i64, i64) -> bool;
     let relations: [(&str, Rel); 4] = [
         ("eq", |a, b| a == b),
@@ -470,13 +483,21 @@ fn arithmetic_element_and_sets_count_their_models() {
     });
     let in_set = |x: i64| x == -3 || (0..=1).contains(&x) || x == 3;
     check(&vars, &["set_in(x, {-3, 0, 1, 3})"], &|v| in_set(v[0]));
-    let with_r = [var("x", -3, 3), var("r", 0, 1)];
+    let with_r = [var("x", -3, 3), boolean("r")];
     check(&with_r, &["set_in_reif(x, {-3, 0, 1, 3}, r)"], &|v| {
         (v[1] == 1) == in_set(v[0])
     });
     check(&with_r, &["set_in_imp(x, {-3, 0, 1, 3}, r)"], &|v| {
         v[1] == 0 || in_set(v[0])
     });
+}
+
+/// The Boolean variables `{prefix}1..={prefix}n`.
+fn bools_named(prefix: &'static str, n: usize) -> Vec<Var> {
+    vars_named(prefix, n, 0, 1)
+        .into_iter()
+        .map(|v| boolean(v.name))
+        .collect()
 }
 
 /// The variables `{prefix}1..={prefix}n`, each over `lo..=hi`.
@@ -532,7 +553,7 @@ fn cumulative_with_variable_data_counts_the_schedules_within_capacity() {
     );
     // Optional tasks: a task runs when its presence is 1.
     let mut vars = vars_named("s", 3, 0, 3);
-    vars.extend(vars_named("o", 3, 0, 1));
+    vars.extend(bools_named("o", 3));
     check(
         &vars,
         &["csp_cumulative_opt([s1, s2, s3], [o1, o2, o3], [2, 1, 2], [1, 2, 1], 2)"],
@@ -557,7 +578,7 @@ fn disjunctive_with_variable_durations_counts_the_schedules_without_overlap() {
         });
     }
     let mut vars = vars_named("s", 3, 0, 3);
-    vars.extend(vars_named("o", 3, 0, 1));
+    vars.extend(bools_named("o", 3));
     vars.extend(vars_named("d", 3, 0, 2));
     for (name, strict) in [
         ("csp_disjunctive_opt", false),
@@ -701,7 +722,7 @@ fn array_globals_count_their_models() {
     check(&with_y, &["fzn_member_int([x1, x2, x3], y)"], &|v| {
         v[..3].contains(&v[3])
     });
-    let bools = vars_named("x", 4, 0, 1);
+    let bools = bools_named("x", 4);
     check(&bools, &["fzn_member_bool([x1, x2, x3], x4)"], &|v| {
         v[..3].contains(&v[3])
     });
@@ -764,7 +785,7 @@ fn arg_max_and_arg_min_count_the_first_extreme_positions() {
             v[4] == 3 + x.iter().position(|value| value == best).unwrap() as i64
         });
     }
-    let mut bools = vars_named("x", 3, 0, 1);
+    let mut bools = bools_named("x", 3);
     bools.push(var("z", 0, 4));
     check(
         &bools,

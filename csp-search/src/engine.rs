@@ -28,6 +28,17 @@ const CANDIDATE_BUDGET: usize = 4 << 20;
 /// The position of a frame whose choices were dropped from the candidate stack.
 const DROPPED: usize = usize::MAX;
 
+/// Branch and bound restarts from the root after a solution whose path is deeper than this many
+/// decisions per variable (and at least [`DEEP_PATH_MIN`]): the path has grown by walking through
+/// solutions one value at a time (maximising `x` over `0..10^8` by `indomain_min`), and each
+/// solution would otherwise keep its node on the path, so memory would grow with the number of
+/// solutions. A search by value enumeration is never this deep; neither is a tree that is not
+/// walking, so no other search changes.
+const DEEP_PATH_PER_VAR: usize = 4;
+
+/// See [`DEEP_PATH_PER_VAR`].
+const DEEP_PATH_MIN: usize = 1024;
+
 /// The clock is read for the time limit every `CLOCK_WORK / number of variables` nodes (at least every
 /// node, at most every 1,024): a node's cost grows with the model, and a fixed interval let a
 /// 4,000-queens search overshoot a 1 ms limit by 200 ms.
@@ -337,6 +348,20 @@ impl<'m, B: Brancher> Search<'m, B> {
     /// Abandons the current run: undoes the whole path (one `Undo` per decision, deepest first),
     /// reports the restart, and expands the root again. Returns whether the root is a solution.
     fn restart<O: SearchObserver>(&mut self, observer: &mut O) -> Result<bool, Outcome> {
+        self.unwind_to_root(observer)?;
+        self.restart_at = self.next_restart_budget();
+        // Restarts happen only before the first solution, so the root needs no new bound: its state,
+        // propagated when the search started, is back.
+        debug_assert!(self.best.is_none());
+        match self.expand(observer)? {
+            Expanded::Branched => Ok(false),
+            Expanded::DeadEnd => Err(self.exhausted()),
+            Expanded::Solution => Ok(true),
+        }
+    }
+
+    /// Undoes the whole path (one `Undo` per decision, deepest first) and reports a restart.
+    fn unwind_to_root<O: SearchObserver>(&mut self, observer: &mut O) -> Result<(), Outcome> {
         // The deepest frame has no child of its own in place; every frame above it has one.
         let top = self.frames.pop().expect("a running search has a frame");
         self.candidates.truncate(top.start);
@@ -347,15 +372,43 @@ impl<'m, B: Brancher> Search<'m, B> {
         }
         self.candidates.clear();
         let count = self.stats.restarts + 1;
-        emit(&mut self.stats, observer, &SearchEvent::Restart { count })?;
-        self.restart_at = self.next_restart_budget();
-        // Restarts happen only before the first solution, so the root needs no new bound: its state,
-        // propagated when the search started, is back.
-        debug_assert!(self.best.is_none());
+        emit(&mut self.stats, observer, &SearchEvent::Restart { count })
+    }
+
+    /// Whether branch and bound, paused at a solution, should go on from the root rather than from
+    /// the solution's path (see [`DEEP_PATH_PER_VAR`]).
+    fn path_too_deep(&self) -> bool {
+        self.optimising()
+            && self.frames.len() > (DEEP_PATH_PER_VAR * self.model.num_vars()).max(DEEP_PATH_MIN)
+    }
+
+    /// Branch and bound from the root after a solution on a deep path: undoes the path, propagates
+    /// the root under the new bound, and walks on from there. The rest of the tree under the old
+    /// path holds nothing the new bound allows that the root's tree does not, so the search stays
+    /// complete and its last run still proves the optimum.
+    fn restart_with_bound<O: SearchObserver>(&mut self, observer: &mut O) -> Result<(), Outcome> {
+        self.unwind_to_root(observer)?;
+        let propagated = self.apply_bound().and_then(|()| match self.propagation {
+            Propagation::Mac => self
+                .store
+                .propagate(self.model)
+                .map_err(Failure::Constraint),
+            _ => Ok(()),
+        });
+        if let Err(failure) = propagated {
+            // Nothing better exists: the last solution is optimal.
+            self.report_failure(failure);
+            emit(
+                &mut self.stats,
+                observer,
+                &SearchEvent::DeadEnd { level: 1 },
+            )?;
+            return Err(self.exhausted());
+        }
         match self.expand(observer)? {
-            Expanded::Branched => Ok(false),
+            Expanded::Branched => self.descend(observer),
             Expanded::DeadEnd => Err(self.exhausted()),
-            Expanded::Solution => Ok(true),
+            Expanded::Solution => Ok(()),
         }
     }
 
@@ -437,6 +490,8 @@ impl<'m, B: Brancher> Search<'m, B> {
                     // A solution at the root (every variable fixed before any decision, or a model
                     // without variables) is the only one.
                     Err(self.exhausted())
+                } else if self.path_too_deep() {
+                    self.restart_with_bound(observer)
                 } else {
                     let frame = *self.frames.last().expect("checked above");
                     match self.undo(&frame, observer) {
