@@ -304,7 +304,11 @@ impl BinPacking {
         if weights.iter().any(|&w| w < 0) {
             return Err(invalid("bin_packing", "weights must not be negative"));
         }
-        if weights.iter().try_fold(0i64, |sum, &w| sum.checked_add(w)).is_none() {
+        if weights
+            .iter()
+            .try_fold(0i64, |sum, &w| sum.checked_add(w))
+            .is_none()
+        {
             return Err(invalid("bin_packing", "the weights add up beyond 64 bits"));
         }
         if i64::from(first) + m as i64 - 1 > i64::from(i32::MAX) {
