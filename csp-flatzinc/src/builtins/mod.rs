@@ -5,12 +5,15 @@
 //! library in `minizinc/mznlib` may then declare it native.
 
 mod arith;
+mod automaton;
 mod boolean;
 mod element;
 mod global;
 mod linear;
+mod packing;
 mod poster;
 mod scheduling;
+mod values;
 
 pub use poster::{Poster, Reif};
 
@@ -204,11 +207,14 @@ macro_rules! builtin {
 /// Every builtin, by FlatZinc name. Keep each family together, plain form first.
 pub static BUILTINS: &[Builtin] = {
     use arith::*;
+    use automaton::*;
     use boolean::*;
     use element::*;
     use global::*;
     use linear::*;
+    use packing::*;
     use scheduling::*;
+    use values::*;
     &[
         // Integer comparisons: a `Compare`, reified by a `ReifiedCompare`.
         builtin!(
@@ -777,6 +783,207 @@ pub static BUILTINS: &[Builtin] = {
             Native,
             disjunctive,
             disjunctive_holds
+        ),
+        // Scheduling with variable data or optional tasks: `VarCumulative`, `VarDisjunctive`.
+        builtin!(
+            "csp_cumulative_var",
+            "array [int] of var int, array [int] of var int, array [int] of var int, var int",
+            Native,
+            cumulative_var::<false>,
+            cumulative_var_holds::<false>
+        ),
+        builtin!(
+            "csp_cumulative_opt",
+            "array [int] of var int, array [int] of var bool, array [int] of var int, array [int] of var int, var int",
+            Native,
+            cumulative_var::<true>,
+            cumulative_var_holds::<true>
+        ),
+        builtin!(
+            "csp_disjunctive_var",
+            "array [int] of var int, array [int] of var int",
+            Native,
+            disjunctive_var::<false, false>,
+            disjunctive_var_holds::<false, false>
+        ),
+        builtin!(
+            "csp_disjunctive_strict_var",
+            "array [int] of var int, array [int] of var int",
+            Native,
+            disjunctive_var::<true, false>,
+            disjunctive_var_holds::<true, false>
+        ),
+        builtin!(
+            "csp_disjunctive_opt",
+            "array [int] of var int, array [int] of var bool, array [int] of var int",
+            Native,
+            disjunctive_var::<false, true>,
+            disjunctive_var_holds::<false, true>
+        ),
+        builtin!(
+            "csp_disjunctive_strict_opt",
+            "array [int] of var int, array [int] of var bool, array [int] of var int",
+            Native,
+            disjunctive_var::<true, true>,
+            disjunctive_var_holds::<true, true>
+        ),
+        // Regular languages: `Regular`, `CostRegular`.
+        builtin!(
+            "fzn_regular",
+            "array [int] of var int, int, int, array [int] of int, int, set of int",
+            Native,
+            regular,
+            regular_holds
+        ),
+        builtin!(
+            "fzn_cost_regular",
+            "array [int] of var int, int, int, array [int] of int, int, set of int, array [int] of int, var int",
+            Native,
+            cost_regular,
+            cost_regular_holds
+        ),
+        // Packing: `Diffn`, `BinPacking`.
+        builtin!(
+            "fzn_diffn",
+            "array [int] of var int, array [int] of var int, array [int] of var int, array [int] of var int",
+            Native,
+            diffn::<true>,
+            diffn_holds::<true>
+        ),
+        builtin!(
+            "fzn_diffn_nonstrict",
+            "array [int] of var int, array [int] of var int, array [int] of var int, array [int] of var int",
+            Native,
+            diffn::<false>,
+            diffn_holds::<false>
+        ),
+        builtin!(
+            "fzn_bin_packing",
+            "int, array [int] of var int, array [int] of int",
+            Native,
+            bin_packing,
+            bin_packing_holds
+        ),
+        builtin!(
+            "csp_bin_packing_capa",
+            "array [int] of int, int, array [int] of var int, array [int] of int",
+            Native,
+            bin_packing_capa,
+            bin_packing_capa_holds
+        ),
+        builtin!(
+            "csp_bin_packing_load",
+            "array [int] of var int, int, array [int] of var int, array [int] of int",
+            Native,
+            bin_packing_load,
+            bin_packing_load_holds
+        ),
+        // Globals over one array: `NValue`, `Member`, `AllDifferentExcept`, `Increasing`,
+        // `ValuePrecede`, `ArgExtremum`, `Subcircuit`.
+        builtin!(
+            "fzn_nvalue",
+            "var int, array [int] of var int",
+            Native,
+            nvalue,
+            nvalue_holds
+        ),
+        builtin!(
+            "fzn_member_int",
+            "array [int] of var int, var int",
+            Native,
+            member,
+            member_holds
+        ),
+        builtin!(
+            "fzn_member_bool",
+            "array [int] of var bool, var bool",
+            Native,
+            member,
+            member_holds
+        ),
+        builtin!(
+            "fzn_alldifferent_except",
+            "array [int] of var int, set of int",
+            Native,
+            all_different_except::<false>,
+            all_different_except_holds::<false>
+        ),
+        builtin!(
+            "fzn_alldifferent_except_0",
+            "array [int] of var int",
+            Native,
+            all_different_except::<true>,
+            all_different_except_holds::<true>
+        ),
+        builtin!(
+            "fzn_increasing_int",
+            "array [int] of var int",
+            Native,
+            increasing::<false>,
+            increasing_holds::<false>
+        ),
+        builtin!(
+            "fzn_increasing_bool",
+            "array [int] of var bool",
+            Native,
+            increasing::<false>,
+            increasing_holds::<false>
+        ),
+        builtin!(
+            "fzn_decreasing_int",
+            "array [int] of var int",
+            Native,
+            increasing::<true>,
+            increasing_holds::<true>
+        ),
+        builtin!(
+            "fzn_decreasing_bool",
+            "array [int] of var bool",
+            Native,
+            increasing::<true>,
+            increasing_holds::<true>
+        ),
+        builtin!(
+            "fzn_value_precede_int",
+            "int, int, array [int] of var int",
+            Native,
+            value_precede,
+            value_precede_holds
+        ),
+        builtin!(
+            "csp_maximum_arg",
+            "array [int] of var int, int, var int",
+            Native,
+            arg_extremum::<false>,
+            arg_extremum_holds::<false>
+        ),
+        builtin!(
+            "csp_minimum_arg",
+            "array [int] of var int, int, var int",
+            Native,
+            arg_extremum::<true>,
+            arg_extremum_holds::<true>
+        ),
+        builtin!(
+            "csp_maximum_arg_bool",
+            "array [int] of var bool, int, var int",
+            Native,
+            arg_extremum::<false>,
+            arg_extremum_holds::<false>
+        ),
+        builtin!(
+            "csp_minimum_arg_bool",
+            "array [int] of var bool, int, var int",
+            Native,
+            arg_extremum::<true>,
+            arg_extremum_holds::<true>
+        ),
+        builtin!(
+            "csp_subcircuit",
+            "array [int] of var int, int",
+            Native,
+            subcircuit,
+            subcircuit_holds
         ),
     ]
 };
