@@ -35,7 +35,7 @@ mod estimate;
 mod event;
 mod knuth;
 mod lns;
-mod names;
+mod outcome_names;
 pub mod order;
 pub mod portfolio;
 mod stats;
