@@ -269,6 +269,23 @@ fn a_branch_and_bound_walk_keeps_its_path_short() {
 }
 
 #[test]
+fn enumerating_every_value_of_a_wide_variable_keeps_its_path_short() {
+    // `-a` over `var 0..3000000` used to keep a frame and a trail entry per solution (378 MB): each
+    // `x != v` stayed on the path under the next value's node. Now a binary node's last alternative
+    // is taken in its place, so the path stays two nodes long; every value is still found once.
+    let (output, summary) = solve_all(
+        "var 0..200000: x :: output_var;\n\
+         solve :: int_search([x], input_order, indomain_min, complete) satisfy;\n",
+    );
+    assert_eq!(summary.solutions, 200_001);
+    assert!(output.starts_with("x = 0;\n----------\nx = 1;\n"));
+    assert!(output.ends_with("x = 200000;\n----------\n==========\n"));
+    let stats = &summary.result.stats;
+    assert!(stats.max_depth <= 2, "{stats:?}");
+    assert!(stats.per_level.len() <= 3, "{stats:?}");
+}
+
+#[test]
 fn a_sum_over_the_full_32_bit_range_is_maximised_without_walking() {
     let text = "var int: x :: output_var;\nvar int: y :: output_var;\nvar int: o :: output_var;\n\
                 constraint int_lin_eq([1, 1, -1], [x, y, o], 0);\nsolve maximize o;\n";

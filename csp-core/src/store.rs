@@ -1,5 +1,7 @@
 //! The state of a model under search, the trail that undoes it, and the propagation queue.
 
+mod compaction;
+
 use std::collections::VecDeque;
 
 use fixedbitset::FixedBitSet;

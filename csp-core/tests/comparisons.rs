@@ -5,10 +5,10 @@
 
 mod support;
 
+use csp_core::VarId;
 use csp_core::constraints::{
     Compare, Comparison, Linear, Reification, Reified, ReifiedCompare, Relation,
 };
-use csp_core::VarId;
 use proptest::prelude::*;
 use support::{
     Case, Level, Step, check, check_reified, config, domain_strategy, var, walk_strategy,

@@ -40,6 +40,10 @@ const DEEP_PATH_PER_VAR: usize = 4;
 /// See [`DEEP_PATH_PER_VAR`].
 const DEEP_PATH_MIN: usize = 1024;
 
+/// The trail entries of committed decisions below which their child's trail is not compacted: a
+/// compaction walks them all, so it waits until there are enough to be worth it.
+const COMPACT_MIN_ENTRIES: usize = 4096;
+
 /// The clock is read for the time limit every `CLOCK_WORK / number of variables` nodes (at least every
 /// node, at most every 1,024): a node's cost grows with the model, and a fixed interval let a
 /// 4,000-queens search overshoot a 1 ms limit by 200 ms.
@@ -239,6 +243,12 @@ pub struct Search<'m, B = BuiltinBrancher> {
     /// The most trail bytes and stacked candidate values kept (see [`Search::set_memory_budget`]).
     trail_budget: usize,
     candidate_budget: usize,
+    /// The lowest level whose frame's child in place carries committed last alternatives (see
+    /// [`Search::commit_last`]), or `u32::MAX`: the trail below it can be forgotten, not above.
+    lowest_commit: u32,
+    /// The size, in trail entries, past which the child holding committed decisions has its trail
+    /// compacted next ([`Store::compact_trail_since`]).
+    compact_at: usize,
 }
 
 impl<'m> Search<'m> {
@@ -311,6 +321,8 @@ impl<'m, B: Brancher> Search<'m, B> {
             solution: Vec::new(),
             trail_budget: TRAIL_BUDGET_BYTES,
             candidate_budget: CANDIDATE_BUDGET,
+            lowest_commit: u32::MAX,
+            compact_at: COMPACT_MIN_ENTRIES,
         }
     }
 
@@ -779,6 +791,21 @@ impl<'m, B: Brancher> Search<'m, B> {
             frame.next += 1;
             frame.checkpoint = self.store.checkpoint();
             let frame = *frame;
+            if frame.kind != Kind::Values
+                && frame.next == frame.len
+                && self.frames.len() > 1
+                && !self.optimising()
+            {
+                match self.commit_last(frame, observer)? {
+                    Expanded::Branched => continue,
+                    Expanded::DeadEnd => {
+                        let parent = *self.frames.last().expect("a frame below the committed one");
+                        self.undo(&parent, observer)?;
+                        continue;
+                    }
+                    Expanded::Solution => return Ok(()),
+                }
+            }
             let decision = frame.current();
             let level = frame.level + 1;
             let applied = self.apply(decision, frame.kind != Kind::Values);
@@ -803,6 +830,53 @@ impl<'m, B: Brancher> Search<'m, B> {
         }
     }
 
+    /// Takes the last alternative of a binary node in place of the node (Gecode's last-alternative
+    /// optimisation): `frame`, whose last child this is, leaves the path, and the decision joins the
+    /// child in place of the frame below, so that backtracking goes straight to the nearest node with
+    /// an alternative left. The node is made and reported as any other (a `Decide` at `frame`'s
+    /// level plus one), and the node it leads to is expanded at `frame`'s level, in its place: the
+    /// path and the statistics' levels count open choices, so a walk through a long run of negated
+    /// decisions (every value of a wide domain, one solution each) keeps a short path instead of
+    /// one frame per value. Nothing is retracted on the way back: the undo of the frame below takes
+    /// the committed decision with it. Value enumeration never commits, nor does the bottom frame,
+    /// so that a restart still finds the root as it was, nor branch and bound, whose path length
+    /// after a solution decides whether it goes on from the root under the new bound (see
+    /// [`DEEP_PATH_PER_VAR`]) and whose trail is never forgotten.
+    fn commit_last<O: SearchObserver>(
+        &mut self,
+        frame: Frame,
+        observer: &mut O,
+    ) -> Result<Expanded, Outcome> {
+        self.frames.pop();
+        self.candidates.truncate(frame.start);
+        let parent_level = frame.level - 1;
+        self.lowest_commit = self.lowest_commit.min(parent_level);
+        self.stats.committed += 1;
+        let decision = frame.current();
+        let level = frame.level + 1;
+        let applied = self.apply(decision, true);
+        let event = match decision {
+            Decision::Assign(var, value) => SearchEvent::Assign { level, var, value },
+            _ => SearchEvent::Decide { level, decision },
+        };
+        emit(&mut self.stats, observer, &event)?;
+        if let Err(failure) = applied.and_then(|()| self.propagate_after(decision, true)) {
+            self.report_failure(failure);
+            emit(&mut self.stats, observer, &SearchEvent::DeadEnd { level })?;
+            return Ok(Expanded::DeadEnd);
+        }
+        // The committed decisions pile up in one child with no checkpoint between them: their
+        // trail is compacted whenever it has doubled, so that it stays the size of the model.
+        let since = self.frames.last().expect("a frame below").checkpoint;
+        let entries = self.store.checkpoint().entries() - since.entries();
+        if entries > self.compact_at {
+            self.store.compact_trail_since(since);
+            let kept = self.store.checkpoint().entries() - since.entries();
+            self.compact_at = (2 * kept).max(COMPACT_MIN_ENTRIES);
+        }
+        self.expand(observer)
+    }
+
     /// Makes the decision in the store. Under check-past a binary node's assignment must pass
     /// Dijkstra's test (value enumeration filtered its choices already).
     #[inline(always)]
@@ -818,6 +892,14 @@ impl<'m, B: Brancher> Search<'m, B> {
                 }
                 self.store.assign(self.model, var, value);
                 return Ok(());
+            }
+            // A bound excluded is a bound change: one trail entry that compacts with the next
+            // (see `commit_last`), where a removal stays one entry per value excluded.
+            Decision::Exclude(var, value) if Some(value) == self.store.domain(var).min() => {
+                self.store.set_bounds(var, i64::from(value) + 1, i64::MAX)
+            }
+            Decision::Exclude(var, value) if Some(value) == self.store.domain(var).max() => {
+                self.store.set_bounds(var, i64::MIN, i64::from(value) - 1)
             }
             Decision::Exclude(var, value) => self.store.remove_value(var, value),
             Decision::AtMost(var, bound) => self.store.set_bounds(var, i64::MIN, i64::from(bound)),
@@ -919,13 +1001,23 @@ impl<'m, B: Brancher> Search<'m, B> {
         if top == 0 || self.optimising() {
             return;
         }
+        // A redo from the root replays the frames' decisions only, not the last alternatives
+        // committed beside them: the trail is forgotten below the lowest such frame at most.
+        let committed = self.lowest_commit != u32::MAX;
         if !self.store.has_root_snapshot() {
+            if committed {
+                return;
+            }
             self.store.undo_to(self.model, self.frames[0].checkpoint);
             self.store.snapshot_root();
             self.replay(top);
         }
         let keep = self.trail_budget / 2;
-        let mut cut = top;
+        let mut cut = if committed {
+            top.min(self.lowest_commit as usize - 1)
+        } else {
+            top
+        };
         while cut > 0
             && self
                 .store
@@ -1032,6 +1124,11 @@ impl<'m, B: Brancher> Search<'m, B> {
             }
         } else {
             self.store.undo_to(self.model, frame.checkpoint);
+        }
+        if self.lowest_commit >= frame.level {
+            // The child undone held every committed decision at or above its level.
+            self.lowest_commit = u32::MAX;
+            self.compact_at = COMPACT_MIN_ENTRIES;
         }
         let level = frame.level + 1;
         let event = match frame.current() {

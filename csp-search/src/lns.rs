@@ -217,6 +217,7 @@ impl<'m> LnsSearch<'m> {
         let mut add = |other: &Statistics| {
             stats.nodes += other.nodes;
             stats.backtracks += other.backtracks;
+            stats.committed += other.committed;
             stats.dead_ends += other.dead_ends;
             stats.solutions += other.solutions;
             stats.max_depth = stats.max_depth.max(other.max_depth);
@@ -429,6 +430,7 @@ impl<'m> LnsSearch<'m> {
         let result = sub.result();
         self.done.nodes += result.stats.nodes;
         self.done.backtracks += result.stats.backtracks;
+        self.done.committed += result.stats.committed;
         self.done.dead_ends += result.stats.dead_ends;
         self.done.solutions += result.stats.solutions;
         self.done.max_depth = self.done.max_depth.max(result.stats.max_depth);

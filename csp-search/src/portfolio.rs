@@ -317,6 +317,7 @@ pub fn run_portfolio(
 fn add(sum: &mut Statistics, stats: &Statistics) {
     sum.nodes += stats.nodes;
     sum.backtracks += stats.backtracks;
+    sum.committed += stats.committed;
     sum.dead_ends += stats.dead_ends;
     sum.solutions += stats.solutions;
     sum.restarts += stats.restarts;

@@ -34,6 +34,10 @@ pub struct Statistics {
     pub nodes: u64,
     /// Assignments undone.
     pub backtracks: u64,
+    /// Last alternatives of binary nodes taken in place of their node (satisfaction search by
+    /// decisions): each is undone with the decision below it rather than backtracked on its own, so
+    /// a search run to the end of its tree has `nodes == backtracks + committed`.
+    pub committed: u64,
     /// Complete assignments found.
     pub solutions: u64,
     /// Nodes that could not be extended.
