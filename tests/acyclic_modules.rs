@@ -106,7 +106,6 @@ const KNOWN: &[&[&str]] = &[
         "nqueens-model/src/stream/verify.rs",
         "nqueens-model/src/stream/write.rs",
     ],
-    &["src/cli/budget.rs", "src/cli/options.rs"],
 ];
 
 /// A module: a file or an inline `mod` block.

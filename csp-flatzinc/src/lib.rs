@@ -27,13 +27,16 @@
 pub mod ast;
 pub mod builtins;
 mod compile;
+pub mod console;
 pub mod constraints;
 mod error;
+pub mod input;
 pub mod output;
 mod overflow;
 mod parser;
 pub mod run;
 mod search;
+pub mod solver;
 pub mod types;
 
 pub use compile::{Compiled, MAX_MODEL_VARIABLES, VerifyError};

@@ -18,7 +18,7 @@ use self::args::Method;
 pub use self::args::{Request, SolveArgs};
 use self::output::{verify_file, write_placement_file};
 use super::engine::{limit_word, search, start_json, write_board, write_json_solution};
-use crate::cli::error::{CliError, Exit};
+use csp::app::{CliError, Exit};
 
 /// The method a `solve` request runs, once `auto` is resolved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

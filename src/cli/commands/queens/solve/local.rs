@@ -9,7 +9,7 @@ use nqueens_model::verify;
 
 use super::args::SolveArgs;
 use super::output::{MethodReport, verify_file, write_placement_file};
-use crate::cli::error::{CliError, Exit};
+use csp::app::{CliError, Exit};
 
 /// Runs the local search, verifies and writes its answer, and reports it.
 pub fn run(
