@@ -84,28 +84,6 @@ const KNOWN: &[&[&str]] = &[
         "nqueens-count/src/run.rs",
         "nqueens-count/src/tally.rs",
     ],
-    &[
-        "nqueens-model/src/construct/error.rs",
-        "nqueens-model/src/construct/explicit.rs",
-        "nqueens-model/src/construct/method.rs",
-        "nqueens-model/src/construct/recipe.rs",
-        "nqueens-model/src/construct/size.rs",
-    ],
-    &[
-        "nqueens-model/src/local/error.rs",
-        "nqueens-model/src/local/frame.rs",
-        "nqueens-model/src/local/las_vegas.rs",
-        "nqueens-model/src/local/method.rs",
-        "nqueens-model/src/local/min_conflicts.rs",
-        "nqueens-model/src/local/qs1.rs",
-        "nqueens-model/src/local/qs4.rs",
-    ],
-    &[
-        "nqueens-model/src/stream/mod.rs",
-        "nqueens-model/src/stream/read.rs",
-        "nqueens-model/src/stream/verify.rs",
-        "nqueens-model/src/stream/write.rs",
-    ],
 ];
 
 /// A module: a file or an inline `mod` block.
