@@ -74,16 +74,6 @@ const KNOWN: &[&[&str]] = &[
         "csp-search/src/knuth/mod.rs",
         "csp-search/src/knuth/pair_masks.rs",
     ],
-    &[
-        "nqueens-count/src/checkpoint.rs",
-        "nqueens-count/src/lib.rs",
-        "nqueens-count/src/options.rs",
-        "nqueens-count/src/plan.rs",
-        "nqueens-count/src/prefix.rs",
-        "nqueens-count/src/report.rs",
-        "nqueens-count/src/run.rs",
-        "nqueens-count/src/tally.rs",
-    ],
 ];
 
 /// A module: a file or an inline `mod` block.
