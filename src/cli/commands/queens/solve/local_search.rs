@@ -1,10 +1,12 @@
 //! `csp queens solve --method qs1|qs4|min-conflicts|las-vegas1|las-vegas2`: a seeded local search of
-//! `nqueens_model::local`, raced over threads, its answer verified.
+//! `nqueens_model::local_search`, raced over threads, its answer verified.
 
 use std::io::Write;
 use std::time::Instant;
 
-use nqueens_model::local::{Limits, LocalError, LocalMethod, LocalOutcome, RunReport, solve};
+use nqueens_model::local_search::{
+    Limits, LocalError, LocalMethod, LocalOutcome, RunReport, solve,
+};
 use nqueens_model::verify;
 
 use super::args::SolveArgs;
