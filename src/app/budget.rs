@@ -39,6 +39,18 @@ impl Budget {
         Budget { started, limits }
     }
 
+    /// A time limit alone (`None`: none), counted from `started`: FlatZinc's `-t`, which covers
+    /// reading and compiling the model.
+    pub fn time_limit(started: Instant, time: Option<Duration>) -> Self {
+        Budget::starting_at(
+            started,
+            Limits {
+                time,
+                ..Limits::default()
+            },
+        )
+    }
+
     /// When the time limit runs out, if there is one (`None` too if it lies beyond what the clock
     /// can represent).
     pub fn deadline(&self) -> Option<Instant> {

@@ -7,15 +7,15 @@ use crate::MEMORY_BUDGET_BYTES;
 /// The solvers of this module, for callers that choose one at run time (the CLI's `--method`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum LocalMethod {
-    /// [`qs1`].
+    /// [`qs1`](super::qs1).
     Qs1,
-    /// [`qs4`].
+    /// [`qs4`](super::qs4).
     Qs4,
-    /// [`las_vegas1`].
+    /// [`las_vegas1`](super::las_vegas1).
     LasVegas1,
-    /// [`las_vegas2`].
+    /// [`las_vegas2`](super::las_vegas2).
     LasVegas2,
-    /// [`min_conflicts`]: `csp-local` on the counters model.
+    /// [`min_conflicts`](super::min_conflicts): `csp-local` on the counters model.
     MinConflicts,
 }
 

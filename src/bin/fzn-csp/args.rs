@@ -8,7 +8,6 @@ use clap::Parser;
 use csp::app::{Budget, at_least_one, milliseconds, on_off};
 use csp::flatzinc::run::RunOptions;
 use csp::flatzinc::solver::SolverRun;
-use csp::search::Limits;
 
 /// Solves a FlatZinc model with the csp engine, printing solutions as the FlatZinc specification
 /// says.
@@ -72,14 +71,11 @@ pub struct Args {
 impl Args {
     /// The run these arguments ask for, its time limit counted from `started`.
     pub fn solver_run(&self, started: Instant) -> SolverRun {
-        let limits = Limits {
-            time: self.time_limit.map(Duration::from_millis),
-            ..Limits::default()
-        };
+        let budget = Budget::time_limit(started, self.time_limit.map(Duration::from_millis));
         SolverRun {
             program: "fzn-csp",
             path: self.file.clone(),
-            options: self.run_options(Budget::starting_at(started, limits)),
+            options: self.run_options(budget),
             started,
             verbose: self.verbose,
         }
