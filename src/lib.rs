@@ -13,6 +13,9 @@
 //! - [`flatzinc`] (`csp-flatzinc`): the FlatZinc front end (parser, builtin table, output) behind
 //!   the `fzn-csp` binary, which MiniZinc runs.
 //!
+//! Beside them, [`app`] is the application layer both binaries (`csp` and `fzn-csp`) share: exit
+//! codes and one-line errors, the command line's parsing, limits, progress bars and output files.
+//!
 //! ```
 //! use csp::nqueens::{Encoding, model, verify};
 //! use csp::search::{SearchConfig, SearchEvent, FnObserver, solve};
@@ -30,6 +33,8 @@
 //! assert!(verify(&first).is_ok());
 //! assert_eq!(result.stats.backtracks, 105); // Stone & Stone, Table 2
 //! ```
+
+pub mod app;
 
 pub use csp_core as core;
 pub use csp_flatzinc as flatzinc;

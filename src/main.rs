@@ -2,17 +2,10 @@
 
 mod cli;
 
-use std::io::Write;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let code = match cli::run(std::env::args_os()) {
-        Ok(code) => code,
-        Err(error) => {
-            // One line on stderr, never a backtrace: the user gets what was wrong and nothing else.
-            let _ = writeln!(std::io::stderr(), "csp: {error}");
-            error.exit_code()
-        }
-    };
-    ExitCode::from(code as u8)
+    // One line on stderr for any error, never a backtrace: the user gets what was wrong and nothing
+    // else.
+    csp::app::finish("csp", cli::run(std::env::args_os()))
 }

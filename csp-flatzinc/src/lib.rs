@@ -27,30 +27,24 @@
 pub mod ast;
 pub mod builtins;
 mod compile;
-pub mod constraints;
+pub mod console;
+mod elem;
 mod error;
+pub mod fallback;
+pub mod input;
 pub mod output;
 mod overflow;
 mod parser;
 pub mod run;
 mod search;
+pub mod solver;
 pub mod types;
 
 pub use compile::{Compiled, MAX_MODEL_VARIABLES, VerifyError};
+pub use elem::Elem;
 pub use error::Error;
 pub use parser::{MAX_DEPTH, parse};
 pub use search::Warning;
-
-use csp_core::VarId;
-
-/// One integer or Boolean of a FlatZinc model: a constant, or a variable of the engine's model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Elem {
-    /// A constant (a Boolean as 0 or 1).
-    Const(i64),
-    /// A variable.
-    Var(VarId),
-}
 
 /// Parses and compiles a FlatZinc model, one statement at a time: the parsed form of the whole
 /// file is never held, so memory is the text and the model (FlatZinc declares every name before its

@@ -20,9 +20,12 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::error::CountError;
 use super::fnv::Fnv;
 use super::plan::Plan;
-use super::{Answer, CountError, CountKind, MAX_COUNT_N, Shard, Tally};
+use super::shard::Shard;
+use super::size::{MAX_COUNT_N, check_size};
+use super::tally::{Answer, CountKind, Tally, impossible_totals};
 
 /// The `format` field of every checkpoint and shard result.
 pub const FORMAT: &str = "csp-queens-count";
@@ -305,32 +308,6 @@ impl ShardResult {
     }
 }
 
-/// Why totals are impossible, if they are: more essentially distinct solutions than solutions
-/// (checkable once `complete`: the seven symmetries other than the identity fix at most every
-/// solution each), or fewer LEX tree nodes than solutions (every solution is a leaf of the tree).
-pub(crate) fn impossible_totals(
-    kind: CountKind,
-    tally: &Tally,
-    complete: bool,
-) -> Result<(), String> {
-    if kind == CountKind::Solutions
-        && complete
-        && tally.symmetric > tally.solutions.saturating_mul(7)
-    {
-        return Err(format!(
-            "its {} symmetric solutions would make more essentially distinct solutions than its {} solutions",
-            tally.symmetric, tally.solutions
-        ));
-    }
-    if kind == CountKind::Nodes && tally.nodes < tally.solutions {
-        return Err(format!(
-            "its tree of {} nodes cannot hold its {} solutions",
-            tally.nodes, tally.solutions
-        ));
-    }
-    Ok(())
-}
-
 /// `FILE.tmp` beside `FILE`.
 fn temporary_path(path: &Path) -> PathBuf {
     let mut name = path.as_os_str().to_owned();
@@ -420,7 +397,7 @@ pub fn merge(shards: &[ShardResult]) -> Result<MergedCount, CountError> {
         return Err(CountError::MissingShards { missing, of });
     }
     // Every shard is of one count, so one plan rechecks each subproblem's counts in all of them.
-    crate::check_size(first.n)?;
+    check_size(first.n)?;
     let plan = Plan::new(first.n, first.count);
     if plan.len() != first.subproblems || plan.digest() != first.plan {
         return Err(CountError::MismatchedShards {
@@ -434,7 +411,7 @@ pub fn merge(shards: &[ShardResult]) -> Result<MergedCount, CountError> {
         });
     }
     for shard in shards {
-        plan.check_counts(shard)
+        plan.check_counts(shard.finished_counts())
             .and_then(|()| {
                 let counts = shard.counts.len() == shard.finished_count();
                 counts

@@ -45,6 +45,7 @@ mod prefix;
 mod report;
 mod run;
 mod shard;
+mod size;
 mod symmetry;
 mod tally;
 
@@ -52,26 +53,9 @@ pub use checkpoint::{
     FORMAT, MAX_CHECKPOINT_BYTES, MergedCount, ShardResult, SubproblemCounts, VERSION, merge,
 };
 pub use error::CountError;
-pub use options::{CountKind, CountOptions, CountProgress, ProgressFn};
+pub use options::{CountOptions, CountProgress, ProgressFn};
 pub use report::CountReport;
 pub use run::count;
 pub use shard::Shard;
-pub use tally::{Answer, Tally};
-
-/// The largest board the fast counter takes: one bit per column in a 32-bit word. Every count it can
-/// make fits its `u128` tallies (they are below the 32-queens permutation tree's 7·10³⁵ nodes).
-pub const MAX_COUNT_N: usize = bitboard::MAX_N;
-
-/// Refuses a board the counter cannot take, before anything is allocated for it.
-pub(crate) fn check_size(n: usize) -> Result<(), CountError> {
-    if n == 0 {
-        return Err(CountError::ZeroSize);
-    }
-    if n > MAX_COUNT_N {
-        return Err(CountError::TooLarge {
-            n,
-            max: MAX_COUNT_N,
-        });
-    }
-    Ok(())
-}
+pub use size::MAX_COUNT_N;
+pub use tally::{Answer, CountKind, Tally};

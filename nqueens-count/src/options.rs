@@ -1,4 +1,4 @@
-//! What to count and how: [`CountKind`], [`CountOptions`] and the progress they report.
+//! How to count: [`CountOptions`] and the progress they report.
 
 use std::fmt;
 use std::num::NonZeroUsize;
@@ -7,39 +7,8 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
-
-use crate::{Shard, Tally};
-
-/// What [`count`](crate::count) counts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CountKind {
-    /// The solutions (OEIS A000170) and, from the same run, the essentially distinct ones (A002562).
-    #[default]
-    Solutions,
-    /// The nodes of the full LEX backtrack tree, root included (and its leaves, the solutions).
-    Nodes,
-    /// The solutions on the toroidal board, where diagonals wrap around (A051906).
-    Torus,
-}
-
-impl CountKind {
-    /// The name used in files and output: `solutions`, `nodes` or `torus`.
-    pub fn name(self) -> &'static str {
-        match self {
-            CountKind::Solutions => "solutions",
-            CountKind::Nodes => "nodes",
-            CountKind::Torus => "torus",
-        }
-    }
-}
-
-impl fmt::Display for CountKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+use crate::shard::Shard;
+use crate::tally::{CountKind, Tally};
 
 /// How far a count has come, handed to [`CountOptions::progress`] after each finished subproblem.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,12 +6,11 @@
 //! every checkpoint and shard result, catches a file written by a program that split differently.
 
 use super::bitboard::{MAX_N, Plain, Torus, Walk, WalkCount};
-use super::checkpoint::ShardResult;
 use super::constellation::{Constellation, classes};
 use super::fnv::Fnv;
 use super::prefix::{Prefix, TARGET_SUBPROBLEMS, lex_split, torus_split, walk};
 use super::symmetry::{Symmetry, count_fixed};
-use super::{CountKind, Tally};
+use super::tally::{CountKind, Tally};
 
 /// One subproblem.
 #[derive(Clone, Debug)]
@@ -156,12 +155,16 @@ impl Plan {
         }
     }
 
-    /// Checks that every finished subproblem of `result` holds counts it can have: the nodes and
-    /// solutions above the split exactly as this plan has them, a multiple of its weight otherwise,
-    /// and nothing in a count it does not make (a constellation class has no symmetric solutions and
-    /// no tree nodes, say). `result` must be of this plan (its digest checked).
-    pub(crate) fn check_counts(&self, result: &ShardResult) -> Result<(), String> {
-        for (id, [solutions, symmetric, nodes]) in result.finished_counts() {
+    /// Checks that every finished subproblem of a shard result (`finished`: its number, and its
+    /// solutions, symmetric solutions and nodes) holds counts it can have: the nodes and solutions
+    /// above the split exactly as this plan has them, a multiple of its weight otherwise, and nothing
+    /// in a count it does not make (a constellation class has no symmetric solutions and no tree
+    /// nodes, say). The result must be of this plan (its digest checked).
+    pub(crate) fn check_counts(
+        &self,
+        finished: impl IntoIterator<Item = (usize, [u128; 3])>,
+    ) -> Result<(), String> {
+        for (id, [solutions, symmetric, nodes]) in finished {
             let possible = match self.subproblems.get(id) {
                 None => false,
                 Some(Subproblem::Above(tally)) => {

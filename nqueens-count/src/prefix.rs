@@ -16,8 +16,8 @@
 //! [`TARGET_SUBPROBLEMS`] prefixes, and each prefix becomes a subproblem. The nodes above the split are
 //! counted while splitting and become a subproblem of their own, so every node is counted exactly once.
 
-use super::Tally;
 use super::bitboard::{Diagonals, MAX_N, Walk, board_mask};
+use super::tally::Tally;
 
 /// Enough subproblems to spread over many threads and machines and to checkpoint often; the split stops
 /// at the first level with at least this many.

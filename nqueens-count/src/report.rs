@@ -2,7 +2,8 @@
 
 use std::time::Duration;
 
-use crate::{Answer, ShardResult};
+use crate::checkpoint::ShardResult;
+use crate::tally::Answer;
 
 /// What [`count`](crate::count) did.
 #[derive(Clone, Debug)]

@@ -10,10 +10,13 @@ use std::time::Instant;
 
 use super::bitboard::{Plain, Torus, Walk, run_walks};
 use super::checkpoint::ShardResult;
+use super::error::CountError;
+use super::options::{CountOptions, CountProgress};
 use super::plan::{Plan, Work};
-use super::{
-    Answer, CountError, CountOptions, CountProgress, CountReport, Shard, Tally, check_size,
-};
+use super::report::CountReport;
+use super::shard::Shard;
+use super::size::check_size;
+use super::tally::{Answer, Tally};
 
 /// Counts on the n × n board as `options` say.
 ///
@@ -66,7 +69,7 @@ pub fn count(n: usize, options: &CountOptions<'_>) -> Result<CountReport, CountE
     {
         let saved = ShardResult::read(path)?;
         saved.check_matches(path, n, options.kind, shard, plan.len(), &plan.digest())?;
-        plan.check_counts(&saved)
+        plan.check_counts(saved.finished_counts())
             .map_err(|reason| CountError::CheckpointCorrupt {
                 path: path.to_owned(),
                 reason,

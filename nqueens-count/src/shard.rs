@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::CountError;
+use crate::error::CountError;
 
 /// A deterministic part of a count: shard `index` of `of` takes the subproblems whose number is
 /// `index` modulo `of`. Written `i/k`.

@@ -1,8 +1,11 @@
-//! What subproblems add up to ([`Tally`]) and the answers that gives ([`Answer`]).
+//! What is counted ([`CountKind`]), what subproblems add up to ([`Tally`]), the answers that gives
+//! ([`Answer`]), and the totals no count can have.
+
+use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{CountError, CountKind};
+use crate::error::CountError;
 
 /// What a set of subproblems added up to. Each field is a sum over them; weights (mirror images,
 /// constellation classes, translations) are already applied.
@@ -60,7 +63,7 @@ impl Answer {
 
     /// The answers of a tally covering every subproblem of a count.
     pub(crate) fn complete(kind: CountKind, tally: Tally) -> Result<Self, CountError> {
-        crate::checkpoint::impossible_totals(kind, &tally, true)
+        impossible_totals(kind, &tally, true)
             .map_err(|reason| CountError::Impossible { reason })?;
         let mut answer = Answer::partial(kind, tally);
         if kind == CountKind::Solutions {
@@ -80,4 +83,60 @@ impl Answer {
         }
         Ok(answer)
     }
+}
+
+/// What [`count`](crate::count) counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CountKind {
+    /// The solutions (OEIS A000170) and, from the same run, the essentially distinct ones (A002562).
+    #[default]
+    Solutions,
+    /// The nodes of the full LEX backtrack tree, root included (and its leaves, the solutions).
+    Nodes,
+    /// The solutions on the toroidal board, where diagonals wrap around (A051906).
+    Torus,
+}
+
+impl CountKind {
+    /// The name used in files and output: `solutions`, `nodes` or `torus`.
+    pub fn name(self) -> &'static str {
+        match self {
+            CountKind::Solutions => "solutions",
+            CountKind::Nodes => "nodes",
+            CountKind::Torus => "torus",
+        }
+    }
+}
+
+impl fmt::Display for CountKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Why totals are impossible, if they are: more essentially distinct solutions than solutions
+/// (checkable once `complete`: the seven symmetries other than the identity fix at most every
+/// solution each), or fewer LEX tree nodes than solutions (every solution is a leaf of the tree).
+pub(crate) fn impossible_totals(
+    kind: CountKind,
+    tally: &Tally,
+    complete: bool,
+) -> Result<(), String> {
+    if kind == CountKind::Solutions
+        && complete
+        && tally.symmetric > tally.solutions.saturating_mul(7)
+    {
+        return Err(format!(
+            "its {} symmetric solutions would make more essentially distinct solutions than its {} solutions",
+            tally.symmetric, tally.solutions
+        ));
+    }
+    if kind == CountKind::Nodes && tally.nodes < tally.solutions {
+        return Err(format!(
+            "its tree of {} nodes cannot hold its {} solutions",
+            tally.nodes, tally.solutions
+        ));
+    }
+    Ok(())
 }

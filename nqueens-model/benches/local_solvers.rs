@@ -1,4 +1,4 @@
-//! Timings of the local-search solvers (`nqueens_model::local`): median, minimum and maximum over seeds,
+//! Timings of the local-search solvers (`nqueens_model::local_search`): median, minimum and maximum over seeds,
 //! the methods' own counts, and the process's peak memory.
 //!
 //! ```text
@@ -23,7 +23,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use nqueens_model::local::{Limits, LocalMethod, LocalOutcome, RunReport};
+use nqueens_model::local_search::{Limits, LocalMethod, LocalOutcome, RunReport};
 use nqueens_model::verify;
 use rayon::prelude::*;
 

@@ -8,8 +8,8 @@
 //!   Dijkstra's column and diagonal counters. Both behave identically under search.
 //! - [`verify`] checks any placement independently of the engine, in O(n).
 //! - [`render`] draws a placement as text.
-//! - [`local`] holds the N-queens-specific local-search solvers: Sosič & Gu's QS1 and QS4 and Rolfe's
-//!   two Las Vegas algorithms, with a first-answer-wins [`local::race`] over threads.
+//! - [`local_search`] holds the N-queens-specific local-search solvers: Sosič & Gu's QS1 and QS4 and
+//!   Rolfe's two Las Vegas algorithms, with a first-answer-wins [`local_search::race`] over threads.
 //! - [`construct`] builds placements without search, in O(n): the explicit construction (streamable to
 //!   10⁹ rows and beyond), Abramson & Yung's knight-walk, decompositions and general scheme, the
 //!   Yagloms' patterns, toroidal queens, and Stone & Stone's odd trick.
@@ -42,7 +42,7 @@ mod names;
 pub mod construct;
 mod encoding;
 pub mod experiment;
-pub mod local;
+pub mod local_search;
 mod model;
 mod queens_constraint;
 mod render;

@@ -1,5 +1,5 @@
 //! One table of names for each option enum of this crate ([`crate::Encoding`],
-//! [`crate::stream::Format`], [`crate::construct::Method`], [`crate::local::LocalMethod`]).
+//! [`crate::stream::Format`], [`crate::construct::Method`], [`crate::local_search::LocalMethod`]).
 //!
 //! [`named_enum!`] turns the table into the enum's `ALL` and `name`, its `Display` and `FromStr`, and,
 //! with the `clap` feature, its `clap::ValueEnum`: so messages, parsers and the command line all spell

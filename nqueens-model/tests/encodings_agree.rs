@@ -305,7 +305,7 @@ fn lex_search_finds_every_solution_with_the_same_tree_in_both_encodings() {
 
 #[test]
 fn dijkstra_lex_tree_for_eight_queens_has_2057_nodes() {
-    // DESIGN.md: the full LEX tree for 8 queens has 2,057 nodes counting the root.
+    // ARCHITECTURE.md, Definitions: the full LEX tree for 8 queens has 2,057 nodes counting the root.
     for encoding in Encoding::ALL {
         let (solutions, nodes) = lex_search(&model(8, encoding).expect("8 queens fit"), false);
         assert_eq!(nodes, 2057, "{encoding}");

@@ -1,11 +1,11 @@
-//! The local-search solvers of `nqueens_model::local` through their public entry points: every answer
+//! The local-search solvers of `nqueens_model::local_search` through their public entry points: every answer
 //! checked by the independent `verify`, trivial boards, reproducibility, races, limits and memory
 //! refusal.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use nqueens_model::local::{
+use nqueens_model::local_search::{
     Limits, LocalError, LocalMethod, LocalOutcome, RunReport, las_vegas1, las_vegas2, qs1, qs4,
     race, solve,
 };

@@ -5,7 +5,7 @@
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 
-use super::error::CliError;
+use csp::app::CliError;
 
 /// A buffered reader of `path`, or of standard input for `-`. An unreadable file is bad input.
 pub fn open_input(path: &str) -> Result<Box<dyn BufRead>, CliError> {

@@ -1,32 +1,30 @@
 //! The `csp` command line, in layers that import one way only:
 //!
-//! - `error` (exit codes and the one-line errors) and the leaves that use nothing else of the CLI:
-//!   `options` (the flag groups several commands share), `report` (what their reports share),
-//!   `progress` (the bars on stderr), `plot` (SVG figures); `input` reads a command's input file;
+//! - below it, the application layer it shares with `fzn-csp` ([`csp::app`]: exit codes and
+//!   one-line errors, limits, progress bars, output files);
+//! - the leaves that use nothing else of this module: `options` (the flag groups several commands
+//!   share), `report` (what their reports share), `plot` (SVG figures); `input` reads a command's
+//!   input file;
 //! - `commands`: each command's arguments and run, one file each, built on the layer above;
 //! - this module: the top-level parser, and [`run`], which dispatches to a command.
 
-mod budget;
 mod commands;
-mod error;
-mod file;
 mod input;
 mod options;
 mod plot;
-mod progress;
 mod report;
 
 use std::ffi::OsString;
 use std::io::{self, Write};
 use std::path::Path;
 
-use clap::{Parser, Subcommand};
+use clap::Subcommand;
+use csp::app::{CliError, Exit, Parsed};
 
 use self::commands::{color, queens, sudoku};
-pub use self::error::{CliError, Exit};
 
 /// A constraint-satisfaction toolkit; N-queens is its flagship model.
-#[derive(Debug, Parser)]
+#[derive(Debug, clap::Parser)]
 #[command(name = "csp", version, about, propagate_version = true)]
 pub struct Cli {
     /// What to do.
@@ -52,26 +50,9 @@ pub enum Command {
 
 /// Parses `args` and runs the command.
 pub fn run(args: impl IntoIterator<Item = OsString>) -> Result<Exit, CliError> {
-    let cli = match Cli::try_parse_from(args) {
-        Ok(cli) => cli,
-        Err(error) => {
-            use clap::error::ErrorKind;
-            if matches!(
-                error.kind(),
-                ErrorKind::DisplayHelp
-                    | ErrorKind::DisplayVersion
-                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
-            ) {
-                let code = if error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-                    Exit::BadInput
-                } else {
-                    Exit::Answered
-                };
-                let _ = error.print();
-                return Ok(code);
-            }
-            return Err(CliError::Usage(first_line_of(&error)));
-        }
+    let cli = match csp::app::parse::<Cli>(args)? {
+        Parsed::Run(cli) => cli,
+        Parsed::Done(exit) => return Ok(exit),
     };
     let stdout = io::stdout();
     if stdout_was_closed() {
@@ -110,21 +91,4 @@ fn stdout_was_closed() -> bool {
         .find_map(|line| line.strip_prefix("flags:"))
         .and_then(|flags| u32::from_str_radix(flags.trim(), 8).ok())
         .is_some_and(|flags| flags & ACCESS_MODE == READ_WRITE)
-}
-
-/// clap's message folded onto one line, without its usage block, hints and leading "error: ".
-fn first_line_of(error: &clap::Error) -> String {
-    let rendered = error.render().to_string();
-    // The message is the first paragraph; a list of missing arguments continues it on indented lines.
-    let message: Vec<&str> = rendered
-        .lines()
-        .take_while(|line| !line.trim().is_empty())
-        .map(str::trim)
-        .collect();
-    let line = message.join(" ");
-    match line.strip_prefix("error: ") {
-        Some(rest) => rest.to_owned(),
-        None if line.is_empty() => "invalid arguments".to_owned(),
-        None => line,
-    }
 }

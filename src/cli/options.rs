@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
-use super::budget::Budget;
+use csp::app::Budget;
 use csp_search::{
     Limits, Propagation, Restarts, SearchConfig, TiePolicy, ValueOrderKind, VariableOrderKind,
 };
@@ -163,7 +163,7 @@ pub struct LimitOptions {
 impl LimitOptions {
     /// The limits, counted from now: what every method of the command is given (see [`Budget`]).
     pub fn budget(&self) -> Budget {
-        Budget::start(self)
+        Budget::start(self.limits())
     }
 
     /// The engine's limits, as given (a [`Budget`] counts the time from the command's start).

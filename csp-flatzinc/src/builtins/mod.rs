@@ -4,6 +4,12 @@
 //! when the catalogue gives the engine a new constraint, its entry here names it, and the solver
 //! library in `minizinc/mznlib` may then declare it native.
 
+//!
+//! This file is the table and its entries' type; what the entries' constructors share is in the
+//! leaves `args` (the arguments and their values), `poster` (posting them) and `relation` (the
+//! relation and reification tags), which the families (`linear`, `boolean`, …) build on.
+
+mod args;
 mod arith;
 mod automaton;
 mod boolean;
@@ -12,80 +18,16 @@ mod global;
 mod linear;
 mod packing;
 mod poster;
+mod relation;
 mod scheduling;
 mod values;
 
-pub use poster::{Poster, Reif};
+pub use args::{Arg, Val};
+pub use poster::{Poster, Reif, set_in_constraint};
+pub(crate) use relation::{EQ, IMP, LE, LT, NE, PLAIN, REIF, compare, reif_of, tied};
 
-use crate::Elem;
-use crate::ast::Ranges;
 use crate::error::Error;
 use crate::types::Type;
-
-/// `x ∈ set` as the catalogue's `SetIn`: the ranges cut to the engine's 32-bit values, which are all
-/// a variable can take (a range wholly beyond them adds nothing).
-pub fn set_in_constraint(x: csp_core::VarId, set: &Ranges) -> csp_core::constraints::SetIn {
-    let (lowest, highest) = (i64::from(i32::MIN), i64::from(i32::MAX));
-    csp_core::constraints::SetIn::ranges(
-        x,
-        set.iter()
-            .filter(|&&(lo, hi)| lo <= hi && lo <= highest && hi >= lowest)
-            .map(|&(lo, hi)| (lo.max(lowest) as i32, hi.min(highest) as i32)),
-    )
-}
-
-/// A constraint's argument, resolved: names replaced by what they stand for.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Arg {
-    /// An integer or Boolean (0 or 1), constant or variable.
-    Elem(Elem),
-    /// An array of them (shared with the name it came from, so that an array passed to many
-    /// constraints is held once).
-    Array(std::sync::Arc<[Elem]>),
-    /// A constant set.
-    Set(Ranges),
-    /// An array of constant sets.
-    SetArray(Vec<Ranges>),
-}
-
-/// An argument's value in a complete assignment, as a builtin's checker reads it.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Val<'a> {
-    /// An integer (a Boolean as 0 or 1).
-    Int(i64),
-    /// An array of them.
-    Array(Vec<i64>),
-    /// A constant set.
-    Set(&'a Ranges),
-    /// An array of constant sets.
-    SetArray(&'a [Ranges]),
-}
-
-impl Val<'_> {
-    /// The integer, or `None` for another shape.
-    pub fn int(&self) -> Option<i64> {
-        match self {
-            Val::Int(value) => Some(*value),
-            _ => None,
-        }
-    }
-
-    /// The array, or `None` for another shape.
-    pub fn array(&self) -> Option<&[i64]> {
-        match self {
-            Val::Array(values) => Some(values),
-            _ => None,
-        }
-    }
-
-    /// The set, or `None` for another shape.
-    pub fn set(&self) -> Option<&Ranges> {
-        match self {
-            Val::Set(set) => Some(set),
-            _ => None,
-        }
-    }
-}
 
 /// How a builtin reaches the engine, for the record of what the catalogue still has to provide.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -131,47 +73,6 @@ impl Builtin {
             parsed.ok()
         })
     }
-}
-
-/// How a comparison or a linear sum relates its two sides: `=`, `≠`, `≤`, `<`.
-pub(crate) const EQ: u8 = 0;
-pub(crate) const NE: u8 = 1;
-pub(crate) const LE: u8 = 2;
-pub(crate) const LT: u8 = 3;
-/// How a constraint is tied to a trailing Boolean argument: not at all, `_reif`, `_imp`.
-pub(crate) const PLAIN: u8 = 0;
-pub(crate) const REIF: u8 = 1;
-pub(crate) const IMP: u8 = 2;
-
-/// Whether `left rel right` holds, for `rel` one of [`EQ`], [`NE`], [`LE`], [`LT`].
-pub(crate) fn compare<const REL: u8>(left: i128, right: i128) -> bool {
-    match REL {
-        EQ => left == right,
-        NE => left != right,
-        LE => left <= right,
-        _ => left < right,
-    }
-}
-
-/// Whether a constraint whose own truth is `holds` is satisfied under `MODE`, given the trailing
-/// Boolean's value `r` (unused for [`PLAIN`]).
-pub(crate) fn tied<const MODE: u8>(holds: bool, r: Option<i64>) -> bool {
-    match (MODE, r) {
-        (PLAIN, _) => holds,
-        (REIF, Some(1)) | (IMP, Some(1)) => holds,
-        (REIF, Some(0)) => !holds,
-        (IMP, Some(0)) => true,
-        _ => false,
-    }
-}
-
-/// The [`Reif`] for `MODE`, from the trailing argument.
-pub(crate) fn reif_of<const MODE: u8>(p: &Poster<'_>, args: &[Arg]) -> Result<Reif, Error> {
-    Ok(match MODE {
-        PLAIN => Reif::Plain,
-        REIF => Reif::Equiv(p.elem(args.last().expect("a reified builtin has arguments"))?),
-        _ => Reif::Implies(p.elem(args.last().expect("a reified builtin has arguments"))?),
-    })
 }
 
 /// The number of parameters of a signature: one more than its commas (none for an empty one).

@@ -8,11 +8,11 @@ use csp_core::constraints::{
 use csp_core::{Constraint, ModelBuilder, VarId};
 use hashbrown::HashMap;
 
-use super::Arg;
+use super::args::Arg;
 use crate::Elem;
 use crate::ast::Ranges;
-use crate::constraints::{Checked, Slot, Slots};
 use crate::error::Error;
+use crate::fallback::{Checked, Slot, Slots};
 
 /// How a constraint is tied to a Boolean, as FlatZinc's name suffixes say.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -406,4 +406,16 @@ impl Poster<'_> {
             Table::new(slots.scope().to_vec(), rows).map_err(|e| self.invalid(e.to_string()))?;
         self.post(table)
     }
+}
+
+/// `x ∈ set` as the catalogue's `SetIn`: the ranges cut to the engine's 32-bit values, which are all
+/// a variable can take (a range wholly beyond them adds nothing).
+pub fn set_in_constraint(x: csp_core::VarId, set: &Ranges) -> csp_core::constraints::SetIn {
+    let (lowest, highest) = (i64::from(i32::MIN), i64::from(i32::MAX));
+    csp_core::constraints::SetIn::ranges(
+        x,
+        set.iter()
+            .filter(|&&(lo, hi)| lo <= hi && lo <= highest && hi >= lowest)
+            .map(|&(lo, hi)| (lo.max(lowest) as i32, hi.min(highest) as i32)),
+    )
 }

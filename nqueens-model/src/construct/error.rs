@@ -2,7 +2,7 @@
 
 use thiserror::Error;
 
-use super::Method;
+use super::method::Method;
 use crate::QueensError;
 
 /// Why a construction refused to build a board.

@@ -14,33 +14,18 @@
 //! Each column is an O(1) function of its row ([`ExplicitColumns::column`]), so a board of 10⁹ rows can
 //! be streamed to a file without ever being held in memory.
 
-use std::fmt;
 use std::ops::Range;
 
 use rayon::prelude::*;
 
-use super::{ConstructError, Construction, Corner, Method, Recipe, check_size};
+use super::build::check_size;
+use super::error::ConstructError;
+use super::method::Method;
+use super::recipe::{Construction, Corner, ExplicitRule, Recipe};
+use super::size::PARALLEL_ROWS;
 
 /// The largest board [`ExplicitColumns`] streams: every row and column must fit a `u32`.
 pub const MAX_STREAM_N: usize = u32::MAX as usize;
-
-/// Which of Bernhardsson's even rules built a board.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ExplicitRule {
-    /// Rule 1, for `n mod 6 ∈ {0, 4}`: the even columns, then the odd ones.
-    NotTwoModSix,
-    /// Rule 2, for `n mod 6 = 2` (it also holds for 4): two interleaved runs that wrap around.
-    TwoModSix,
-}
-
-impl fmt::Display for ExplicitRule {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            ExplicitRule::NotTwoModSix => "rule 1 (n mod 6 ≠ 2)",
-            ExplicitRule::TwoModSix => "rule 2 (n mod 6 = 2)",
-        })
-    }
-}
 
 /// The explicit construction's columns, row by row, without storing them: an iterator of `u32`
 /// columns that also answers [`column`](ExplicitColumns::column) for any row in O(1).
@@ -195,10 +180,6 @@ impl ExplicitColumns {
         }
     }
 }
-
-/// Rows from which [`push_run`] and [`super::build`] fill a placement on all cores: below it, handing
-/// work to other threads costs more than it saves.
-pub(crate) const PARALLEL_ROWS: usize = 1 << 20;
 
 /// Appends `column(row)` for every row of `rows` to `placement`, on all cores for long runs. Rayon
 /// writes an indexed run straight into the vector's spare capacity, so nothing is collected twice.

@@ -1,6 +1,7 @@
 //! [`Method`]: the constructions by name, and the boards each covers.
 
-use super::{MAX_CONSTRUCT_N, coprime_to_6, smallest_factor};
+use super::number::{coprime_to_6, smallest_factor};
+use super::size::MAX_CONSTRUCT_N;
 
 /// The odd trick is recommended below this `n` only: Stone & Stone ran it for even n below 30, where
 /// LEX on n + 1 ends within seconds; above, LEX may not end in any reasonable time.

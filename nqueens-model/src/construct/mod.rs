@@ -45,6 +45,7 @@
 //! ```
 
 mod abramson_yung;
+mod build;
 mod corner;
 mod decomposition;
 mod error;
@@ -63,19 +64,19 @@ mod yaglom;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use build::{build, check_size};
 pub(crate) use number::{coprime_to_6, gcd, smallest_factor};
-pub(crate) use size::{build, check_size};
 
 pub use abramson_yung::abramson_yung;
 pub use corner::{add_corner, remove_corner};
 pub use decomposition::{decomposition, decomposition_of};
 pub use error::ConstructError;
-pub use explicit::{ExplicitColumns, ExplicitRule, MAX_STREAM_N, explicit, explicit_column};
+pub use explicit::{ExplicitColumns, MAX_STREAM_N, explicit, explicit_column};
 pub use general::{general, general_scheme, lemma5_triple};
 pub use knight_walk::{knight_walk, regular};
 pub use method::{Method, ODD_TRICK_PRACTICAL_N};
 pub use odd_trick::{LexRun, OddTrick, OddTrickResult, odd_trick};
-pub use recipe::{Construction, Corner, Recipe};
+pub use recipe::{Construction, Corner, ExplicitRule, Recipe};
 pub use size::{CONSTRUCT_BYTES_PER_ROW, MAX_CONSTRUCT_N};
 pub use table::{TABLE_SIZES, table};
 pub use torus::{

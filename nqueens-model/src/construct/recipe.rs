@@ -1,8 +1,7 @@
-//! What a construction returns: the placement and the [`Recipe`] that built it.
+//! What a construction returns: the placement and the [`Recipe`] that built it, with its parts
+//! ([`Corner`], [`ExplicitRule`]).
 
 use std::fmt;
-
-use super::ExplicitRule;
 
 /// A placement and how it was built.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -154,5 +153,23 @@ impl fmt::Display for Recipe {
                 write!(f, "{corner} corner queen added to {inner}")
             }
         }
+    }
+}
+
+/// Which of Bernhardsson's even rules built a board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ExplicitRule {
+    /// Rule 1, for `n mod 6 ∈ {0, 4}`: the even columns, then the odd ones.
+    NotTwoModSix,
+    /// Rule 2, for `n mod 6 = 2` (it also holds for 4): two interleaved runs that wrap around.
+    TwoModSix,
+}
+
+impl fmt::Display for ExplicitRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ExplicitRule::NotTwoModSix => "rule 1 (n mod 6 ≠ 2)",
+            ExplicitRule::TwoModSix => "rule 2 (n mod 6 = 2)",
+        })
     }
 }

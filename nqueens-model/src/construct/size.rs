@@ -1,9 +1,6 @@
-//! The size check every construction makes before it allocates, and the parallel builder of a
-//! placement.
+//! How large a board a construction builds: the memory a row takes, the largest board, and the
+//! size from which a board is filled on all cores. (The check and the builder are in `build.rs`.)
 
-use rayon::prelude::*;
-
-use super::{ConstructError, explicit};
 use crate::MEMORY_BUDGET_BYTES;
 
 /// The most memory a board built in memory takes at its peak, per row: the placement (4 bytes a row)
@@ -18,34 +15,6 @@ pub const CONSTRUCT_BYTES_PER_ROW: u64 = 5;
 /// [`MAX_STREAM_N`](super::MAX_STREAM_N), without holding them.
 pub const MAX_CONSTRUCT_N: usize = (MEMORY_BUDGET_BYTES / CONSTRUCT_BYTES_PER_ROW) as usize;
 
-/// Refuses `n = 0` and any `n` whose placement would not fit the memory budget, before allocating.
-pub(crate) fn check_size(n: usize, construction: &'static str) -> Result<(), ConstructError> {
-    if n == 0 {
-        return Err(ConstructError::ZeroSize);
-    }
-    if n > MAX_CONSTRUCT_N {
-        return Err(ConstructError::TooLarge {
-            construction,
-            n,
-            max: MAX_CONSTRUCT_N,
-            bytes: (n as u64).saturating_mul(CONSTRUCT_BYTES_PER_ROW),
-        });
-    }
-    Ok(())
-}
-
-/// The placement `column(0), column(1), …, column(n − 1)`, after [`check_size`]. Collecting a mapped
-/// range allocates once, at the exact size; from [`explicit::PARALLEL_ROWS`] rows on, every core
-/// fills its share, which also spreads the kernel's work of mapping fresh pages.
-pub(crate) fn build(
-    n: usize,
-    construction: &'static str,
-    column: impl Fn(usize) -> u32 + Send + Sync,
-) -> Result<Vec<u32>, ConstructError> {
-    check_size(n, construction)?;
-    Ok(if n >= explicit::PARALLEL_ROWS {
-        (0..n).into_par_iter().map(column).collect()
-    } else {
-        (0..n).map(column).collect()
-    })
-}
+/// Rows from which the explicit construction and `build` fill a placement on all cores: below
+/// it, handing work to other threads costs more than it saves.
+pub(crate) const PARALLEL_ROWS: usize = 1 << 20;

@@ -5,6 +5,10 @@
 //! and `u32le`, four little-endian bytes per row and nothing else. A billion rows take about 9.9 GB as
 //! text and 4 GB as `u32le`.
 //!
+//! This file is the table: it declares the modules and re-exports, and defines nothing they use.
+//! `sizes` (the bounds and buffer sizes), `format` and `error` are leaves; `rows` checks rows from
+//! any source; `read` is the sources reading a file; `verify` and `write` are the entry points.
+//!
 //! ```
 //! use std::io::Cursor;
 //! use nqueens_model::stream::{Format, verify_stream, write_placement};
@@ -27,6 +31,8 @@
 mod error;
 mod format;
 mod read;
+mod rows;
+mod sizes;
 mod verify;
 mod write;
 
@@ -35,13 +41,6 @@ mod tests;
 
 pub use error::StreamError;
 pub use format::{Format, Position};
+pub use sizes::MAX_VERIFY_N;
 pub use verify::{verify_columns, verify_stream};
 pub use write::write_placement;
-
-/// The largest placement [`verify_stream`] and [`verify_columns`] check: every row and column must fit
-/// a `u32`. Its line sets then take at most 5 · 2³² bits, 2.7 GB, within the 4 GiB budget.
-pub const MAX_VERIFY_N: usize = u32::MAX as usize;
-
-/// Bytes the writer gathers before each write, and the readers' buffer size: large enough that
-/// system calls cost nothing next to formatting.
-const BUFFER_BYTES: usize = 1 << 20;

@@ -2,9 +2,9 @@
 
 use std::io::{self, BufRead, BufReader, Read};
 
-use super::verify::RowSource;
-use super::write::MAX_ROW_BYTES;
-use super::{BUFFER_BYTES, MAX_VERIFY_N, StreamError};
+use super::error::StreamError;
+use super::rows::RowSource;
+use super::sizes::{BUFFER_BYTES, MAX_ROW_BYTES, MAX_VERIFY_N};
 
 /// The number of rows of a text placement: its newlines, plus one for a last line without one.
 ///

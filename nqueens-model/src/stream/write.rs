@@ -2,7 +2,8 @@
 
 use std::io::{self, Write};
 
-use super::{BUFFER_BYTES, Format};
+use super::format::Format;
+use super::sizes::{BUFFER_BYTES, MAX_ROW_BYTES};
 
 /// Writes `columns` (`placement[row] = column`) to `writer` in `format`, gathering a megabyte at a
 /// time, and returns the number of rows written. Memory stays bounded whatever the number of rows, so
@@ -51,9 +52,6 @@ pub fn write_placement<W: Write>(
     writer.flush()?;
     Ok(rows)
 }
-
-/// The longest row in any format: ten digits and a newline.
-pub(super) const MAX_ROW_BYTES: usize = 11;
 
 /// The two-digit strings "00" to "99", so that a column is formatted two digits per division.
 const DIGIT_PAIRS: &[u8; 200] = b"\

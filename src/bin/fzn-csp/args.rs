@@ -2,9 +2,12 @@
 //! `minizinc/csp.msc`), and this solver's own.
 
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use clap::Parser;
+use csp::app::{Budget, at_least_one, milliseconds, on_off};
 use csp::flatzinc::run::RunOptions;
+use csp::flatzinc::solver::SolverRun;
 
 /// Solves a FlatZinc model with the csp engine, printing solutions as the FlatZinc specification
 /// says.
@@ -66,9 +69,20 @@ pub struct Args {
 }
 
 impl Args {
-    /// The run's options for the library's protocol (the deadline and initialisation time are the
-    /// caller's to fill in).
-    pub fn run_options(&self) -> RunOptions {
+    /// The run these arguments ask for, its time limit counted from `started`.
+    pub fn solver_run(&self, started: Instant) -> SolverRun {
+        let budget = Budget::time_limit(started, self.time_limit.map(Duration::from_millis));
+        SolverRun {
+            program: "fzn-csp",
+            path: self.file.clone(),
+            options: self.run_options(budget),
+            started,
+            verbose: self.verbose,
+        }
+    }
+
+    /// The options of the library's protocol, with the deadline of `budget`.
+    fn run_options(&self, budget: Budget) -> RunOptions {
         RunOptions {
             all_solutions: self.all,
             solutions: self.solutions,
@@ -79,82 +93,8 @@ impl Args {
             lns: self.lns,
             threads: usize::try_from(self.threads).unwrap_or(usize::MAX),
             deterministic: self.deterministic,
+            deadline: budget.deadline(),
             ..RunOptions::default()
-        }
-    }
-}
-
-/// A time limit in milliseconds: a whole number, 0 or more.
-fn milliseconds(text: &str) -> Result<u64, String> {
-    text.parse().map_err(|_| {
-        format!("the time limit is a whole number of milliseconds, 0 or more, not `{text}`")
-    })
-}
-
-/// `on` or `off`.
-fn on_off(text: &str) -> Result<bool, String> {
-    match text {
-        "on" => Ok(true),
-        "off" => Ok(false),
-        _ => Err(format!("`on` or `off`, not `{text}`")),
-    }
-}
-
-/// A count that must be at least 1 (`-n`, `-p`).
-fn at_least_one(text: &str) -> Result<u64, String> {
-    match text.parse() {
-        Ok(0) | Err(_) => Err(format!(
-            "a whole number, 1 or more, is needed, not `{text}`"
-        )),
-        Ok(count) => Ok(count),
-    }
-}
-
-/// Folds a clap error into one line: its message, with the lines that follow it (a missing
-/// argument's name, say) joined on, and without the usage and help that clap appends.
-pub fn one_line(error: &clap::Error) -> String {
-    let text = error.to_string();
-    let message = text.split("\n\nUsage:").next().unwrap_or_default();
-    let message = message
-        .split("\n\nFor more information")
-        .next()
-        .unwrap_or_default();
-    let words: Vec<&str> = message.split_whitespace().collect();
-    words
-        .join(" ")
-        .trim_start_matches("error: ")
-        .trim_end_matches(':')
-        .to_owned()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn error(args: &[&str]) -> String {
-        let error = Args::try_parse_from(args).expect_err("the arguments are wrong");
-        one_line(&error)
-    }
-
-    #[test]
-    fn each_usage_error_is_one_line_that_names_the_problem() {
-        let missing = error(&["fzn-csp"]);
-        assert!(missing.contains("<FILE>"), "{missing}");
-        let negative = error(&["fzn-csp", "-t", "-5", "m.fzn"]);
-        assert!(negative.contains("time limit"), "{negative}");
-        assert!(negative.contains("`-5`"), "{negative}");
-        let zero = error(&["fzn-csp", "-n", "0", "m.fzn"]);
-        assert!(
-            zero.contains("1 or more") && zero.contains("--num-solutions"),
-            "{zero}"
-        );
-        let threads = error(&["fzn-csp", "-p", "0", "m.fzn"]);
-        assert!(
-            threads.contains("1 or more") && threads.contains("--parallel"),
-            "{threads}"
-        );
-        for message in [missing, negative, zero, threads] {
-            assert!(!message.contains('\n'), "{message}");
         }
     }
 }

@@ -1,32 +1,38 @@
 //! `fzn-csp`: the engine as a FlatZinc solver, with the standard options (`-a -n -i -f -s -t -r -p
 //! -v`), for MiniZinc (`minizinc/csp.msc`) and for direct use: `fzn-csp [options] model.fzn`.
+//!
+//! Arguments become options, and the library runs them ([`csp::flatzinc::solver`]); how the program
+//! ends (one line, its exit code) is the application layer's ([`csp::app`]).
 
 mod args;
-mod memory;
-mod progress;
-mod run;
 
-use std::io::Write;
 use std::process::ExitCode;
+use std::time::Instant;
+
+use csp::app::{self, CliError, Exit, Parsed, Progress};
+use csp::flatzinc::run::root_bound;
 
 /// Every allocation goes through the guard, so that running out of memory is one line and exit
 /// code 3, never an abort.
 #[global_allocator]
-static ALLOCATOR: memory::Guarded = memory::Guarded;
+static ALLOCATOR: app::Guarded = app::Guarded::named("fzn-csp");
 
 fn main() -> ExitCode {
-    // A panic is a bug: one line naming it and exit code 70, never a backtrace.
-    std::panic::set_hook(Box::new(|info| {
-        let _ = writeln!(std::io::stderr(), "fzn-csp: internal error: {info}");
-        std::process::exit(70);
-    }));
-    let code = match run::run(std::env::args_os()) {
-        Ok(()) => 0,
-        Err(error) => {
-            // One line on stderr, which MiniZinc shows as the solver's message.
-            let _ = writeln!(std::io::stderr(), "fzn-csp: {error}");
-            error.exit_code()
-        }
-    };
-    ExitCode::from(code)
+    // The time limit counts from here: reading and compiling the model are part of the run.
+    let started = Instant::now();
+    app::report_panics("fzn-csp");
+    let result = app::parse::<args::Args>(std::env::args_os()).and_then(|parsed| match parsed {
+        Parsed::Run(args) => run(&args, started),
+        Parsed::Done(exit) => Ok(exit),
+    });
+    app::finish("fzn-csp", result)
+}
+
+/// Runs the model as the arguments ask; a time limit that ends the run is an answer (exit 0).
+fn run(args: &args::Args, started: Instant) -> Result<Exit, CliError> {
+    let progress = app::progress_wanted(args.progress, args.no_progress);
+    args.solver_run(started).run(move |compiled| {
+        progress.then(|| Progress::for_flatzinc(root_bound(compiled.model())))
+    })?;
+    Ok(Exit::Answered)
 }

@@ -10,11 +10,11 @@ use csp_problems::sudoku::{self, Answer, Grid, Puzzle};
 use csp_search::{Outcome, SearchConfig};
 use serde::Serialize;
 
-use crate::cli::error::{CliError, Exit};
 use crate::cli::input::open_input;
 use crate::cli::options::{Defaults, SearchOptions};
-use crate::cli::progress::Progress;
 use crate::cli::report::{ConfigReport, StatsReport, describe, write_json};
+use csp::app::Progress;
+use csp::app::{CliError, Exit};
 
 /// `csp sudoku`.
 #[derive(Debug, Args)]

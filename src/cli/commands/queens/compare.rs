@@ -10,9 +10,9 @@ use csp_search::{Propagation, VariableOrderKind};
 use nqueens_model::experiment::{self, Experiment, stone_tables, terse_profile};
 use serde::Serialize;
 
-use crate::cli::error::{CliError, Exit};
 use crate::cli::plot::{Figure, Series, line_chart};
 use crate::cli::report::{name, write_json};
+use csp::app::{CliError, Exit};
 
 /// `csp queens compare`.
 #[derive(Debug, Args)]

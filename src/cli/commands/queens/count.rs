@@ -17,10 +17,10 @@ use nqueens_count::{Answer, CountKind, CountOptions, CountProgress, CountReport,
 use serde::Serialize;
 
 use super::engine::{QueensSearch, limit_word, search, start_json};
-use crate::cli::error::{CliError, Exit};
 use crate::cli::options::{parse_board_size, parse_interval};
-use crate::cli::progress::SubproblemBar;
 use crate::cli::report::write_json;
+use csp::app::SubproblemBar;
+use csp::app::{CliError, Exit};
 
 /// `csp queens count`.
 #[derive(Debug, Args)]

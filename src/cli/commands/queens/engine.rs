@@ -10,11 +10,11 @@ use csp_search::{FnObserver, Limit, SearchConfig, SearchEvent, SearchResult, Sta
 use nqueens_model::{Encoding, model, render};
 use serde::Serialize;
 
-use crate::cli::budget::Budget;
-use crate::cli::error::CliError;
 use crate::cli::options::{Defaults, SearchOptions};
-use crate::cli::progress::Progress;
 use crate::cli::report::{ConfigReport, StatsReport, describe};
+use csp::app::Budget;
+use csp::app::CliError;
+use csp::app::Progress;
 
 /// Boards up to this size are drawn; larger ones are printed as their columns.
 pub const MAX_DRAWN_BOARD: usize = 32;

@@ -10,9 +10,9 @@ use nqueens_model::model;
 use serde::Serialize;
 
 use super::engine::QueensSearch;
-use crate::cli::error::{CliError, Exit};
 use crate::cli::options::parse_board_size;
 use crate::cli::report::write_json;
+use csp::app::{CliError, Exit};
 
 /// `csp queens estimate`.
 #[derive(Debug, Args)]

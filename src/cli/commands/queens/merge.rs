@@ -8,8 +8,8 @@ use nqueens_count::{MergedCount, ShardResult, merge};
 use serde::Serialize;
 
 use super::count::answer_line;
-use crate::cli::error::{CliError, Exit};
 use crate::cli::report::write_json;
+use csp::app::{CliError, Exit};
 
 /// `csp queens merge`.
 #[derive(Debug, Args)]

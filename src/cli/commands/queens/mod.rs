@@ -14,7 +14,7 @@ use std::io::Write;
 
 use clap::Subcommand;
 
-use crate::cli::error::{CliError, Exit};
+use csp::app::{CliError, Exit};
 
 /// The `csp queens` commands.
 #[derive(Debug, Subcommand)]

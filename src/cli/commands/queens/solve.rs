@@ -1,9 +1,9 @@
 //! `csp queens solve`: one solution (or K, or all) by the method `--method` picks: the search
-//! engine here, a local search ([`local`]) or a construction ([`construct`]).
+//! engine here, a local search ([`local_search`]) or a construction ([`construct`]).
 
 mod args;
 mod construct;
-mod local;
+mod local_search;
 mod output;
 
 use std::io::Write;
@@ -11,21 +11,21 @@ use std::ops::ControlFlow;
 
 use csp_search::Outcome;
 use nqueens_model::construct::Method as ConstructMethod;
-use nqueens_model::local::LocalMethod;
+use nqueens_model::local_search::LocalMethod;
 use nqueens_model::verify;
 
 use self::args::Method;
 pub use self::args::{Request, SolveArgs};
 use self::output::{verify_file, write_placement_file};
 use super::engine::{limit_word, search, start_json, write_board, write_json_solution};
-use crate::cli::error::{CliError, Exit};
+use csp::app::{CliError, Exit};
 
 /// The method a `solve` request runs, once `auto` is resolved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Resolved {
     /// The backtracking engine.
     Search,
-    /// A local search of `nqueens_model::local`.
+    /// A local search of `nqueens_model::local_search`.
     Local(LocalMethod),
     /// A construction of `nqueens_model::construct`.
     Construct(ConstructMethod),
@@ -50,7 +50,7 @@ pub fn run(args: SolveArgs, out: &mut impl Write) -> Result<Exit, CliError> {
     }
     match method {
         Resolved::Search => run_search(&args, out),
-        Resolved::Local(method) => local::run(&args, method, chosen_by_auto, out),
+        Resolved::Local(method) => local_search::run(&args, method, chosen_by_auto, out),
         Resolved::Construct(method) => construct::run(&args, Some(method), chosen_by_auto, out),
         Resolved::Torus => construct::run(&args, None, chosen_by_auto, out),
     }

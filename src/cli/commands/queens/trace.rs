@@ -8,7 +8,7 @@ use csp_search::{TraceRecorder, solve};
 use nqueens_model::model;
 
 use super::solve::Request;
-use crate::cli::error::{CliError, Exit};
+use csp::app::{CliError, Exit};
 
 /// `csp queens trace`: the board, the solutions wanted and the search options, as for `solve`, and an
 /// event limit. Only what a search uses: `solve`'s methods, files and threads are not offered, so

@@ -8,7 +8,7 @@ use std::time::Instant;
 use clap::Args;
 use nqueens_model::stream::{Format, StreamError, verify_stream};
 
-use crate::cli::error::{CliError, Exit};
+use csp::app::{CliError, Exit};
 
 /// `csp queens verify`.
 #[derive(Debug, Args)]

@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 use clap::builder::PossibleValue;
 use clap::{Args, ValueEnum};
 use nqueens_model::construct::Method as ConstructMethod;
-use nqueens_model::local::LocalMethod;
+use nqueens_model::local_search::LocalMethod;
 use nqueens_model::stream::Format;
 
 use crate::cli::commands::queens::engine::QueensSearch;
@@ -104,7 +104,7 @@ pub enum Method {
     Auto,
     /// The backtracking search engine.
     Search,
-    /// A local search of `nqueens_model::local`.
+    /// A local search of `nqueens_model::local_search`.
     Local(LocalMethod),
     /// A construction of `nqueens_model::construct`.
     Construct(ConstructMethod),

@@ -14,7 +14,7 @@ use nqueens_model::verify;
 
 use super::args::SolveArgs;
 use super::output::{MAX_JSON_PLACEMENT, MethodReport, verify_file, write_placement_file};
-use crate::cli::error::{CliError, Exit};
+use csp::app::{CliError, Exit};
 
 /// What a construction produced.
 struct Built {
@@ -46,7 +46,7 @@ struct Job {
 /// Runs `method` (the knight-walk on the torus for `None`) on an n-queens board, verifies and writes
 /// its placement, and reports it. The work runs within the time limit: the odd
 /// trick's searches stop at it by themselves, and an O(n) construction of a huge board that overruns
-/// it is abandoned, its unfinished file removed (`crate::cli::budget::Budget::run`).
+/// it is abandoned, its unfinished file removed (`csp::app::Budget::run`).
 pub fn run(
     args: &SolveArgs,
     method: Option<Method>,

@@ -11,9 +11,9 @@ use serde::{Serialize, Serializer};
 
 use super::args::SolveArgs;
 use crate::cli::commands::queens::engine::write_board;
-use crate::cli::error::CliError;
-use crate::cli::file::AtomicFile;
 use crate::cli::report::write_json;
+use csp::app::AtomicFile;
+use csp::app::CliError;
 
 /// Up to this size the text output lists a solution's columns on one line (larger ones are
 /// summarised: `--output FILE` writes them).

@@ -24,7 +24,7 @@
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
-//! use nqueens_model::local::{LocalOutcome, Limits, qs4};
+//! use nqueens_model::local_search::{LocalOutcome, Limits, qs4};
 //!
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let report = qs4(1000, 7, &Limits::default(), &AtomicBool::new(false))?;
@@ -35,12 +35,12 @@
 //! # }
 //! ```
 
+mod counters_repair;
 mod diagonals;
 mod error;
 mod frame;
 mod las_vegas;
 mod method;
-mod min_conflicts;
 mod outcome;
 mod qs1;
 mod qs4;
@@ -48,10 +48,10 @@ mod race;
 
 use self::frame::{Halt, Stats, Watch, below, run_method, shuffle, streams, trivial_outcome};
 
+pub use counters_repair::min_conflicts;
 pub use error::LocalError;
 pub use las_vegas::{las_vegas1, las_vegas2};
 pub use method::{FIXED_BYTES, LocalMethod};
-pub use min_conflicts::min_conflicts;
 pub use outcome::{Limits, LocalOutcome, RunReport};
 pub use qs1::qs1;
 pub use qs4::{conflicting_queens, qs4};

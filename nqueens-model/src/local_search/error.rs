@@ -1,8 +1,10 @@
-//! [`LocalError`]: why a local-search run could not start.
+//! [`LocalError`]: why a local-search run could not start, and [`LocalMethod::check`], which
+//! refuses a board before anything is allocated.
 
 use thiserror::Error;
 
-use super::LocalMethod;
+use super::method::LocalMethod;
+use crate::MEMORY_BUDGET_BYTES;
 
 /// Why a local-search run could not start.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -54,5 +56,30 @@ fn threads_note(threads: usize) -> String {
         format!(" with {threads} threads")
     } else {
         String::new()
+    }
+}
+
+impl LocalMethod {
+    /// Refuses a board of `n` rows for `threads` simultaneous runs before anything is allocated.
+    pub fn check(self, n: usize, threads: usize) -> Result<(), LocalError> {
+        if n == 0 {
+            return Err(LocalError::ZeroSize);
+        }
+        if threads == 0 {
+            return Err(LocalError::NoThreads);
+        }
+        let one_run = self.required_bytes(n);
+        let required_bytes = one_run.saturating_mul(threads as u64);
+        if n > self.max_n() || required_bytes > MEMORY_BUDGET_BYTES {
+            return Err(LocalError::TooLarge {
+                method: self,
+                n,
+                threads,
+                required_bytes,
+                budget_bytes: MEMORY_BUDGET_BYTES,
+                max: self.max_n(),
+            });
+        }
+        Ok(())
     }
 }

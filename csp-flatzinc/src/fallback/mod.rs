@@ -11,14 +11,3 @@ mod slots;
 
 pub use checked::{Check, Checked};
 pub use slots::{Slot, Slots};
-
-use csp_core::{CheckCtx, Constraint};
-
-/// The checker's verdict once every scope variable is fixed (`None` before).
-fn fixed_verdict(constraint: &dyn Constraint, ctx: &CheckCtx<'_>) -> Option<bool> {
-    let mut values: smallvec::SmallVec<[i32; 8]> = smallvec::SmallVec::new();
-    for &var in constraint.scope() {
-        values.push(ctx.fixed_value(var)?);
-    }
-    Some(constraint.is_satisfied(&values))
-}

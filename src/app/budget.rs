@@ -1,6 +1,7 @@
-//! The one place where a command's limits are worked out and enforced: [`Budget`] counts them from
-//! the command's start, hands each method what is left of them (the engine's node, backtrack and time
-//! limits; a local search's time), and runs work that cannot look at the clock itself (building a
+//! The one place where a program's limits are worked out and enforced: [`Budget`] counts them from
+//! the start (of a `csp` command; of `fzn-csp`'s process, so that reading and compiling count), hands
+//! each method what is left of them (the engine's node, backtrack and time limits; a local search's
+//! time; the FlatZinc run's deadline), and runs work that cannot look at the clock itself (building a
 //! huge model, one Knuth probe of a huge board, a construction) on a worker thread that is abandoned
 //! when the time runs out. So every method stops within a few tens of milliseconds of the limit.
 
@@ -9,8 +10,7 @@ use std::time::{Duration, Instant};
 
 use csp_search::Limits;
 
-use super::file::cancel_writes;
-use super::options::LimitOptions;
+use super::atomic_file::cancel_writes;
 
 /// How long past the deadline a worker is given to stop by itself (and report its own counts)
 /// before it is abandoned. Work that looks at the clock stops well within it.
@@ -19,40 +19,59 @@ const GRACE: Duration = Duration::from_millis(10);
 /// How long an abandoned worker is given to remove its unfinished output file.
 const CLEAN_UP: Duration = Duration::from_millis(50);
 
-/// A command's limits, counted from its start.
+/// A program's limits (the engine's own type, [`Limits`]: nodes, backtracks, time and solutions),
+/// counted from its start.
 #[derive(Debug, Clone, Copy)]
 pub struct Budget {
     started: Instant,
-    nodes: Option<u64>,
-    backtracks: Option<u64>,
-    time: Option<Duration>,
+    limits: Limits,
 }
 
 impl Budget {
-    /// The limits of `options`, starting now.
-    pub fn start(options: &LimitOptions) -> Self {
-        Budget {
-            started: Instant::now(),
-            nodes: options.node_limit,
-            backtracks: options.backtrack_limit,
-            time: options.time_limit,
-        }
+    /// `limits`, counted from now.
+    pub fn start(limits: Limits) -> Self {
+        Budget::starting_at(Instant::now(), limits)
+    }
+
+    /// `limits`, counted from `started` (a program that wants its time limit to cover the work done
+    /// before its arguments were read).
+    pub fn starting_at(started: Instant, limits: Limits) -> Self {
+        Budget { started, limits }
+    }
+
+    /// A time limit alone (`None`: none), counted from `started`: FlatZinc's `-t`, which covers
+    /// reading and compiling the model.
+    pub fn time_limit(started: Instant, time: Option<Duration>) -> Self {
+        Budget::starting_at(
+            started,
+            Limits {
+                time,
+                ..Limits::default()
+            },
+        )
+    }
+
+    /// When the time limit runs out, if there is one (`None` too if it lies beyond what the clock
+    /// can represent).
+    pub fn deadline(&self) -> Option<Instant> {
+        self.limits
+            .time
+            .and_then(|time| self.started.checked_add(time))
     }
 
     /// The time left, if there is a time limit (zero once it has passed).
     pub fn remaining(&self) -> Option<Duration> {
-        self.time
+        self.limits
+            .time
             .map(|time| time.saturating_sub(self.started.elapsed()))
     }
 
-    /// The engine's limits for a search that starts now: the node and backtrack limits, and the time
-    /// that is left.
+    /// The engine's limits for a search that starts now: the node, backtrack and solution limits,
+    /// and the time that is left.
     pub fn search_limits(&self) -> Limits {
         Limits {
-            nodes: self.nodes,
-            backtracks: self.backtracks,
             time: self.remaining(),
-            solutions: None,
+            ..self.limits
         }
     }
 

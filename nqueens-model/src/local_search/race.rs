@@ -1,8 +1,31 @@
-//! Running a method on several threads, first answer wins: [`race`], and [`solve`] around it.
+//! Running a method: by name ([`LocalMethod::run`]), and on several threads, first answer wins
+//! ([`race`], and [`solve`] around it).
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use super::{Limits, LocalError, LocalMethod, LocalOutcome, RunReport};
+use super::{
+    Limits, LocalError, LocalMethod, LocalOutcome, RunReport, las_vegas1, las_vegas2,
+    min_conflicts, qs1, qs4,
+};
+
+impl LocalMethod {
+    /// Runs the method once; the same as calling [`qs1`], [`qs4`], [`las_vegas1`] or [`las_vegas2`].
+    pub fn run(
+        self,
+        n: usize,
+        seed: u64,
+        limits: &Limits,
+        stop: &AtomicBool,
+    ) -> Result<RunReport, LocalError> {
+        match self {
+            LocalMethod::Qs1 => qs1(n, seed, limits, stop),
+            LocalMethod::Qs4 => qs4(n, seed, limits, stop),
+            LocalMethod::LasVegas1 => las_vegas1(n, seed, limits, stop),
+            LocalMethod::LasVegas2 => las_vegas2(n, seed, limits, stop),
+            LocalMethod::MinConflicts => min_conflicts(n, seed, limits, stop),
+        }
+    }
+}
 
 /// Runs one method with a seed, then checks memory for `threads` runs and [`race`]s them: the usual
 /// entry point for a caller such as the CLI.

@@ -1,43 +1,25 @@
-//! [`LocalMethod`]: the solvers by name, and the memory each needs.
+//! [`LocalMethod`]: the solvers by name, and the memory each needs. (Running one by name is in
+//! `race.rs`, refusing a board in `error.rs`, so that the solvers, which name themselves, and this
+//! table import one way.)
 
-use std::sync::atomic::AtomicBool;
-
-use super::{Limits, LocalError, RunReport, las_vegas1, las_vegas2, min_conflicts, qs1, qs4};
 use crate::MEMORY_BUDGET_BYTES;
 
 /// The solvers of this module, for callers that choose one at run time (the CLI's `--method`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum LocalMethod {
-    /// [`qs1`].
+    /// [`qs1`](super::qs1).
     Qs1,
-    /// [`qs4`].
+    /// [`qs4`](super::qs4).
     Qs4,
-    /// [`las_vegas1`].
+    /// [`las_vegas1`](super::las_vegas1).
     LasVegas1,
-    /// [`las_vegas2`].
+    /// [`las_vegas2`](super::las_vegas2).
     LasVegas2,
-    /// [`min_conflicts`]: `csp-local` on the counters model.
+    /// [`min_conflicts`](super::min_conflicts): `csp-local` on the counters model.
     MinConflicts,
 }
 
 impl LocalMethod {
-    /// Runs the method once; the same as calling [`qs1`], [`qs4`], [`las_vegas1`] or [`las_vegas2`].
-    pub fn run(
-        self,
-        n: usize,
-        seed: u64,
-        limits: &Limits,
-        stop: &AtomicBool,
-    ) -> Result<RunReport, LocalError> {
-        match self {
-            LocalMethod::Qs1 => qs1(n, seed, limits, stop),
-            LocalMethod::Qs4 => qs4(n, seed, limits, stop),
-            LocalMethod::LasVegas1 => las_vegas1(n, seed, limits, stop),
-            LocalMethod::LasVegas2 => las_vegas2(n, seed, limits, stop),
-            LocalMethod::MinConflicts => min_conflicts(n, seed, limits, stop),
-        }
-    }
-
     /// The most memory, in bytes, one run on an `n`-queens board can take, saturating at `u64::MAX`.
     ///
     /// Every method holds the placement (4 bytes a row) and a few sets indexed by line; the estimate
@@ -84,29 +66,6 @@ impl LocalMethod {
             }
         }
         within
-    }
-
-    /// Refuses a board of `n` rows for `threads` simultaneous runs before anything is allocated.
-    pub fn check(self, n: usize, threads: usize) -> Result<(), LocalError> {
-        if n == 0 {
-            return Err(LocalError::ZeroSize);
-        }
-        if threads == 0 {
-            return Err(LocalError::NoThreads);
-        }
-        let one_run = self.required_bytes(n);
-        let required_bytes = one_run.saturating_mul(threads as u64);
-        if n > self.max_n() || required_bytes > MEMORY_BUDGET_BYTES {
-            return Err(LocalError::TooLarge {
-                method: self,
-                n,
-                threads,
-                required_bytes,
-                budget_bytes: MEMORY_BUDGET_BYTES,
-                max: self.max_n(),
-            });
-        }
-        Ok(())
     }
 }
 

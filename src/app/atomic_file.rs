@@ -18,8 +18,9 @@ static CANCELLED: AtomicBool = AtomicBool::new(false);
 /// one to remove.
 static OPEN: AtomicUsize = AtomicUsize::new(0);
 
-/// Makes every write to an [`AtomicFile`] from now on fail (see [`CANCELLED`]); returns whether any
-/// is being written, and so needs its writer to unwind and remove it.
+/// Makes every write to an [`AtomicFile`] from now on fail, so that a writer abandoned at a time
+/// limit unwinds and removes its temporary file; returns whether any is being written, and so needs
+/// its writer to do that.
 pub fn cancel_writes() -> bool {
     CANCELLED.store(true, Ordering::Relaxed);
     OPEN.load(Ordering::Relaxed) > 0

@@ -1,8 +1,10 @@
+//! [`Checked`]: a relation known by its checker alone.
+
 use std::fmt;
 
 use csp_core::{CheckCtx, Constraint, VarId};
 
-use super::Slots;
+use super::slots::Slots;
 use crate::Elem;
 
 /// The checker a [`Checked`] relation is given: whether the arguments' values (constants included, one per
@@ -49,6 +51,15 @@ impl Constraint for Checked {
     }
 
     fn entailment(&self, ctx: &CheckCtx<'_>) -> Option<bool> {
-        super::fixed_verdict(self, ctx)
+        fixed_verdict(self, ctx)
     }
+}
+
+/// The checker's verdict once every scope variable is fixed (`None` before).
+fn fixed_verdict(constraint: &dyn Constraint, ctx: &CheckCtx<'_>) -> Option<bool> {
+    let mut values: smallvec::SmallVec<[i32; 8]> = smallvec::SmallVec::new();
+    for &var in constraint.scope() {
+        values.push(ctx.fixed_value(var)?);
+    }
+    Some(constraint.is_satisfied(&values))
 }

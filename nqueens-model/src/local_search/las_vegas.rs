@@ -312,7 +312,7 @@ mod tests {
     use std::sync::atomic::AtomicBool;
 
     use super::*;
-    use crate::local::LocalOutcome;
+    use crate::local_search::LocalOutcome;
 
     /// Algorithm One with the pseudocode's swaps, one at a time, on the same random numbers.
     fn literal_algorithm_one(n: usize, seed: u64) -> (Vec<u32>, u64, u64) {

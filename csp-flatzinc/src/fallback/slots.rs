@@ -1,3 +1,6 @@
+//! [`Slots`]: a builtin's arguments, constants and repeated variables included, mapped onto a
+//! constraint's scope.
+
 use csp_core::{CheckCtx, PropagationCtx, VarId, Wipeout};
 
 use crate::Elem;

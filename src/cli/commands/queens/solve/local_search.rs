@@ -1,15 +1,17 @@
 //! `csp queens solve --method qs1|qs4|min-conflicts|las-vegas1|las-vegas2`: a seeded local search of
-//! `nqueens_model::local`, raced over threads, its answer verified.
+//! `nqueens_model::local_search`, raced over threads, its answer verified.
 
 use std::io::Write;
 use std::time::Instant;
 
-use nqueens_model::local::{Limits, LocalError, LocalMethod, LocalOutcome, RunReport, solve};
+use nqueens_model::local_search::{
+    Limits, LocalError, LocalMethod, LocalOutcome, RunReport, solve,
+};
 use nqueens_model::verify;
 
 use super::args::SolveArgs;
 use super::output::{MethodReport, verify_file, write_placement_file};
-use crate::cli::error::{CliError, Exit};
+use csp::app::{CliError, Exit};
 
 /// Runs the local search, verifies and writes its answer, and reports it.
 pub fn run(
