@@ -151,14 +151,9 @@ pub fn minizinc_instances(dir: &Path) -> Result<Vec<Instance>, String> {
                 );
             }
         } else if model.starts_with("QCP") {
-            for qcp in rows(&dir.join("../qcp/ANSWERS.tsv"))? {
-                let expected = if qcp[3] == "SAT" {
-                    Expected::Sat
-                } else {
-                    Expected::Unsat
-                };
-                let model = format!("QCP/{}_ext.mzn", qcp[0]);
-                push(qcp[0].clone(), &model, None, expected);
+            for (name, expected) in qcp_instances(dir)? {
+                let model = format!("QCP/{name}_ext.mzn");
+                push(name, &model, None, expected);
             }
         } else {
             let expected = if answer == "UNSAT" {
@@ -174,6 +169,55 @@ pub fn minizinc_instances(dir: &Path) -> Result<Vec<Instance>, String> {
             push(name, model, Some(data.clone()), expected);
         }
     }
+    Ok(out)
+}
+
+/// The quasigroup-completion instances of `minizinc/QCP/` and their answers: from the shared
+/// collection's `../qcp/ANSWERS.tsv` where it is there, else by the rule `minizinc/ANSWERS.tsv`
+/// states for them (`qcp-N-H-k`: satisfiable for k = 0..9, unsatisfiable for k = 10..14), since
+/// the copy in this repository's `data/` has the models but not that table.
+fn qcp_instances(dir: &Path) -> Result<Vec<(String, Expected)>, String> {
+    let table = dir.join("../qcp/ANSWERS.tsv");
+    if table.exists() {
+        return Ok(rows(&table)?
+            .into_iter()
+            .map(|qcp| {
+                let expected = if qcp[3] == "SAT" {
+                    Expected::Sat
+                } else {
+                    Expected::Unsat
+                };
+                (qcp[0].clone(), expected)
+            })
+            .collect());
+    }
+    let folder = dir.join("QCP");
+    let entries = std::fs::read_dir(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+    let mut out = Vec::new();
+    for entry in entries {
+        let file = entry.map_err(|e| e.to_string())?.file_name();
+        let Some(name) = file
+            .to_string_lossy()
+            .strip_suffix("_ext.mzn")
+            .map(str::to_owned)
+        else {
+            continue;
+        };
+        let k: u32 = name
+            .rsplit('-')
+            .next()
+            .and_then(|k| k.parse().ok())
+            .ok_or(format!("QCP/{name}: no instance number"))?;
+        out.push((
+            name,
+            if k <= 9 {
+                Expected::Sat
+            } else {
+                Expected::Unsat
+            },
+        ));
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(out)
 }
 
