@@ -20,7 +20,7 @@ use crate::{SearchEvent, SearchObserver};
 ///   `c/j` of the children;
 /// - when a node at level `i` is finished (its assignment undone), the estimate of the level below it,
 ///   `tree[i + 1]`, which already holds the reweighted sum over all of that node's children, is folded
-///   into `tree[i]` — once (DESIGN.md: folding after every child would count earlier siblings again).
+///   into `tree[i]` — once (folding after every child would count earlier siblings again).
 ///
 /// The estimate at any moment is the sum of `tree` over the levels of the current path and the level
 /// just below it. The solution estimate is the same computation with solution nodes weighted 1 and all
