@@ -45,19 +45,8 @@ const KNOWN: &[&[&str]] = &[
         "csp-search/src/order/mod.rs",
     ],
     &[
-        "csp-search/src/value/ascending.rs",
-        "csp-search/src/value/descending.rs",
-        "csp-search/src/value/middle_out.rs",
-        "csp-search/src/value/mod.rs",
-        "csp-search/src/value/random.rs",
-    ],
-    &[
         "csp-search/src/branch/decisions.rs",
         "csp-search/src/branch/mod.rs",
-    ],
-    &[
-        "csp-search/src/knuth/mod.rs",
-        "csp-search/src/knuth/pair_masks.rs",
     ],
 ];
 

@@ -2,54 +2,17 @@
 //! backtrack programs", as Stone & Stone describe it in *Efficient Search Techniques* (1987) §4).
 
 use csp_core::{Model, Store};
-use rand::{Rng as _, RngExt};
-use rand_pcg::Pcg32;
+use rand::RngExt;
 
 use crate::order::{BuiltinVariableOrder, SelectCtx, VariableOrder};
-use crate::{Propagation, Rng, SearchConfig, rng_for};
+use crate::{Propagation, SearchConfig};
 
 mod pair_masks;
+mod sampling;
 
 use pair_masks::PairMasks;
-
-/// The random stream the probes' seeds come from (see [`rng_for`]).
-const PROBE_STREAM: u64 = 3;
-
-/// One probe's own generator, seeded by the probe's word of the seed stream. Each probe draws only
-/// from its own, so probes can run in any order, interleaved or side by side, and still make the
-/// same choices. PCG32 (O'Neill 2014) has a specified output, like ChaCha, and costs a multiply per
-/// draw; a probe draws once per level.
-type ProbeRng = Pcg32;
-
-/// The seeds of successive probes: the `i`-th probe's generator is seeded by the `i`-th word.
-#[derive(Debug)]
-struct ProbeSeeds(Rng);
-
-impl ProbeSeeds {
-    fn new(seed: u64) -> Self {
-        ProbeSeeds(rng_for(seed, PROBE_STREAM))
-    }
-
-    /// The next probe's generator.
-    fn next_probe(&mut self) -> ProbeRng {
-        Pcg32::new(self.0.next_u64(), PROBE_STREAM)
-    }
-}
-
-/// The result of [`knuth_probes`]: the mean of the probes' estimates and its standard error.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ProbeEstimate {
-    /// How many probes were made.
-    pub probes: u64,
-    /// The estimated number of nodes of the full tree, root included.
-    pub tree_size: f64,
-    /// The standard error of `tree_size` (the probes' standard deviation over √probes).
-    pub tree_size_std_error: f64,
-    /// The estimated number of solutions.
-    pub solutions: f64,
-    /// The standard error of `solutions`.
-    pub solutions_std_error: f64,
-}
+pub use sampling::ProbeEstimate;
+use sampling::{ProbeRng, estimate};
 
 /// Estimates the size of the tree a search with `config`'s variable ordering and propagation would
 /// explore, and its number of solutions, from `probes` random root-to-leaf paths (Knuth 1975).
@@ -116,52 +79,6 @@ pub fn knuth_probes_on_store(model: &Model, config: &SearchConfig, probes: u64) 
     })
 }
 
-/// Runs `probes` probes one after another, each with its own generator, and averages them.
-fn estimate(
-    seed: u64,
-    probes: u64,
-    mut probe: impl FnMut(&mut ProbeRng) -> (f64, f64),
-) -> ProbeEstimate {
-    let mut seeds = ProbeSeeds::new(seed);
-    let mut sums = Sums::default();
-    for _ in 0..probes {
-        sums.add(probe(&mut seeds.next_probe()));
-    }
-    sums.estimate(probes)
-}
-
-/// The running sums of the probes' estimates and of their squares, added in probe order so that
-/// every way of running the probes gives the same floating-point result.
-#[derive(Debug, Default)]
-struct Sums {
-    size: f64,
-    size_squares: f64,
-    solutions: f64,
-    solution_squares: f64,
-}
-
-impl Sums {
-    fn add(&mut self, (size, solutions): (f64, f64)) {
-        self.size += size;
-        self.size_squares += size * size;
-        self.solutions += solutions;
-        self.solution_squares += solutions * solutions;
-    }
-
-    fn estimate(&self, probes: u64) -> ProbeEstimate {
-        let (tree_size, tree_size_std_error) = mean_and_error(self.size, self.size_squares, probes);
-        let (solutions, solutions_std_error) =
-            mean_and_error(self.solutions, self.solution_squares, probes);
-        ProbeEstimate {
-            probes,
-            tree_size,
-            tree_size_std_error,
-            solutions,
-            solutions_std_error,
-        }
-    }
-}
-
 /// One probe from the root of `store` (nothing assigned): its tree-size and solution estimates.
 fn probe(
     model: &Model,
@@ -194,20 +111,6 @@ fn probe(
             return (size, 0.0);
         }
     }
-}
-
-/// The mean of `probes` samples and its standard error, from their sum and sum of squares.
-fn mean_and_error(sum: f64, squares: f64, probes: u64) -> (f64, f64) {
-    if probes == 0 {
-        return (0.0, 0.0);
-    }
-    let count = probes as f64;
-    let mean = sum / count;
-    if probes < 2 {
-        return (mean, 0.0);
-    }
-    let variance = ((squares - count * mean * mean) / (count - 1.0)).max(0.0);
-    (mean, (variance / count).sqrt())
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@
 use csp_core::{Model, Store, VarId};
 use rand::RngExt;
 
-use super::{ProbeEstimate, ProbeRng, ProbeSeeds, Sums};
+use super::sampling::{ProbeEstimate, ProbeRng, ProbeSeeds, Sums, estimate};
 use crate::{Propagation, SearchConfig, TiePolicy, VariableOrderKind};
 
 /// The largest table of masks worth building, in 64-bit words (32 MiB).
@@ -147,7 +147,7 @@ impl PairMasks {
         if self.vars > 64 {
             let mut current = vec![0; self.vars];
             let mut free = Vec::with_capacity(self.vars);
-            return super::estimate(seed, probes, |rng| self.probe(rng, &mut current, &mut free));
+            return estimate(seed, probes, |rng| self.probe(rng, &mut current, &mut free));
         }
         // Each variable's mask takes the narrowest field that holds every domain, packed into 64-bit
         // words: 16 queens' masks fill four words, and one probe step intersects four words.

@@ -1,6 +1,6 @@
 use csp_core::VarId;
 
-use super::ValueOrder;
+use super::value_order::ValueOrder;
 use crate::SelectCtx;
 
 /// Smallest value first: the order in which the choices arrive, so nothing to do.

@@ -1,6 +1,6 @@
 use csp_core::VarId;
 
-use super::ValueOrder;
+use super::value_order::ValueOrder;
 use crate::SelectCtx;
 
 /// Values nearest the middle of the variable's initial span first, the smaller of two equally near

@@ -4,49 +4,17 @@ mod ascending;
 mod descending;
 mod middle_out;
 mod random;
+mod value_order;
 
 pub use ascending::Ascending;
 pub use descending::Descending;
 pub use middle_out::MiddleOut;
 pub use random::RandomValues;
+pub use value_order::ValueOrder;
 
 use csp_core::VarId;
 
 use crate::{SearchConfig, SelectCtx, ValueOrderKind};
-
-/// Orders the choices of a node. `values` arrive ascending and are reordered in place: no allocation.
-pub trait ValueOrder {
-    /// Reorders `values`, the choices of `var` at the node `ctx` describes.
-    fn order(&mut self, var: VarId, ctx: &SelectCtx<'_>, values: &mut [i32]);
-
-    /// Whether [`order`](ValueOrder::order) gives the same order whenever it is given the same
-    /// values for the same variable (no randomness, no state). Search may then drop the choices of
-    /// nodes far up a deep path and list them again when it returns there, so that its memory does
-    /// not grow with the sum of the path's branching factors. Default: `false`, always safe.
-    fn reproducible(&self) -> bool {
-        false
-    }
-}
-
-impl<T: ValueOrder + ?Sized> ValueOrder for &mut T {
-    fn order(&mut self, var: VarId, ctx: &SelectCtx<'_>, values: &mut [i32]) {
-        (**self).order(var, ctx, values)
-    }
-
-    fn reproducible(&self) -> bool {
-        (**self).reproducible()
-    }
-}
-
-impl<T: ValueOrder + ?Sized> ValueOrder for Box<T> {
-    fn order(&mut self, var: VarId, ctx: &SelectCtx<'_>, values: &mut [i32]) {
-        (**self).order(var, ctx, values)
-    }
-
-    fn reproducible(&self) -> bool {
-        (**self).reproducible()
-    }
-}
 
 /// The built-in value orderings behind one type, as a [`SearchConfig`] names them.
 #[derive(Debug, Clone, Default)]

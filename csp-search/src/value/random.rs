@@ -1,7 +1,7 @@
 use csp_core::VarId;
 use rand::seq::SliceRandom;
 
-use super::ValueOrder;
+use super::value_order::ValueOrder;
 use crate::{Rng, SelectCtx, rng_for};
 
 /// The random stream value ordering draws from (see [`rng_for`]).
