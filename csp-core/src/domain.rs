@@ -513,7 +513,47 @@ impl Domain {
 
     /// The values in `base..base + 64` as the bits of one word (bit `i` for the value `base + i`);
     /// values outside that window are left out. For algorithms that work on small domains as words.
+    #[inline]
     pub(crate) fn window64(&self, base: i32) -> u64 {
+        if let Some(word) = self.word_window(base) {
+            return word;
+        }
+        self.window64_general(base)
+    }
+
+    /// [`Domain::window64`] of an inline word (a domain declared over at most 64 values), without a
+    /// call: a shift and a mask. `None` for the other representations.
+    #[inline(always)]
+    fn word_window(&self, base: i32) -> Option<u64> {
+        let Repr::Word {
+            base: word_base,
+            bits,
+            ..
+        } = self.repr
+        else {
+            return None;
+        };
+        if self.size == 0 {
+            return Some(0);
+        }
+        // The live bits (those between the bounds), then moved to the window's base.
+        let live = bits
+            & range_mask(
+                self.lo.wrapping_sub(word_base) as u32,
+                self.hi.wrapping_sub(word_base) as u32,
+            );
+        let shift = i64::from(word_base) - i64::from(base);
+        Some(if shift >= 64 || shift <= -64 {
+            0
+        } else if shift >= 0 {
+            live << shift
+        } else {
+            live >> -shift
+        })
+    }
+
+    #[inline(never)]
+    fn window64_general(&self, base: i32) -> u64 {
         let (from, to) = (
             i64::from(self.lo).max(i64::from(base)),
             i64::from(self.hi).min(i64::from(base) + 63),
@@ -808,6 +848,14 @@ impl Domain {
             return Ok(None);
         }
         let (lo, hi) = (lo as i32, hi as i32);
+        if self.size == (i64::from(self.hi) - i64::from(self.lo) + 1) as u64 {
+            // No hole between the bounds (so every value of the new bounds is present): the sizes
+            // follow from the bounds alone, whatever the representation.
+            return Ok(Some(self.tighten_dense(lo, hi)));
+        }
+        if let Repr::Word { base, bits, .. } = self.repr {
+            return self.tighten_word(base, bits, lo, hi);
+        }
         // The first and last values present within the new bounds.
         let first = if self.contains(lo) {
             Some(lo)
@@ -844,6 +892,77 @@ impl Domain {
         self.lo = first;
         self.hi = last;
         self.size -= removed;
+        Ok(Some(tightening))
+    }
+
+    /// [`Domain::tighten`] to `lo..=hi`, which lies within the current bounds and differs from
+    /// them, when the domain has no hole between its bounds.
+    #[inline]
+    fn tighten_dense(&mut self, lo: i32, hi: i32) -> Tightening {
+        let size = (i64::from(hi) - i64::from(lo) + 1) as u64;
+        let mut events = EventSet::REMOVAL;
+        if lo > self.lo {
+            events |= EventSet::LOWER_BOUND;
+        }
+        if hi < self.hi {
+            events |= EventSet::UPPER_BOUND;
+        }
+        if size == 1 {
+            events |= EventSet::FIXED;
+        }
+        let tightening = Tightening {
+            old_lo: self.lo,
+            old_hi: self.hi,
+            removed: self.size - size,
+            events,
+        };
+        self.lo = lo;
+        self.hi = hi;
+        self.size = size;
+        tightening
+    }
+
+    /// [`Domain::tighten`] of an inline word to `lo..=hi`, which lies within the current bounds and
+    /// differs from them: one mask finds the first and last values kept and counts them (a Boolean's
+    /// or a small domain's bound change, the commonest in search by decisions, without the general
+    /// walk's calls).
+    #[inline]
+    fn tighten_word(
+        &mut self,
+        base: i32,
+        bits: u64,
+        lo: i32,
+        hi: i32,
+    ) -> Result<Option<Tightening>, ()> {
+        // Bits outside the current bounds may be stale, but `lo..=hi` lies within them.
+        let kept = bits & range_mask(lo.wrapping_sub(base) as u32, hi.wrapping_sub(base) as u32);
+        if kept == 0 {
+            return Err(());
+        }
+        let first = base.wrapping_add(kept.trailing_zeros() as i32);
+        let last = base.wrapping_add(63 - kept.leading_zeros() as i32);
+        let size = u64::from(kept.count_ones());
+        // The old bounds are values of the domain, so a bound moved exactly when values below or
+        // above the kept ones went.
+        let mut events = EventSet::REMOVAL;
+        if first > self.lo {
+            events |= EventSet::LOWER_BOUND;
+        }
+        if last < self.hi {
+            events |= EventSet::UPPER_BOUND;
+        }
+        if size == 1 {
+            events |= EventSet::FIXED;
+        }
+        let tightening = Tightening {
+            old_lo: self.lo,
+            old_hi: self.hi,
+            removed: self.size - size,
+            events,
+        };
+        self.lo = first;
+        self.hi = last;
+        self.size = size;
         Ok(Some(tightening))
     }
 
@@ -1305,6 +1424,63 @@ mod tests {
         assert_eq!(listed(&d), vec![1, 4, 9, 12]);
     }
 
+    /// Every way of tightening (a domain without holes between its bounds, an inline word, a bit
+    /// set, intervals) agrees with the values: the new bounds are the first and last values kept,
+    /// the count and the events follow from the values removed.
+    #[test]
+    fn tightening_agrees_with_the_values_in_every_representation() {
+        let shapes: [Vec<i32>; 5] = [
+            (-3..=40).collect(),
+            (-3..=40).filter(|v| v % 3 != 0).collect(),
+            (0..=300).collect(),
+            (0..=300).filter(|v| v % 7 != 2).collect(),
+            (0..=300).map(|v| v * 20_000).collect(),
+        ];
+        for values in &shapes {
+            let original = Domain::from_sorted(values).materialized();
+            let (lo, hi) = (values[0], values[values.len() - 1]);
+            for (new_lo, new_hi) in [
+                (lo, hi),
+                (lo + 1, hi),
+                (lo, hi - 1),
+                (lo + 5, hi - 5),
+                (lo - 10, lo + 3),
+                (hi - 3, hi + 10),
+                (values[values.len() / 2], values[values.len() / 2]),
+                (values[1] - 1, values[1] - 1),
+                (hi + 1, hi + 5),
+            ] {
+                let kept: Vec<i32> = values
+                    .iter()
+                    .copied()
+                    .filter(|v| (new_lo..=new_hi).contains(v))
+                    .collect();
+                let mut d = original.clone();
+                let result = d.tighten(i64::from(new_lo), i64::from(new_hi));
+                if kept.is_empty() {
+                    assert_eq!(result, Err(()));
+                    assert_eq!(d, original, "a refused tightening changes nothing");
+                    continue;
+                }
+                assert_eq!(listed(&d), kept, "{new_lo}..={new_hi} of {original:?}");
+                match result.unwrap() {
+                    None => assert_eq!(kept.len(), values.len()),
+                    Some(t) => {
+                        assert_eq!(t.removed as usize, values.len() - kept.len());
+                        assert_eq!(t.events.contains(EventSet::LOWER_BOUND), kept[0] > lo);
+                        assert_eq!(
+                            t.events.contains(EventSet::UPPER_BOUND),
+                            kept[kept.len() - 1] < hi
+                        );
+                        assert_eq!(t.events.contains(EventSet::FIXED), kept.len() == 1);
+                        d.untighten(t.old_lo, t.old_hi, t.removed);
+                        assert_eq!(d, original);
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn window64_holds_exactly_the_values_in_the_window() {
         let mut d = Domain::range(-70, 200).materialized();
@@ -1313,8 +1489,21 @@ mod tests {
         }
         d.tighten(-60, 190).unwrap();
         let wide = Domain::from_sorted(&[-100_000, -5, 0, 1, 2, 40, 63, 100_000]);
-        for domain in [&d, &Domain::range(-70, 200), &wide] {
-            for base in [-80, -70, -5, 0, 1, 60, 100, 190, 250] {
+        // An inline word with holes and stale bits beyond its bounds.
+        let mut word = Domain::range(-5, 50);
+        for v in [-5, 0, 7, 50] {
+            word.remove(v);
+        }
+        word.tighten(-3, 45).unwrap();
+        assert!(matches!(word.repr, Repr::Word { .. }));
+        for domain in [
+            &d,
+            &Domain::range(-70, 200),
+            &wide,
+            &word,
+            &Domain::range(3, 3),
+        ] {
+            for base in [-80, -70, -69, -5, -4, 0, 1, 3, 60, 100, 190, 250] {
                 let expected: u64 = domain
                     .values()
                     .filter(|&v| (base..base + 64).contains(&v))
