@@ -10,8 +10,26 @@ use crate::{ModelError, PropagationCtx, VarId, Wipeout};
 /// reasoning, so that a domain of a billion values is never walked value by value.
 pub(crate) const LIST_BUDGET: u64 = 1 << 16;
 
+/// Both operands as `i64`, when they fit with room for the quotient: 128-bit division is a library
+/// call several times slower than the machine's, and propagators divide mostly small numbers.
+#[inline]
+fn narrow(a: i128, b: i128) -> Option<(i64, i64)> {
+    // `i64::MIN` is left out, so that no quotient (`i64::MIN / -1`) overflows.
+    let (a, b) = (i64::try_from(a).ok()?, i64::try_from(b).ok()?);
+    (a != i64::MIN && b != i64::MIN).then_some((a, b))
+}
+
 /// `⌊a / b⌋` for `b ≠ 0`.
+#[inline]
 pub(crate) fn floor_div(a: i128, b: i128) -> i128 {
+    if let Some((a, b)) = narrow(a, b) {
+        let q = a / b;
+        return i128::from(if (a % b != 0) && ((a < 0) != (b < 0)) {
+            q - 1
+        } else {
+            q
+        });
+    }
     let q = a / b;
     if (a % b != 0) && ((a < 0) != (b < 0)) {
         q - 1
@@ -21,7 +39,16 @@ pub(crate) fn floor_div(a: i128, b: i128) -> i128 {
 }
 
 /// `⌈a / b⌉` for `b ≠ 0`.
+#[inline]
 pub(crate) fn ceil_div(a: i128, b: i128) -> i128 {
+    if let Some((a, b)) = narrow(a, b) {
+        let q = a / b;
+        return i128::from(if (a % b != 0) && ((a < 0) == (b < 0)) {
+            q + 1
+        } else {
+            q
+        });
+    }
     let q = a / b;
     if (a % b != 0) && ((a < 0) == (b < 0)) {
         q + 1
@@ -158,6 +185,22 @@ mod tests {
         assert_eq!((floor_div(7, -2), ceil_div(7, -2)), (-4, -3));
         assert_eq!((floor_div(-7, -2), ceil_div(-7, -2)), (3, 4));
         assert_eq!((floor_div(6, 3), ceil_div(6, 3)), (2, 2));
+        // Beyond i64 the 128-bit path answers, and at its edge too.
+        let big = i128::from(i64::MAX) * 4 + 1;
+        assert_eq!(
+            (floor_div(big, 4), ceil_div(big, 4)),
+            (big / 4, big / 4 + 1)
+        );
+        assert_eq!(
+            (floor_div(-big, 4), ceil_div(-big, 4)),
+            (-big / 4 - 1, -big / 4)
+        );
+        let min = i128::from(i64::MIN);
+        assert_eq!((floor_div(min, -1), ceil_div(min, -1)), (-min, -min));
+        assert_eq!(
+            (floor_div(min, 2), ceil_div(min + 1, 2)),
+            (min / 2, (min + 2) / 2)
+        );
     }
 
     #[test]
