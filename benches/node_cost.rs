@@ -24,8 +24,10 @@
 //!
 //! Options: `--only TEXT` (instances whose name contains it), `--nodes N` (a node limit for every
 //! instance, both solvers), `--repeat K` (the engine's runs per instance; the median is printed,
-//! default 1), `--no-gecode`. Without `--bench` on the command line (as under `cargo test
-//! --benches`) it runs each instance to 2,000 nodes, without Gecode, as a smoke check.
+//! default 1), `--no-gecode`, `--digest` (instead of timing, print a digest of every decision and
+//! solution the search makes, in order: two builds search the same tree exactly when the digests
+//! agree). Without `--bench` on the command line (as under `cargo test --benches`) it runs each
+//! instance to 2,000 nodes, without Gecode, as a smoke check.
 //!
 //! Our time is the search's own (`Search::elapsed`: parsing and compiling the model are left out);
 //! Gecode's is its `solveTime` statistic, which leaves out the same. The machine is shared, so
@@ -38,8 +40,10 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use std::ops::ControlFlow;
+
 use csp::flatzinc::compile;
-use csp::search::{Outcome, Search};
+use csp::search::{FnObserver, Outcome, Search, SearchEvent};
 
 /// One instance: its name, our FlatZinc file, Gecode's (the same file when MiniZinc compiled both
 /// alike), and the node limit of a full benchmark run (`None`: to the end of the search).
@@ -86,6 +90,7 @@ struct Settings {
     nodes: Option<u64>,
     repeat: usize,
     gecode: bool,
+    digest: bool,
     smoke: bool,
 }
 
@@ -98,6 +103,7 @@ impl Settings {
             nodes: smoke.then_some(SMOKE_NODES),
             repeat: 1,
             gecode: !smoke,
+            digest: false,
             smoke,
         };
         let mut args = args.into_iter();
@@ -113,6 +119,7 @@ impl Settings {
                     assert!(settings.repeat >= 1, "--repeat takes a positive number");
                 }
                 "--no-gecode" => settings.gecode = false,
+                "--digest" => settings.digest = true,
                 _ => {}
             }
         }
@@ -135,6 +142,31 @@ impl Run {
 
 fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data/node-cost")
+}
+
+/// The engine on our FlatZinc file with an observer that folds every decision and solution into an
+/// FNV-1a digest (of their `Debug` forms, in order); returns the nodes and the digest.
+fn digest_engine(instance: &Instance, nodes: Option<u64>) -> (u64, u64) {
+    let path = data_dir().join(instance.ours);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let compiled = compile(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut config = compiled.search_config(false);
+    config.limits.nodes = nodes;
+    let mut digest: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut observer = FnObserver(|event: &SearchEvent<'_>| {
+        if matches!(
+            event,
+            SearchEvent::Assign { .. } | SearchEvent::Decide { .. } | SearchEvent::Solution { .. }
+        ) {
+            for byte in format!("{event:?}").bytes() {
+                digest = (digest ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+        ControlFlow::Continue(())
+    });
+    let mut search = Search::new(compiled.model(), &config);
+    search.run(&mut observer);
+    (search.stats().nodes, digest)
 }
 
 /// The engine on our FlatZinc file, as `fzn-csp` runs it (one solution, or the proven optimum).
@@ -227,6 +259,14 @@ fn main() {
             continue;
         }
         let nodes = settings.nodes.or(instance.nodes);
+        if settings.digest {
+            let (nodes, digest) = digest_engine(instance, nodes);
+            println!(
+                "{:<27} {nodes:>11} nodes, digest {digest:016x}",
+                instance.name
+            );
+            continue;
+        }
         let mut runs: Vec<Run> = (0..settings.repeat)
             .map(|_| run_engine(instance, nodes))
             .collect();
