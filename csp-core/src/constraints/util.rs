@@ -153,6 +153,25 @@ pub(crate) fn retain_values(
     Ok(true)
 }
 
+/// [`retain_values`] with a test that may read the other domains (`keep` is given the context):
+/// the values are listed and tested first, then the refused ones removed, so no domain needs to be
+/// copied to be read while `var` changes.
+pub(crate) fn retain_values_where(
+    ctx: &mut PropagationCtx<'_>,
+    var: VarId,
+    mut keep: impl FnMut(&PropagationCtx<'_>, i32) -> bool,
+) -> Result<bool, Wipeout> {
+    if ctx.size(var) > LIST_BUDGET {
+        return Ok(false);
+    }
+    let domain = ctx.domain(var);
+    let mut values: smallvec::SmallVec<[i32; 256]> = smallvec::smallvec![0; domain.size() as usize];
+    domain.write_values(&mut values);
+    let kept: smallvec::SmallVec<[bool; 256]> = values.iter().map(|&v| keep(ctx, v)).collect();
+    keep_flagged(ctx, var, &values, &kept)?;
+    Ok(true)
+}
+
 /// Keeps the values of `values` (`var`'s values, ascending) whose flag in `kept` is set: the bounds
 /// move to the first and last kept values (one trail entry each), and each value between them that
 /// is not kept is removed. Keeping none is a [`Wipeout`].
