@@ -522,7 +522,7 @@ impl Arithmetic {
 
 /// Lists `domain` (at most [`ENUMERATION_BUDGET`] values) into the front of `slots`.
 #[inline]
-fn list_into<'a>(domain: &crate::Domain, slots: &'a mut [i32]) -> &'a [i32] {
+fn list_into<'a>(domain: crate::DomainView<'_>, slots: &'a mut [i32]) -> &'a [i32] {
     let size = domain.size() as usize;
     domain.write_values(&mut slots[..size]);
     &slots[..size]

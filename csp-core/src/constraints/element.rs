@@ -1,7 +1,7 @@
 use smallvec::SmallVec;
 
 use crate::{
-    Constraint, Domain, ModelError, PropagationCtx, VarId, Wipeout,
+    Constraint, DomainView, ModelError, PropagationCtx, VarId, Wipeout,
     constraint::Priority,
     constraints::util::{Args, LIST_BUDGET, invalid, retain_values, retain_values_where},
 };
@@ -143,7 +143,7 @@ impl VarElement {
 }
 
 /// Whether two domains share a value; by their bounds alone when both are too large to list.
-fn meet(a: &Domain, b: &Domain) -> bool {
+fn meet(a: DomainView<'_>, b: DomainView<'_>) -> bool {
     if a.ub() < b.lb() || b.ub() < a.lb() {
         return false;
     }

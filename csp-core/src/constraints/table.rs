@@ -86,7 +86,7 @@ impl Column {
 
     /// Which of the values the domain holds, as flag words: bit `k % 64` of word `k / 64` for
     /// `values[k]`. Word by word when the values are consecutive, else one test per value.
-    fn present(&self, domain: &crate::Domain, word: usize) -> u64 {
+    fn present(&self, domain: crate::DomainView<'_>, word: usize) -> u64 {
         let end = self.values.len().min(64 * word + 64);
         match self.consecutive_from {
             // Values past the last one are never in the domain after the first revision, and the
