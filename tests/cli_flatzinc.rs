@@ -160,7 +160,7 @@ fn an_unsupported_constraint_names_itself_and_its_line() {
 }
 
 #[test]
-fn float_variables_and_unknown_search_annotations_are_refused() {
+fn float_variables_are_refused() {
     let output = run_text(&[], "var 0.0..1.0: f;\nsolve satisfy;\n");
     assert_eq!(output.status.code(), Some(2));
     assert!(
@@ -168,16 +168,56 @@ fn float_variables_and_unknown_search_annotations_are_refused() {
             .unwrap()
             .contains("line 1: unsupported float variables")
     );
+}
+
+#[test]
+fn unknown_search_annotations_are_left_out_with_a_warning() {
+    // `float_search` is left out; the `int_search` after it is honoured (`indomain_max`).
     let output = run_text(
         &[],
-        "var 1..3: x;\nsolve :: float_search([x], 0.1, input_order, indomain_split, complete) satisfy;\n",
+        "var 1..3: x :: output_var;\nsolve :: seq_search([float_search([], 0.1, input_order, \
+         indomain_split, complete), int_search([x], input_order, indomain_max, complete)]) satisfy;\n",
     );
-    assert_eq!(output.status.code(), Some(2));
+    assert!(output.status.success());
+    assert_eq!(stdout(&output), "x = 3;\n----------\n");
+    let error = String::from_utf8(output.stderr).unwrap();
     assert!(
-        String::from_utf8(output.stderr)
-            .unwrap()
-            .contains("line 2: unsupported search annotation `float_search`")
+        error.contains("warning: line 2: search annotation `float_search` is not supported"),
+        "{error}"
     );
+}
+
+#[test]
+fn unknown_selections_are_replaced_with_a_warning_and_the_standard_ones_all_run() {
+    // `impact` is not one of the engine's; every value selection MiniZinc documents is.
+    for value in [
+        "indomain",
+        "indomain_interval",
+        "outdomain_min",
+        "outdomain_max",
+        "outdomain_median",
+    ] {
+        let output = run_text(
+            &["-a"],
+            &format!(
+                "var {{1, 2, 5, 6, 7}}: x :: output_var;\nconstraint int_ne(x, 6);\n\
+                 solve :: int_search([x], impact, {value}, complete) satisfy;\n"
+            ),
+        );
+        assert!(output.status.success(), "{value}");
+        assert_eq!(
+            stdout(&output).matches("----------").count(),
+            4,
+            "{value}: {}",
+            stdout(&output)
+        );
+        let error = String::from_utf8(output.stderr).unwrap();
+        assert!(
+            error.contains("unknown variable selection `impact`, searching by dom_w_deg instead"),
+            "{error}"
+        );
+        assert!(!error.contains("value selection"), "{value}: {error}");
+    }
 }
 
 #[test]
@@ -194,9 +234,27 @@ fn usage_errors_and_missing_files_are_one_line_and_exit_2() {
 }
 
 #[test]
-fn more_than_one_thread_runs_one_with_a_warning() {
-    let output = run(&["-p", "2"], &fzn("golomb_06.fzn"));
+fn a_portfolio_proves_the_optimum_and_is_reproducible_when_deterministic() {
+    let output = run(&["-p", "3", "-s"], &fzn("golomb_08.fzn"));
+    assert!(output.status.success());
+    let text = stdout(&output);
+    assert!(text.contains("%%%mzn-stat: objective=34"), "{text}");
+    assert!(text.contains("==========\n"), "{text}");
+    let deterministic = |_| {
+        stdout(&run(
+            &["-p", "2", "--deterministic", "-i"],
+            &fzn("golomb_08.fzn"),
+        ))
+    };
+    let first = deterministic(());
+    assert!(first.ends_with("==========\n"), "{first}");
+    assert_eq!(first, deterministic(()), "the same output twice");
+}
+
+#[test]
+fn an_enumeration_with_more_than_one_thread_runs_one_search_with_a_warning() {
+    let output = run(&["-a", "-p", "2"], &fzn("queens_008.fzn"));
     assert!(output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("-p 2"));
-    assert!(stdout(&output).ends_with("==========\n"));
+    assert_eq!(stdout(&output).matches("----------").count(), 92);
 }

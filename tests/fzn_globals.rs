@@ -6,25 +6,43 @@
 
 use std::process::Command;
 
-/// A variable of a test model: its FlatZinc name and its values `lo..=hi`.
+/// A variable of a test model: its FlatZinc name and its values `lo..=hi` (a Boolean: `0..=1`,
+/// declared `var bool`, as FlatZinc types it).
 struct Var {
     name: &'static str,
     lo: i64,
     hi: i64,
+    boolean: bool,
 }
 
 const fn var(name: &'static str, lo: i64, hi: i64) -> Var {
-    Var { name, lo, hi }
+    Var {
+        name,
+        lo,
+        hi,
+        boolean: false,
+    }
+}
+
+const fn boolean(name: &'static str) -> Var {
+    Var {
+        name,
+        lo: 0,
+        hi: 1,
+        boolean: true,
+    }
 }
 
 /// Runs `fzn-csp -a` on the variables and `constraints`, and returns the number of solutions.
 fn count_solutions(vars: &[Var], constraints: &[&str]) -> usize {
     let mut text = String::new();
     for v in vars {
-        text.push_str(&format!(
-            "var {}..{}: {} :: output_var;\n",
-            v.lo, v.hi, v.name
-        ));
+        let domain = if v.boolean {
+            "bool".to_owned()
+        } else {
+            format!("{}..{}", v.lo, v.hi)
+        };
+        text.push_str(&format!("var {domain}: {} :: output_var;\n", v.name));
     }
     for c in constraints {
         text.push_str(&format!("constraint {c};\n"));
@@ -251,12 +269,7 @@ fn lex_orders_arrays_of_different_lengths() {
             lex(&v[3..], &[v[0], 1, v[2]], strict)
         });
     }
-    let bools = [
-        var("p", 0, 1),
-        var("q", 0, 1),
-        var("r", 0, 1),
-        var("s", 0, 1),
-    ];
+    let bools = [boolean("p"), boolean("q"), boolean("r"), boolean("s")];
     for (name, strict) in [("fzn_lex_less_bool", true), ("fzn_lex_lesseq_bool", false)] {
         let constraint = format!("{name}([p, q], [r, s])");
         check(&bools, &[&constraint], &|v| lex(&v[..2], &v[2..], strict));
@@ -311,7 +324,7 @@ fn disjunctive_counts_the_schedules_without_overlap() {
 }
 
 /// Three Booleans `a`, `b`, `r`.
-const ABR: [Var; 3] = [var("a", 0, 1), var("b", 0, 1), var("r", 0, 1)];
+const ABR: [Var; 3] = [boolean("a"), boolean("b"), boolean("r")];
 
 #[test]
 fn boolean_builtins_count_their_truth_tables() {
@@ -365,11 +378,11 @@ fn check_loose(vars: &[Var], constraints: &[&str], accept: &dyn Fn(&[i64]) -> bo
 #[test]
 fn clauses_and_arrays_of_booleans_count_their_models() {
     let vars = [
-        var("a", 0, 1),
-        var("b", 0, 1),
-        var("c", 0, 1),
-        var("d", 0, 1),
-        var("r", 0, 1),
+        boolean("a"),
+        boolean("b"),
+        boolean("c"),
+        boolean("d"),
+        boolean("r"),
     ];
     let clause = |v: &[i64]| v[0] == 1 || v[1] == 1 || v[2] == 0 || v[3] == 0;
     check(&vars, &["bool_clause([a, b], [c, d])"], &|v| clause(v));
@@ -402,7 +415,7 @@ fn clauses_and_arrays_of_booleans_count_their_models() {
 
 #[test]
 fn comparisons_and_their_reifications_count_their_models() {
-    let vars = [var("x", -2, 3), var("y", -1, 2), var("r", 0, 1)];
+    let vars = [var("x", -2, 3), var("y", -1, 2), boolean("r")];
     type Rel = fn(i64, i64) -> bool;
     let relations: [(&str, Rel); 4] = [
         ("eq", |a, b| a == b),
@@ -470,11 +483,349 @@ fn arithmetic_element_and_sets_count_their_models() {
     });
     let in_set = |x: i64| x == -3 || (0..=1).contains(&x) || x == 3;
     check(&vars, &["set_in(x, {-3, 0, 1, 3})"], &|v| in_set(v[0]));
-    let with_r = [var("x", -3, 3), var("r", 0, 1)];
+    let with_r = [var("x", -3, 3), boolean("r")];
     check(&with_r, &["set_in_reif(x, {-3, 0, 1, 3}, r)"], &|v| {
         (v[1] == 1) == in_set(v[0])
     });
     check(&with_r, &["set_in_imp(x, {-3, 0, 1, 3}, r)"], &|v| {
         v[1] == 0 || in_set(v[0])
     });
+}
+
+/// The Boolean variables `{prefix}1..={prefix}n`.
+fn bools_named(prefix: &'static str, n: usize) -> Vec<Var> {
+    vars_named(prefix, n, 0, 1)
+        .into_iter()
+        .map(|v| boolean(v.name))
+        .collect()
+}
+
+/// The variables `{prefix}1..={prefix}n`, each over `lo..=hi`.
+fn vars_named(prefix: &'static str, n: usize, lo: i64, hi: i64) -> Vec<Var> {
+    const NAMES: [&str; 24] = [
+        "s1", "s2", "s3", "s4", "d1", "d2", "d3", "d4", "r1", "r2", "r3", "r4", "o1", "o2", "o3",
+        "o4", "x1", "x2", "x3", "x4", "y1", "y2", "y3", "y4",
+    ];
+    NAMES
+        .iter()
+        .filter(|name| name.starts_with(prefix))
+        .take(n)
+        .map(|&name| var(name, lo, hi))
+        .collect()
+}
+
+/// MiniZinc's `cumulative` by its time decomposition: at every time, the running tasks (present,
+/// of positive duration and requirement) need at most `b`; with a task, `b ≥ 0`.
+fn cumulative_ok(s: &[i64], d: &[i64], r: &[i64], present: &[bool], b: i64) -> bool {
+    (s.is_empty() || b >= 0)
+        && (-5..20).all(|t| {
+            (0..s.len())
+                .filter(|&i| present[i] && d[i] > 0 && r[i] > 0 && s[i] <= t && t < s[i] + d[i])
+                .map(|i| r[i])
+                .sum::<i64>()
+                <= b
+        })
+}
+
+/// MiniZinc's `disjunctive` (zero durations exempt) or `disjunctive_strict`, over the present tasks.
+fn disjunctive_ok(s: &[i64], d: &[i64], present: &[bool], strict: bool) -> bool {
+    (0..s.len()).all(|i| {
+        (i + 1..s.len()).all(|j| {
+            !present[i]
+                || !present[j]
+                || (!strict && (d[i] == 0 || d[j] == 0))
+                || s[i] + d[i] <= s[j]
+                || s[j] + d[j] <= s[i]
+        })
+    })
+}
+
+#[test]
+fn cumulative_with_variable_data_counts_the_schedules_within_capacity() {
+    let mut vars = vars_named("s", 3, 0, 3);
+    vars.extend(vars_named("d", 3, 0, 2));
+    vars.extend(vars_named("r", 3, 1, 2));
+    vars.push(var("b", 1, 2));
+    check(
+        &vars,
+        &["csp_cumulative_var([s1, s2, s3], [d1, d2, d3], [r1, r2, r3], b)"],
+        &|v| cumulative_ok(&v[..3], &v[3..6], &v[6..9], &[true; 3], v[9]),
+    );
+    // Optional tasks: a task runs when its presence is 1.
+    let mut vars = vars_named("s", 3, 0, 3);
+    vars.extend(bools_named("o", 3));
+    check(
+        &vars,
+        &["csp_cumulative_opt([s1, s2, s3], [o1, o2, o3], [2, 1, 2], [1, 2, 1], 2)"],
+        &|v| {
+            let present: Vec<bool> = v[3..6].iter().map(|&o| o == 1).collect();
+            cumulative_ok(&v[..3], &[2, 1, 2], &[1, 2, 1], &present, 2)
+        },
+    );
+}
+
+#[test]
+fn disjunctive_with_variable_durations_counts_the_schedules_without_overlap() {
+    let mut vars = vars_named("s", 3, 0, 3);
+    vars.extend(vars_named("d", 3, 0, 2));
+    for (name, strict) in [
+        ("csp_disjunctive_var", false),
+        ("csp_disjunctive_strict_var", true),
+    ] {
+        let constraint = format!("{name}([s1, s2, s3], [d1, d2, d3])");
+        check(&vars, &[&constraint], &|v| {
+            disjunctive_ok(&v[..3], &v[3..6], &[true; 3], strict)
+        });
+    }
+    let mut vars = vars_named("s", 3, 0, 3);
+    vars.extend(bools_named("o", 3));
+    vars.extend(vars_named("d", 3, 0, 2));
+    for (name, strict) in [
+        ("csp_disjunctive_opt", false),
+        ("csp_disjunctive_strict_opt", true),
+    ] {
+        let constraint = format!("{name}([s1, s2, s3], [o1, o2, o3], [d1, d2, d3])");
+        check(&vars, &[&constraint], &|v| {
+            let present: Vec<bool> = v[3..6].iter().map(|&o| o == 1).collect();
+            disjunctive_ok(&v[..3], &v[6..9], &present, strict)
+        });
+    }
+}
+
+/// The automaton of the regular tests: 3 states over 2 symbols, accepting in 1 or 3.
+const DFA: [i64; 6] = [2, 1, 3, 0, 3, 1];
+
+/// The state after reading `word` from state 1, and the transitions taken (as indices into
+/// [`DFA`]); `None` if a symbol is outside 1..=2 or the failing state 0 is reached.
+fn run_dfa(word: &[i64]) -> Option<(i64, Vec<usize>)> {
+    let mut state = 1;
+    let mut taken = Vec::new();
+    for &v in word {
+        if !(1..=2).contains(&v) {
+            return None;
+        }
+        let k = ((state - 1) * 2 + v - 1) as usize;
+        taken.push(k);
+        state = DFA[k];
+        if state == 0 {
+            return None;
+        }
+    }
+    Some((state, taken))
+}
+
+#[test]
+fn regular_and_cost_regular_count_the_accepted_words() {
+    let vars = vars_named("x", 4, 0, 2);
+    check(
+        &vars,
+        &["fzn_regular([x1, x2, x3, x4], 3, 2, [2, 1, 3, 0, 3, 1], 1, {1, 3})"],
+        &|v| run_dfa(v).is_some_and(|(state, _)| state == 1 || state == 3),
+    );
+    let costs = [1, 2, 0, 3, 2, 1];
+    let mut vars = vars_named("x", 4, 1, 2);
+    vars.push(var("c", 0, 8));
+    check(
+        &vars,
+        &[
+            "fzn_cost_regular([x1, x2, x3, x4], 3, 2, [2, 1, 3, 0, 3, 1], 1, {1, 3}, [1, 2, 0, 3, 2, 1], c)",
+        ],
+        &|v| {
+            run_dfa(&v[..4]).is_some_and(|(state, taken)| {
+                (state == 1 || state == 3) && taken.iter().map(|&k| costs[k]).sum::<i64>() == v[4]
+            })
+        },
+    );
+}
+
+#[test]
+fn diffn_counts_the_placements_without_overlap() {
+    let mut vars = vars_named("x", 3, 0, 2);
+    vars.extend(vars_named("y", 3, 0, 2));
+    let (w, h) = ([2, 1, 1], [1, 2, 1]);
+    let apart = |v: &[i64], i: usize, j: usize, w: &[i64], h: &[i64]| {
+        let (x, y) = (&v[..3], &v[3..6]);
+        x[i] + w[i] <= x[j] || y[i] + h[i] <= y[j] || x[j] + w[j] <= x[i] || y[j] + h[j] <= y[i]
+    };
+    check(
+        &vars,
+        &["fzn_diffn([x1, x2, x3], [y1, y2, y3], [2, 1, 1], [1, 2, 1])"],
+        &|v| (0..3).all(|i| (i + 1..3).all(|j| apart(v, i, j, &w, &h))),
+    );
+    // Non-strict, with variable widths that may be zero.
+    let mut vars = vars_named("x", 3, 0, 2);
+    vars.extend(vars_named("y", 3, 0, 1));
+    vars.extend(vars_named("d", 3, 0, 1));
+    check(
+        &vars,
+        &["fzn_diffn_nonstrict([x1, x2, x3], [y1, y2, y3], [d1, d2, d3], [1, 2, 1])"],
+        &|v| {
+            let (w, h) = (&v[6..9], [1, 2, 1]);
+            (0..3).all(|i| {
+                (i + 1..3).all(|j| [w[i], w[j], h[i], h[j]].contains(&0) || apart(v, i, j, w, &h))
+            })
+        },
+    );
+}
+
+#[test]
+fn bin_packing_counts_the_assignments_within_capacity() {
+    let weights = [2, 1, 2, 1];
+    let loads = |bins: &[i64], first: i64, m: usize| {
+        let mut load = vec![0; m];
+        for (i, &b) in bins.iter().enumerate() {
+            load[(b - first) as usize] += weights[i];
+        }
+        load
+    };
+    let vars = vars_named("x", 4, 1, 3);
+    check(
+        &vars,
+        &["fzn_bin_packing(3, [x1, x2, x3, x4], [2, 1, 2, 1])"],
+        &|v| loads(v, 1, 3).iter().all(|&l| l <= 3),
+    );
+    let vars = vars_named("x", 4, 0, 3);
+    check(
+        &vars,
+        &["csp_bin_packing_capa([3, 2, 2], 0, [x1, x2, x3, x4], [2, 1, 2, 1])"],
+        &|v| {
+            v.iter().all(|&b| b <= 2) && loads(v, 0, 3).iter().zip([3, 2, 2]).all(|(&l, c)| l <= c)
+        },
+    );
+    let mut vars = vars_named("x", 4, 1, 3);
+    vars.extend(vars_named("y", 3, 0, 4));
+    check(
+        &vars,
+        &["csp_bin_packing_load([y1, y2, y3], 1, [x1, x2, x3, x4], [2, 1, 2, 1])"],
+        &|v| loads(&v[..4], 1, 3) == v[4..7],
+    );
+}
+
+#[test]
+fn array_globals_count_their_models() {
+    let vars = vars_named("x", 4, 1, 3);
+    let mut with_n = vars_named("x", 4, 1, 3);
+    with_n.push(var("n", 0, 4));
+    check(&with_n, &["fzn_nvalue(n, [x1, x2, x3, x4])"], &|v| {
+        let mut seen = v[..4].to_vec();
+        seen.sort_unstable();
+        seen.dedup();
+        seen.len() as i64 == v[4]
+    });
+    check(
+        &vars,
+        &["fzn_value_precede_int(1, 2, [x1, x2, x3, x4])"],
+        &|v| (0..4).all(|i| v[i] != 2 || v[..i].contains(&1)),
+    );
+    let mut with_y = vars_named("x", 3, 0, 3);
+    with_y.push(var("y", 0, 4));
+    check(&with_y, &["fzn_member_int([x1, x2, x3], y)"], &|v| {
+        v[..3].contains(&v[3])
+    });
+    let bools = bools_named("x", 4);
+    check(&bools, &["fzn_member_bool([x1, x2, x3], x4)"], &|v| {
+        v[..3].contains(&v[3])
+    });
+    let small = vars_named("x", 4, 0, 3);
+    let differ_except = |v: &[i64], except: &[i64]| {
+        (0..4).all(|i| {
+            (i + 1..4).all(|j| v[i] != v[j] || (except.contains(&v[i]) && except.contains(&v[j])))
+        })
+    };
+    check(
+        &small,
+        &["fzn_alldifferent_except_0([x1, x2, x3, x4])"],
+        &|v| differ_except(v, &[0]),
+    );
+    check(
+        &small,
+        &["fzn_alldifferent_except([x1, x2, x3, x4], {1, 3})"],
+        &|v| differ_except(v, &[1, 3]),
+    );
+    for (name, decreasing) in [
+        ("int", false),
+        ("int", true),
+        ("bool", false),
+        ("bool", true),
+    ] {
+        let vars = if name == "bool" { &bools } else { &small };
+        let direction = if decreasing {
+            "decreasing"
+        } else {
+            "increasing"
+        };
+        let constraint = format!("fzn_{direction}_{name}([x1, x2, x3, x4])");
+        check(vars, &[&constraint], &|v| {
+            v.windows(2).all(|w| {
+                if decreasing {
+                    w[0] >= w[1]
+                } else {
+                    w[0] <= w[1]
+                }
+            })
+        });
+    }
+}
+
+#[test]
+fn arg_max_and_arg_min_count_the_first_extreme_positions() {
+    // Positions numbered from 3, as a MiniZinc array over 3..6; z may name positions outside.
+    let mut vars = vars_named("x", 4, -1, 1);
+    vars.push(var("z", 2, 7));
+    for (name, minimum) in [("csp_maximum_arg", false), ("csp_minimum_arg", true)] {
+        let constraint = format!("{name}([x1, x2, x3, x4], 3, z)");
+        check(&vars, &[&constraint], &|v| {
+            let x = &v[..4];
+            let best = if minimum {
+                x.iter().min()
+            } else {
+                x.iter().max()
+            }
+            .unwrap();
+            v[4] == 3 + x.iter().position(|value| value == best).unwrap() as i64
+        });
+    }
+    let mut bools = bools_named("x", 3);
+    bools.push(var("z", 0, 4));
+    check(
+        &bools,
+        &["csp_maximum_arg_bool([x1, x2, x3], 1, z)"],
+        &|v| {
+            let best = v[..3].iter().max().unwrap();
+            v[3] == 1 + v[..3].iter().position(|value| value == best).unwrap() as i64
+        },
+    );
+}
+
+#[test]
+fn subcircuit_counts_the_circuits_over_some_nodes() {
+    for first in [1, 0] {
+        let vars: Vec<Var> = vars_named("x", 4, first - 1, first + 3);
+        let constraint = format!("csp_subcircuit([x1, x2, x3, x4], {first})");
+        check(&vars, &[&constraint], &|v| {
+            let succ: Option<Vec<usize>> = v
+                .iter()
+                .map(|&s| usize::try_from(s - first).ok().filter(|&k| k < 4))
+                .collect();
+            let Some(succ) = succ else { return false };
+            let mut sorted = succ.clone();
+            sorted.sort_unstable();
+            sorted.dedup();
+            if sorted.len() != 4 {
+                return false;
+            }
+            // The nodes that are not their own successor form one cycle.
+            let inside: Vec<usize> = (0..4).filter(|&i| succ[i] != i).collect();
+            let Some(&start) = inside.first() else {
+                return true;
+            };
+            let mut length = 1;
+            let mut at = succ[start];
+            while at != start {
+                length += 1;
+                at = succ[at];
+            }
+            length == inside.len()
+        });
+    }
 }

@@ -27,7 +27,7 @@ pub mod constraints;
 mod domain;
 mod error;
 mod event;
-mod local;
+mod local_search;
 mod memory;
 mod model;
 mod rng;
@@ -39,7 +39,7 @@ pub use constraint::{
 pub use domain::{BITSET_MAX_SPAN, Domain, DomainView, Values};
 pub use error::ModelError;
 pub use event::EventSet;
-pub use local::{LocalCtx, LocalSearch, checker_conflicts};
+pub use local_search::{LocalCtx, LocalSearch, checker_conflicts};
 pub use memory::ModelSize;
 pub use model::{ConstraintId, MAX_VARIABLES, Model, ModelBuilder, Objective, VarId, Watch};
 

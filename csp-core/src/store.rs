@@ -838,6 +838,21 @@ impl Store {
             + now.cells.saturating_sub(from.cells) * std::mem::size_of::<(u32, i64)>()
     }
 
+    /// Appends the variables whose domains changed since `from` (a removal, a bound change or an
+    /// assignment on the trail), each at least once: what a decision's propagation reached, for
+    /// large-neighbourhood search's propagation-guided neighbourhoods. `from` must not lie in a
+    /// forgotten part of the trail.
+    pub fn changed_vars_since(&self, from: Checkpoint, out: &mut Vec<VarId>) {
+        let removals = from.removals.saturating_sub(self.floor.removals);
+        let bounds = from.bounds.saturating_sub(self.floor.bounds);
+        for removal in self.trail.removals.get(removals..).unwrap_or_default() {
+            out.push(VarId::from_index(removal.var as usize));
+        }
+        for change in self.trail.bounds.get(bounds..).unwrap_or_default() {
+            out.push(VarId::from_index((change.var & !ASSIGNMENT) as usize));
+        }
+    }
+
     /// The oldest checkpoint the trail can still undo to: the start, unless part of the trail was
     /// forgotten ([`Store::forget_trail_before`]).
     pub fn trail_floor(&self) -> Checkpoint {

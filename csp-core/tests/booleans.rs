@@ -79,7 +79,14 @@ proptest! {
         check(
             &Case {
                 domains: with_r,
-                build: &|| Box::new(BoolAnd::clause_reif(&positive, &negative, var(n))),
+                build: &|| {
+                    // r ↔ ∨ positive ∨ ¬negative, as ¬r ↔ ∧ ¬positive ∧ negative.
+                    let literals = positive
+                        .iter()
+                        .map(|&v| Literal::negative(v))
+                        .chain(negative.iter().map(|&v| Literal::positive(v)));
+                    Box::new(BoolAnd::new(Literal::negative(var(n)), literals))
+                },
                 oracle: &reified_oracle,
                 level: Level::Domain,
                 property: None,
@@ -139,10 +146,20 @@ proptest! {
         };
         let build = || -> Box<dyn csp_core::Constraint> {
             Box::new(match shape {
-                0 => BoolAnd::array_and(&inputs, r),
-                1 => BoolAnd::array_or(&inputs, r),
-                2 => BoolAnd::le_reif(inputs[0], inputs[1], r),
-                _ => BoolAnd::lt_reif(inputs[0], inputs[1], r),
+                // r ↔ ∧ inputs.
+                0 => BoolAnd::new(Literal::positive(r), inputs.iter().map(|&v| Literal::positive(v))),
+                // r ↔ ∨ inputs, as ¬r ↔ ∧ ¬inputs.
+                1 => BoolAnd::new(Literal::negative(r), inputs.iter().map(|&v| Literal::negative(v))),
+                // r ↔ (a ≤ b), as ¬r ↔ a ∧ ¬b.
+                2 => BoolAnd::new(
+                    Literal::negative(r),
+                    [Literal::positive(inputs[0]), Literal::negative(inputs[1])],
+                ),
+                // r ↔ (a < b), as r ↔ ¬a ∧ b.
+                _ => BoolAnd::new(
+                    Literal::positive(r),
+                    [Literal::negative(inputs[0]), Literal::positive(inputs[1])],
+                ),
             })
         };
         check(
@@ -184,8 +201,9 @@ proptest! {
 #[test]
 fn flatzinc_parity_shapes() {
     let [a, b, r] = [var(0), var(1), var(2)];
-    let xor = Parity::xor_reif(a, b, r);
-    let eq = Parity::eq_reif(a, b, r);
+    // r ↔ a ⊕ b: an even number of a, b, r are true; r ↔ (a = b): an odd number.
+    let xor = Parity::new(&[a, b, r], false);
+    let eq = Parity::new(&[a, b, r], true);
     for (x, y, z) in [(0, 0, 0), (0, 1, 1), (1, 0, 1), (1, 1, 0)] {
         assert!(csp_core::Constraint::is_satisfied(&xor, &[x, y, z]));
         assert!(!csp_core::Constraint::is_satisfied(&eq, &[x, y, z]));

@@ -30,12 +30,16 @@ mod compile;
 pub mod constraints;
 mod error;
 pub mod output;
+mod overflow;
 mod parser;
+pub mod run;
 mod search;
+pub mod types;
 
-pub use compile::{Compiled, VerifyError};
+pub use compile::{Compiled, MAX_MODEL_VARIABLES, VerifyError};
 pub use error::Error;
 pub use parser::{MAX_DEPTH, parse};
+pub use search::Warning;
 
 use csp_core::VarId;
 
@@ -48,9 +52,11 @@ pub enum Elem {
     Var(VarId),
 }
 
-/// Parses and compiles a FlatZinc model.
+/// Parses and compiles a FlatZinc model, one statement at a time: the parsed form of the whole
+/// file is never held, so memory is the text and the model (FlatZinc declares every name before its
+/// use, as the specification orders the statements).
 pub fn compile(text: &str) -> Result<Compiled, Error> {
-    compile_parsed(&parse(text)?)
+    compile::compile_text(text)
 }
 
 /// Compiles a model [`parse`] read (for callers that time the two steps apart).

@@ -342,36 +342,53 @@ impl<'a> Parser<'a> {
     fn model(&mut self) -> Result<FlatZinc<'a>, Error> {
         let mut decls = Vec::new();
         let mut constraints = Vec::new();
-        let mut solve = None;
+        loop {
+            match self.item()? {
+                Item::Decl(decl) => decls.push(decl),
+                Item::Constraint(constraint) => constraints.push(constraint),
+                Item::Solve(solve) => {
+                    return Ok(FlatZinc {
+                        decls,
+                        constraints,
+                        solve,
+                    });
+                }
+            }
+        }
+    }
+
+    /// The next statement (predicate declarations skipped); the solve item is the last, and the
+    /// file must end after it.
+    fn item(&mut self) -> Result<Item<'a>, Error> {
         loop {
             let token = self.peek()?;
             let pos = self.peeked.expect("peeked").1;
-            if solve.is_some() && token != Token::Eof {
-                return Err(Self::syntax(
-                    pos,
-                    format!(
-                        "expected the end of the file after the solve item, found {}",
-                        token.describe()
-                    ),
-                ));
-            }
-            match token {
-                Token::Eof => break,
-                Token::Ident("predicate") => self.skip_statement()?,
-                Token::Ident("constraint") => constraints.push(self.constraint()?),
-                Token::Ident("solve") => solve = Some(self.solve()?),
-                _ => decls.push(self.decl()?),
-            }
+            return Ok(match token {
+                Token::Eof => {
+                    return Err(Self::syntax(pos, "the file has no solve item".to_owned()));
+                }
+                Token::Ident("predicate") => {
+                    self.skip_statement()?;
+                    continue;
+                }
+                Token::Ident("constraint") => Item::Constraint(self.constraint()?),
+                Token::Ident("solve") => {
+                    let solve = self.solve()?;
+                    let (token, pos) = self.next()?;
+                    if token != Token::Eof {
+                        return Err(Self::syntax(
+                            pos,
+                            format!(
+                                "expected the end of the file after the solve item, found {}",
+                                token.describe()
+                            ),
+                        ));
+                    }
+                    Item::Solve(solve)
+                }
+                _ => Item::Decl(self.decl()?),
+            });
         }
-        let solve = solve.ok_or_else(|| {
-            let pos = self.lexer.pos_of(self.lexer.at);
-            Self::syntax(pos, "the file has no solve item".to_owned())
-        })?;
-        Ok(FlatZinc {
-            decls,
-            constraints,
-            solve,
-        })
     }
 
     /// Skips a predicate declaration: its parameters' types matter only to MiniZinc.
@@ -658,4 +675,44 @@ pub fn parse(text: &str) -> Result<FlatZinc<'_>, Error> {
         peeked: None,
     }
     .model()
+}
+
+/// One statement of a FlatZinc model.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Item<'a> {
+    /// A parameter or variable.
+    Decl(Decl<'a>),
+    /// A constraint.
+    Constraint(ConstraintItem<'a>),
+    /// The solve item, always the last.
+    Solve(SolveItem<'a>),
+}
+
+/// Reads a model one statement at a time, so that a compiler can turn each into the engine's
+/// model and drop it before the next: the parsed form of the whole file is never held at once.
+pub(crate) struct Items<'a> {
+    parser: Parser<'a>,
+    done: bool,
+}
+
+impl<'a> Items<'a> {
+    pub(crate) fn new(text: &'a str) -> Self {
+        Items {
+            parser: Parser {
+                lexer: Lexer::new(text),
+                peeked: None,
+            },
+            done: false,
+        }
+    }
+
+    /// The next statement, or `None` after the solve item.
+    pub(crate) fn next_item(&mut self) -> Result<Option<Item<'a>>, Error> {
+        if self.done {
+            return Ok(None);
+        }
+        let item = self.parser.item()?;
+        self.done = matches!(item, Item::Solve(_));
+        Ok(Some(item))
+    }
 }

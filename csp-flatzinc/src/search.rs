@@ -1,5 +1,6 @@
 //! The solve item's search annotations as the engine's searches: `int_search` and `bool_search`
-//! become an [`IntSearch`] each, `seq_search` lists them in order.
+//! become an [`IntSearch`] each, `seq_search` lists them in order. What the engine cannot honour is
+//! left out with a warning, as MiniZinc solvers do, and the rest of the search is as annotated.
 
 use csp_search::branch::ParseSelectionError;
 use csp_search::{IntSearch, ValueSelection, VariableSelection};
@@ -24,16 +25,25 @@ const IGNORED: &[&str] = &[
     "relax_and_reconstruct",
 ];
 
+/// What the engine does in place of an annotation's unknown variable selection: its free search's.
+const FALLBACK_VARIABLE: VariableSelection = VariableSelection::DomWDeg;
+
+/// What the engine does in place of an annotation's unknown value selection.
+const FALLBACK_VALUE: ValueSelection = ValueSelection::Min;
+
 /// Turns the solve annotations into searches, resolving each variable array with `resolve` (which
-/// gives an array literal's or a name's elements). Constants in a search's array are skipped.
+/// gives an array literal's or a name's elements). Constants in a search's array are skipped. An
+/// annotation the engine does not know (`float_search`, `set_search`, a solver's own) is left out, and
+/// an unknown selection replaced by the free search's, each with a warning in `warnings`.
 pub(crate) fn searches<'a>(
     annotations: &[Expr<'a>],
     line: u32,
     resolve: &dyn Fn(&Expr<'a>) -> Result<Vec<Elem>, Error>,
+    warnings: &mut Vec<Warning>,
 ) -> Result<Vec<IntSearch>, Error> {
     let mut out = Vec::new();
     for annotation in annotations {
-        collect(annotation, line, resolve, &mut out)?;
+        collect(annotation, line, resolve, &mut out, warnings)?;
     }
     Ok(out)
 }
@@ -43,6 +53,7 @@ fn collect<'a>(
     line: u32,
     resolve: &dyn Fn(&Expr<'a>) -> Result<Vec<Elem>, Error>,
     out: &mut Vec<IntSearch>,
+    warnings: &mut Vec<Warning>,
 ) -> Result<(), Error> {
     let (name, args): (&str, &[Expr<'a>]) = match annotation {
         Expr::Call(name, args) => (name, args),
@@ -62,7 +73,6 @@ fn collect<'a>(
                     format!("{name} takes variables, a variable selection and a value selection"),
                 ));
             };
-            let unsupported = |what: String| Error::Unsupported { line, what };
             let atom = |e: &Expr<'_>| match e {
                 Expr::Ident(atom) => Ok(atom.to_string()),
                 _ => Err(Error::invalid(
@@ -70,14 +80,20 @@ fn collect<'a>(
                     format!("{name}: expected a selection name"),
                 )),
             };
-            let variable: VariableSelection =
-                atom(variable)?.parse().map_err(|e: ParseSelectionError| {
-                    unsupported(format!("{} `{}`", e.kind, e.name))
-                })?;
-            let value: ValueSelection =
-                atom(value)?.parse().map_err(|e: ParseSelectionError| {
-                    unsupported(format!("{} `{}`", e.kind, e.name))
-                })?;
+            let mut unknown = |error: ParseSelectionError, instead: &str| {
+                warnings.push(Warning {
+                    line,
+                    message: format!("{name}: {error}, searching by {instead} instead"),
+                });
+            };
+            let variable = atom(variable)?.parse().unwrap_or_else(|error| {
+                unknown(error, FALLBACK_VARIABLE.name());
+                FALLBACK_VARIABLE
+            });
+            let value = atom(value)?.parse().unwrap_or_else(|error| {
+                unknown(error, FALLBACK_VALUE.name());
+                FALLBACK_VALUE
+            });
             let vars = resolve(vars)?
                 .into_iter()
                 .filter_map(|elem| match elem {
@@ -91,7 +107,7 @@ fn collect<'a>(
         "seq_search" => match args {
             [Expr::Array(items)] => {
                 for item in items {
-                    collect(item, line, resolve, out)?;
+                    collect(item, line, resolve, out, warnings)?;
                 }
                 Ok(())
             }
@@ -101,9 +117,28 @@ fn collect<'a>(
             )),
         },
         name if IGNORED.contains(&name) => Ok(()),
-        name => Err(Error::Unsupported {
-            line,
-            what: format!("search annotation `{name}`"),
-        }),
+        name => {
+            warnings.push(Warning {
+                line,
+                message: format!("search annotation `{name}` is not supported, and left out"),
+            });
+            Ok(())
+        }
+    }
+}
+
+/// Something in a model the engine leaves out or does differently, with its line: the model is
+/// still solved, and the caller says so (`fzn-csp` on stderr).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warning {
+    /// 1-based line of the statement.
+    pub line: u32,
+    /// What is left out or done instead.
+    pub message: String,
+}
+
+impl std::fmt::Display for Warning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
     }
 }

@@ -69,7 +69,16 @@ fn semantic_errors_name_the_line() {
     let error = compile("var 1..3: x;\nconstraint int_le(x, w);\nsolve satisfy;\n").unwrap_err();
     assert_eq!(error.to_string(), "line 2: unknown name `w`");
     let error = compile("var 1..3: x;\nconstraint int_le(x);\nsolve satisfy;\n").unwrap_err();
-    assert_eq!(error.to_string(), "line 2: unsupported constraint `int_le`");
+    assert_eq!(
+        error.to_string(),
+        "line 2: `int_le` takes 2 arguments (`int_le(var int, var int)`), not 1"
+    );
+    let error =
+        compile("var 1..3: x;\nconstraint no_such_thing(x);\nsolve satisfy;\n").unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "line 2: unsupported constraint `no_such_thing`"
+    );
     let error = compile("var 1..3000000000: x;\nsolve satisfy;\n").unwrap_err();
     assert!(
         error

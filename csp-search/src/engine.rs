@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use csp_core::{Checkpoint, ConstraintId, Model, Objective, Store, VarId};
 
+use crate::bound::SharedBound;
 use crate::branch::{Branch, Brancher, BuiltinBrancher, Decision, Enumerate};
 use crate::{
     Limits, Propagation, Restarts, SearchConfig, SearchEvent, SearchObserver, SelectCtx,
@@ -27,6 +28,17 @@ const CANDIDATE_BUDGET: usize = 4 << 20;
 
 /// The position of a frame whose choices were dropped from the candidate stack.
 const DROPPED: usize = usize::MAX;
+
+/// Branch and bound restarts from the root after a solution whose path is deeper than this many
+/// decisions per variable (and at least [`DEEP_PATH_MIN`]): the path has grown by walking through
+/// solutions one value at a time (maximising `x` over `0..10^8` by `indomain_min`), and each
+/// solution would otherwise keep its node on the path, so memory would grow with the number of
+/// solutions. A search by value enumeration is never this deep; neither is a tree that is not
+/// walking, so no other search changes.
+const DEEP_PATH_PER_VAR: usize = 4;
+
+/// See [`DEEP_PATH_PER_VAR`].
+const DEEP_PATH_MIN: usize = 1024;
 
 /// The clock is read for the time limit every `CLOCK_WORK / number of variables` nodes (at least every
 /// node, at most every 1,024): a node's cost grows with the model, and a fixed interval let a
@@ -215,6 +227,13 @@ pub struct Search<'m, B = BuiltinBrancher> {
     objective: Objective,
     /// The objective's value in the best solution so far: every later node must beat it.
     best: Option<i32>,
+    /// The best objective value any search sharing it has found ([`Search::share_bound`]): every
+    /// node must beat it too.
+    shared: Option<SharedBound>,
+    /// Whether nodes are propagated under a bound: a solution was found, or a bound is shared.
+    bounding: bool,
+    /// Values fixed at the root before the search starts ([`Search::restrict_root`]).
+    root_fixings: Vec<(VarId, i32)>,
     /// The last solution, kept in one buffer (no allocation after the first).
     solution: Vec<i32>,
     /// The most trail bytes and stacked candidate values kept (see [`Search::set_memory_budget`]).
@@ -225,15 +244,19 @@ pub struct Search<'m, B = BuiltinBrancher> {
 impl<'m> Search<'m> {
     /// A search with the built-in brancher `config` names.
     pub fn new(model: &'m Model, config: &SearchConfig) -> Self {
+        Search::configured(model, config, BuiltinBrancher::from_config(model, config))
+    }
+}
+
+impl<'m, B: Brancher> Search<'m, B> {
+    /// A search as `config` says (propagation, limits, restarts), branching with `brancher` rather
+    /// than the one `config` names.
+    pub fn configured(model: &'m Model, config: &SearchConfig, brancher: B) -> Self {
         let propagation = match config.strategy {
             Strategy::Enumerate => config.propagation,
             Strategy::Decisions(_) => Propagation::Mac,
         };
-        let mut search = Search::with_brancher(
-            model,
-            propagation,
-            BuiltinBrancher::from_config(model, config),
-        );
+        let mut search = Search::with_brancher(model, propagation, brancher);
         search.solution_limit = config.solution_limit;
         search.limits = config.limits;
         search.set_restarts(config.restarts);
@@ -282,6 +305,9 @@ impl<'m, B: Brancher> Search<'m, B> {
             elapsed: Duration::ZERO,
             objective: model.objective(),
             best: None,
+            shared: None,
+            bounding: false,
+            root_fixings: Vec::new(),
             solution: Vec::new(),
             trail_budget: TRAIL_BUDGET_BYTES,
             candidate_budget: CANDIDATE_BUDGET,
@@ -316,6 +342,43 @@ impl<'m, B: Brancher> Search<'m, B> {
         self.candidate_budget = candidates.max(1);
     }
 
+    /// Shares branch and bound's bound with other searches of the same model (the workers of a
+    /// portfolio, or the neighbourhoods of large-neighbourhood search): every solution found here
+    /// is offered to `bound`, and every node is propagated under the best value in it, whoever
+    /// found it. A search that then exhausts its tree has proven that nothing beats that value.
+    /// Ignored without an objective.
+    pub fn share_bound(&mut self, bound: SharedBound) {
+        if self.optimising() {
+            self.shared = Some(bound);
+            self.bounding = true;
+        }
+    }
+
+    /// Fixes variables to values at the root, before anything is propagated (a neighbourhood of
+    /// large-neighbourhood search). Call it before the search starts; a value outside its
+    /// variable's domain leaves the root without solutions.
+    pub fn restrict_root(&mut self, fixings: &[(VarId, i32)]) {
+        debug_assert!(
+            self.state == State::Fresh,
+            "the root is restricted before the search starts"
+        );
+        self.root_fixings.extend_from_slice(fixings);
+    }
+
+    /// Lets a search that a node or time limit stopped go on, from the node where it stopped,
+    /// under the limits set since ([`Search::set_limits`]). Returns whether it can: a search that
+    /// ended otherwise (its tree exhausted, a solution limit, a backtrack limit or an observer's
+    /// stop, which may leave a node half undone) stays over.
+    pub fn resume(&mut self) -> bool {
+        match self.state {
+            State::Done(Outcome::LimitReached(crate::Limit::Nodes | crate::Limit::Time)) => {
+                self.state = State::Running;
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Whether the model asks for an optimum (and so the search is branch and bound).
     fn optimising(&self) -> bool {
         self.objective != Objective::Satisfy
@@ -337,6 +400,20 @@ impl<'m, B: Brancher> Search<'m, B> {
     /// Abandons the current run: undoes the whole path (one `Undo` per decision, deepest first),
     /// reports the restart, and expands the root again. Returns whether the root is a solution.
     fn restart<O: SearchObserver>(&mut self, observer: &mut O) -> Result<bool, Outcome> {
+        self.unwind_to_root(observer)?;
+        self.restart_at = self.next_restart_budget();
+        // Restarts happen only before the first solution, so the root needs no new bound: its state,
+        // propagated when the search started, is back.
+        debug_assert!(self.best.is_none());
+        match self.expand(observer)? {
+            Expanded::Branched => Ok(false),
+            Expanded::DeadEnd => Err(self.exhausted()),
+            Expanded::Solution => Ok(true),
+        }
+    }
+
+    /// Undoes the whole path (one `Undo` per decision, deepest first) and reports a restart.
+    fn unwind_to_root<O: SearchObserver>(&mut self, observer: &mut O) -> Result<(), Outcome> {
         // The deepest frame has no child of its own in place; every frame above it has one.
         let top = self.frames.pop().expect("a running search has a frame");
         self.candidates.truncate(top.start);
@@ -347,15 +424,43 @@ impl<'m, B: Brancher> Search<'m, B> {
         }
         self.candidates.clear();
         let count = self.stats.restarts + 1;
-        emit(&mut self.stats, observer, &SearchEvent::Restart { count })?;
-        self.restart_at = self.next_restart_budget();
-        // Restarts happen only before the first solution, so the root needs no new bound: its state,
-        // propagated when the search started, is back.
-        debug_assert!(self.best.is_none());
+        emit(&mut self.stats, observer, &SearchEvent::Restart { count })
+    }
+
+    /// Whether branch and bound, paused at a solution, should go on from the root rather than from
+    /// the solution's path (see [`DEEP_PATH_PER_VAR`]).
+    fn path_too_deep(&self) -> bool {
+        self.optimising()
+            && self.frames.len() > (DEEP_PATH_PER_VAR * self.model.num_vars()).max(DEEP_PATH_MIN)
+    }
+
+    /// Branch and bound from the root after a solution on a deep path: undoes the path, propagates
+    /// the root under the new bound, and walks on from there. The rest of the tree under the old
+    /// path holds nothing the new bound allows that the root's tree does not, so the search stays
+    /// complete and its last run still proves the optimum.
+    fn restart_with_bound<O: SearchObserver>(&mut self, observer: &mut O) -> Result<(), Outcome> {
+        self.unwind_to_root(observer)?;
+        let propagated = self.apply_bound().and_then(|()| match self.propagation {
+            Propagation::Mac => self
+                .store
+                .propagate(self.model)
+                .map_err(Failure::Constraint),
+            _ => Ok(()),
+        });
+        if let Err(failure) = propagated {
+            // Nothing better exists: the last solution is optimal.
+            self.report_failure(failure);
+            emit(
+                &mut self.stats,
+                observer,
+                &SearchEvent::DeadEnd { level: 1 },
+            )?;
+            return Err(self.exhausted());
+        }
         match self.expand(observer)? {
-            Expanded::Branched => Ok(false),
+            Expanded::Branched => self.descend(observer),
             Expanded::DeadEnd => Err(self.exhausted()),
-            Expanded::Solution => Ok(true),
+            Expanded::Solution => Ok(()),
         }
     }
 
@@ -437,6 +542,8 @@ impl<'m, B: Brancher> Search<'m, B> {
                     // A solution at the root (every variable fixed before any decision, or a model
                     // without variables) is the only one.
                     Err(self.exhausted())
+                } else if self.path_too_deep() {
+                    self.restart_with_bound(observer)
                 } else {
                     let frame = *self.frames.last().expect("checked above");
                     match self.undo(&frame, observer) {
@@ -476,11 +583,18 @@ impl<'m, B: Brancher> Search<'m, B> {
     /// Propagates the root and expands it. `Ok` means a solution was reached at the root.
     fn start<O: SearchObserver>(&mut self, observer: &mut O) -> Result<(), Outcome> {
         self.state = State::Running;
-        if self.propagation == Propagation::Mac
-            && let Err(constraint) = self.store.establish_arc_consistency(self.model)
-        {
-            // Propagation at the root already proves that there is no solution.
-            self.report_failure(Failure::Constraint(constraint));
+        let restricted = self.restrict_at_root();
+        let propagated = restricted.and_then(|()| match self.propagation {
+            Propagation::Mac => self
+                .store
+                .establish_arc_consistency(self.model)
+                .map_err(Failure::Constraint),
+            _ => Ok(()),
+        });
+        if let Err(failure) = propagated {
+            // Propagation at the root already proves that there is no solution (or none that the
+            // root's restrictions and the shared bound allow).
+            self.report_failure(failure);
             emit(
                 &mut self.stats,
                 observer,
@@ -502,6 +616,18 @@ impl<'m, B: Brancher> Search<'m, B> {
             Expanded::DeadEnd => Err(Outcome::Exhausted),
             Expanded::Solution => Ok(()),
         }
+    }
+
+    /// The root's fixings and the shared bound, before the root is propagated.
+    fn restrict_at_root(&mut self) -> Result<(), Failure> {
+        for i in 0..self.root_fixings.len() {
+            let (var, value) = self.root_fixings[i];
+            let value = i64::from(value);
+            self.store
+                .set_bounds(var, value, value)
+                .map_err(|_| Failure::Domain)?;
+        }
+        self.apply_bound()
     }
 
     /// Asks the brancher how the current node branches: stacks its children, or reports the solution
@@ -592,8 +718,12 @@ impl<'m, B: Brancher> Search<'m, B> {
         }
         let values = self.store.values();
         let objective = self.objective.var().map(|var| values[var.index()]);
-        if objective.is_some() {
+        if let Some(value) = objective {
             self.best = objective;
+            self.bounding = true;
+            if let Some(shared) = &self.shared {
+                shared.offer(i64::from(value));
+            }
         }
         self.solution.clear();
         self.solution.extend_from_slice(values);
@@ -707,7 +837,7 @@ impl<'m, B: Brancher> Search<'m, B> {
     /// it, so that MAC means what the Stone & Stone experiments measured.
     #[inline(always)]
     fn propagate_after(&mut self, decision: Decision, binary: bool) -> Result<(), Failure> {
-        if self.best.is_some() {
+        if self.bounding {
             self.apply_bound()?;
         }
         match (self.propagation, decision) {
@@ -730,16 +860,28 @@ impl<'m, B: Brancher> Search<'m, B> {
 
     /// Branch and bound: the objective must beat the best solution so far.
     fn apply_bound(&mut self) -> Result<(), Failure> {
-        let Some(best) = self.best else {
+        let Some(best) = self.bound() else {
             return Ok(());
         };
-        let best = i64::from(best);
         let result = match self.objective {
             Objective::Satisfy => return Ok(()),
             Objective::Minimize(var) => self.store.set_bounds(var, i64::MIN, best - 1),
             Objective::Maximize(var) => self.store.set_bounds(var, best + 1, i64::MAX),
         };
         result.map(drop).map_err(|_| Failure::Domain)
+    }
+
+    /// The objective value every node must beat: the best of this search's and the shared one.
+    fn bound(&self) -> Option<i64> {
+        let own = self.best.map(i64::from);
+        let shared = self.shared.as_ref().and_then(SharedBound::get);
+        match (own, shared) {
+            (Some(a), Some(b)) => Some(match self.objective {
+                Objective::Maximize(_) => a.max(b),
+                _ => a.min(b),
+            }),
+            (a, b) => a.or(b),
+        }
     }
 
     /// Tells the brancher which constraint failed, if one did.

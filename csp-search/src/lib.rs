@@ -27,18 +27,22 @@
 //! assert_eq!(result.stats.solutions, 6);
 //! ```
 
+mod bound;
 pub mod branch;
 mod config;
 mod engine;
 mod estimate;
 mod event;
 mod knuth;
-mod names;
+mod lns;
 pub mod order;
+mod outcome_names;
+pub mod portfolio;
 mod stats;
 mod trace;
 pub mod value;
 
+pub use bound::SharedBound;
 pub use branch::{
     Branch, Brancher, Decision, DecisionBrancher, Enumerate, IntSearch, ValueSelection,
     VariableSelection,
@@ -52,6 +56,7 @@ pub use engine::{Limit, Outcome, Search, SearchResult, solve};
 pub use estimate::TreeSizeEstimator;
 pub use event::{FnObserver, SearchEvent, SearchObserver};
 pub use knuth::{ProbeEstimate, knuth_probes, knuth_probes_on_store};
+pub use lns::{Grid, LnsConfig, LnsSearch, Neighbourhood};
 pub use order::{SelectCtx, VariableOrder};
 pub use stats::{LevelStats, Statistics};
 pub use trace::TraceRecorder;

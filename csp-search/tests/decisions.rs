@@ -11,8 +11,10 @@ use csp_core::constraints::{
 };
 use csp_core::{Constraint, Model, ModelBuilder, VarId};
 use csp_search::{
-    FnObserver, IntSearch, Limits, Outcome, Propagation, Restarts, SearchConfig, SearchEvent,
-    Strategy as Branching, ValueOrderKind, ValueSelection, VariableOrderKind, VariableSelection,
+    FnObserver, Grid, IntSearch, Limits, LnsConfig, LnsSearch, Neighbourhood, Outcome, Propagation,
+    Restarts, SearchConfig, SearchEvent, Strategy as Branching, ValueOrderKind, ValueSelection,
+    VariableOrderKind, VariableSelection,
+    portfolio::{PortfolioConfig, Worker, run_portfolio},
     solve,
 };
 use proptest::prelude::*;
@@ -434,6 +436,148 @@ proptest! {
                 .map(|s| s[var.index()])
                 .reduce(|a, b| if minimize { a.min(b) } else { a.max(b) });
             prop_assert_eq!(result.objective, optimum);
+        }
+    }
+}
+
+/// Every solution large-neighbourhood search reports, with its objective.
+fn run_lns(model: &Model, config: &SearchConfig, lns: LnsConfig) -> (Outcome, Vec<Vec<i32>>) {
+    let mut search = LnsSearch::new(model, config, lns);
+    let mut found = Vec::new();
+    while let Some(values) = search.next_solution(&mut ()) {
+        found.push(values.to_vec());
+    }
+    (search.outcome().expect("over"), found)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3_000))]
+
+    /// Large-neighbourhood search, with neighbourhoods and complete slices of a few nodes so that
+    /// they alternate all the time, still proves the optimum enumeration finds, each solution
+    /// better than the last; and the same seed gives the same run.
+    #[test]
+    fn large_neighbourhood_search_proves_the_brute_force_optimum(
+        (problem, config) in problem_and_config(),
+        objective in (0..8usize, any::<bool>()),
+        (nodes, slice) in (1..6u64, 1..12u64),
+        neighbourhood in prop_oneof![
+            Just(Neighbourhood::Random),
+            Just(Neighbourhood::PropagationGuided),
+            Just(Neighbourhood::Window),
+            Just(Neighbourhood::Alternating),
+        ],
+        free in 0.0..1.0f64,
+    ) {
+        let model = problem.build(Some(objective));
+        let var = model.objective().var().expect("an objective was set");
+        let minimize = objective.1;
+        let expected = brute_force(&model)
+            .iter()
+            .map(|s| s[var.index()])
+            .reduce(|a, b| if minimize { a.min(b) } else { a.max(b) });
+        let vars: Vec<VarId> = model.vars().collect();
+        let lns = LnsConfig {
+            neighbourhood,
+            nodes,
+            slice,
+            initial_free: free,
+            grids: vec![Grid {
+                cells: vars.iter().map(|&v| Some(v)).collect(),
+                columns: 2,
+            }],
+            ..LnsConfig::default()
+        };
+        let (outcome, found) = run_lns(&model, &config, lns.clone());
+        match expected {
+            None => {
+                prop_assert_eq!(outcome, Outcome::Exhausted);
+                prop_assert!(found.is_empty());
+            }
+            Some(optimum) => {
+                prop_assert_eq!(outcome, Outcome::Optimal);
+                for values in &found {
+                    prop_assert!(model.is_solution(values), "{:?} is no solution", values);
+                }
+                let objectives: Vec<i32> = found.iter().map(|v| v[var.index()]).collect();
+                prop_assert_eq!(objectives.last().copied(), Some(optimum));
+                for pair in objectives.windows(2) {
+                    prop_assert!(
+                        if minimize { pair[1] < pair[0] } else { pair[1] > pair[0] },
+                        "not strictly better: {:?}", objectives
+                    );
+                }
+            }
+        }
+        let (again, found_again) = run_lns(&model, &config, lns);
+        prop_assert_eq!(again, outcome);
+        prop_assert_eq!(found_again, found, "the same seed gives the same run");
+    }
+}
+
+/// The solutions a portfolio reports, and how it ended.
+fn run_portfolio_of(model: &Model, portfolio: &PortfolioConfig) -> (Outcome, Vec<Vec<i32>>) {
+    let mut found = Vec::new();
+    let result = run_portfolio(model, portfolio, |values, _| {
+        found.push(values.to_vec());
+        ControlFlow::Continue(())
+    });
+    (result.outcome, found)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1_000))]
+
+    /// A portfolio of two to four different searches, sharing the bound, proves the optimum
+    /// enumeration finds, reporting only improving solutions; a deterministic one reports the same
+    /// solutions twice.
+    #[test]
+    fn a_portfolio_proves_the_brute_force_optimum(
+        (problem, config) in problem_and_config(),
+        objective in (0..8usize, any::<bool>()),
+        workers in 2..5usize,
+        epoch in 1..20u64,
+    ) {
+        let model = problem.build(Some(objective));
+        let var = model.objective().var().expect("an objective was set");
+        let minimize = objective.1;
+        let expected = brute_force(&model)
+            .iter()
+            .map(|s| s[var.index()])
+            .reduce(|a, b| if minimize { a.min(b) } else { a.max(b) });
+        let workers: Vec<Worker> = (0..workers)
+            .map(|i| Worker {
+                config: SearchConfig { seed: i as u64, ..if i % 2 == 0 { config.clone() } else { SearchConfig::free() } },
+                lns: (i % 3 == 1).then(|| LnsConfig { nodes: 2, slice: 3, ..LnsConfig::default() }),
+            })
+            .collect();
+        for deterministic in [false, true] {
+            let portfolio = PortfolioConfig { workers: workers.clone(), deterministic, epoch, time: None };
+            let (outcome, found) = run_portfolio_of(&model, &portfolio);
+            match expected {
+                None => {
+                    prop_assert_eq!(outcome, Outcome::Exhausted);
+                    prop_assert!(found.is_empty());
+                }
+                Some(optimum) => {
+                    prop_assert_eq!(outcome, Outcome::Optimal);
+                    for values in &found {
+                        prop_assert!(model.is_solution(values), "{:?} is no solution", values);
+                    }
+                    let objectives: Vec<i32> = found.iter().map(|v| v[var.index()]).collect();
+                    prop_assert_eq!(objectives.last().copied(), Some(optimum));
+                    for pair in objectives.windows(2) {
+                        prop_assert!(
+                            if minimize { pair[1] < pair[0] } else { pair[1] > pair[0] },
+                            "not strictly better: {:?}", objectives
+                        );
+                    }
+                }
+            }
+            if deterministic {
+                let again = run_portfolio_of(&model, &portfolio);
+                prop_assert_eq!(again, (outcome, found), "the same run twice");
+            }
         }
     }
 }

@@ -41,6 +41,7 @@ mod names;
 
 pub mod construct;
 mod encoding;
+pub mod experiment;
 pub mod local;
 mod model;
 mod queens_constraint;

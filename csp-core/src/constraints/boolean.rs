@@ -441,50 +441,6 @@ impl BoolAnd {
         }
     }
 
-    /// `r ↔ ∧ inputs` (FlatZinc's `array_bool_and`; `bool_and(a, b, r)` is `array_and(&[a, b], r)`).
-    pub fn array_and(inputs: &[VarId], r: VarId) -> Self {
-        Self::new(
-            Literal::positive(r),
-            inputs.iter().map(|&v| Literal::positive(v)),
-        )
-    }
-
-    /// `r ↔ ∨ inputs` (FlatZinc's `array_bool_or`; `bool_or(a, b, r)` is `array_or(&[a, b], r)`), as
-    /// `¬r ↔ ∧ ¬inputs`.
-    pub fn array_or(inputs: &[VarId], r: VarId) -> Self {
-        Self::new(
-            Literal::negative(r),
-            inputs.iter().map(|&v| Literal::negative(v)),
-        )
-    }
-
-    /// `r ↔ ∨ positive ∨ ¬negative` (FlatZinc's `bool_clause_reif(as, bs, r)`).
-    pub fn clause_reif(positive: &[VarId], negative: &[VarId], r: VarId) -> Self {
-        Self::new(
-            Literal::negative(r),
-            positive
-                .iter()
-                .map(|&v| Literal::negative(v))
-                .chain(negative.iter().map(|&v| Literal::positive(v))),
-        )
-    }
-
-    /// `r ↔ (a ≤ b)`, that is `r ↔ ¬a ∨ b` (FlatZinc's `bool_le_reif`).
-    pub fn le_reif(a: VarId, b: VarId, r: VarId) -> Self {
-        Self::new(
-            Literal::negative(r),
-            [Literal::positive(a), Literal::negative(b)],
-        )
-    }
-
-    /// `r ↔ (a < b)`, that is `r ↔ ¬a ∧ b` (FlatZinc's `bool_lt_reif`).
-    pub fn lt_reif(a: VarId, b: VarId, r: VarId) -> Self {
-        Self::new(
-            Literal::positive(r),
-            [Literal::negative(a), Literal::positive(b)],
-        )
-    }
-
     fn r(&self) -> Lit {
         self.long[0]
     }
@@ -627,16 +583,6 @@ impl Parity {
             scope: order.into_iter().filter(|v| count[v] % 2 == 1).collect(),
             odd,
         }
-    }
-
-    /// `r ↔ a ⊕ b` (FlatZinc's `bool_xor(a, b, r)`).
-    pub fn xor_reif(a: VarId, b: VarId, r: VarId) -> Self {
-        Self::new(&[a, b, r], false)
-    }
-
-    /// `r ↔ (a = b)` (FlatZinc's `bool_eq_reif(a, b, r)`).
-    pub fn eq_reif(a: VarId, b: VarId, r: VarId) -> Self {
-        Self::new(&[a, b, r], true)
     }
 
     /// From the domains alone: with every variable fixed the parity must be right; with one left, it

@@ -1,9 +1,7 @@
-use hashbrown::HashMap;
-
 use crate::{
     CheckCtx, Constraint, EventSet, ModelError, PropagationCtx, VarId, Wipeout,
     constraint::Priority,
-    constraints::util::{ceil_div, clamp_i64, floor_div, invalid, read_i128, write_i128},
+    constraints::util::{ceil_div, clamp_i64, floor_div, read_i128, write_i128},
 };
 
 /// How a linear sum relates to its right-hand side.
@@ -115,36 +113,6 @@ impl Linear {
             relation,
             rhs,
         ))
-    }
-
-    /// FlatZinc's `int_lin_*(as, bs, c)` and `bool_lin_*`: parallel arrays of coefficients and
-    /// variables in which a variable may repeat. Repeated variables get one term with the sum of their
-    /// coefficients, and terms whose coefficient is zero are dropped, so the scope has each variable
-    /// once (its order is that of first appearance).
-    pub fn merged(
-        coefficients: &[i64],
-        vars: &[VarId],
-        relation: Relation,
-        rhs: i64,
-    ) -> Result<Self, ModelError> {
-        same_length(coefficients.len(), vars.len())?;
-        let mut position: HashMap<VarId, usize> = HashMap::new();
-        let mut terms: Vec<(i64, VarId)> = Vec::new();
-        for (&a, &x) in coefficients.iter().zip(vars) {
-            match position.get(&x) {
-                Some(&i) => {
-                    terms[i].0 = terms[i].0.checked_add(a).ok_or_else(|| {
-                        invalid("linear", format!("the coefficients of {x:?} overflow i64"))
-                    })?;
-                }
-                None => {
-                    position.insert(x, terms.len());
-                    terms.push((a, x));
-                }
-            }
-        }
-        terms.retain(|&(a, _)| a != 0);
-        Ok(Self::with_i64(terms, relation, rhs))
     }
 
     /// The relation.

@@ -5,18 +5,22 @@
 //! library in `minizinc/mznlib` may then declare it native.
 
 mod arith;
+mod automaton;
 mod boolean;
 mod element;
 mod global;
 mod linear;
+mod packing;
 mod poster;
 mod scheduling;
+mod values;
 
 pub use poster::{Poster, Reif};
 
 use crate::Elem;
 use crate::ast::Ranges;
 use crate::error::Error;
+use crate::types::Type;
 
 /// `x ∈ set` as the catalogue's `SetIn`: the ranges cut to the engine's 32-bit values, which are all
 /// a variable can take (a range wholly beyond them adds nothing).
@@ -35,8 +39,9 @@ pub fn set_in_constraint(x: csp_core::VarId, set: &Ranges) -> csp_core::constrai
 pub enum Arg {
     /// An integer or Boolean (0 or 1), constant or variable.
     Elem(Elem),
-    /// An array of them.
-    Array(Vec<Elem>),
+    /// An array of them (shared with the name it came from, so that an array passed to many
+    /// constraints is held once).
+    Array(std::sync::Arc<[Elem]>),
     /// A constant set.
     Set(Ranges),
     /// An array of constant sets.
@@ -93,11 +98,14 @@ pub enum Support {
     Encoded,
 }
 
-/// One FlatZinc builtin: its name and number of arguments, how it is posted, and what it means.
+/// One FlatZinc builtin: its name and parameter types, how it is posted, and what it means.
 pub struct Builtin {
     /// The FlatZinc name.
     pub name: &'static str,
-    /// The number of arguments.
+    /// The parameters' types as MiniZinc declares them, without names (`var int, var int, var bool`):
+    /// each argument is checked against them before the constraint is posted.
+    pub signature: &'static str,
+    /// The number of arguments (the signature's).
     pub arity: usize,
     /// How it reaches the engine.
     pub support: Support,
@@ -111,6 +119,17 @@ pub struct Builtin {
 impl std::fmt::Debug for Builtin {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Builtin({}/{})", self.name, self.arity)
+    }
+}
+
+impl Builtin {
+    /// The parameter types, parsed from [`Builtin::signature`].
+    pub fn parameters(&self) -> impl Iterator<Item = Type> + '_ {
+        self.signature.split(',').filter_map(|text| {
+            let parsed = text.parse();
+            debug_assert!(parsed.is_ok(), "{}: bad signature `{text}`", self.name);
+            parsed.ok()
+        })
     }
 }
 
@@ -155,11 +174,29 @@ pub(crate) fn reif_of<const MODE: u8>(p: &Poster<'_>, args: &[Arg]) -> Result<Re
     })
 }
 
+/// The number of parameters of a signature: one more than its commas (none for an empty one).
+const fn count_parameters(signature: &str) -> usize {
+    let bytes = signature.as_bytes();
+    if bytes.is_empty() {
+        return 0;
+    }
+    let mut count = 1;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b',' {
+            count += 1;
+        }
+        i += 1;
+    }
+    count
+}
+
 macro_rules! builtin {
-    ($name:literal, $arity:literal, $support:ident, $post:expr, $holds:expr) => {
+    ($name:literal, $signature:literal, $support:ident, $post:expr, $holds:expr) => {
         Builtin {
             name: $name,
-            arity: $arity,
+            signature: $signature,
+            arity: count_parameters($signature),
             support: Support::$support,
             post: $post,
             holds: $holds,
@@ -170,93 +207,96 @@ macro_rules! builtin {
 /// Every builtin, by FlatZinc name. Keep each family together, plain form first.
 pub static BUILTINS: &[Builtin] = {
     use arith::*;
+    use automaton::*;
     use boolean::*;
     use element::*;
     use global::*;
     use linear::*;
+    use packing::*;
     use scheduling::*;
+    use values::*;
     &[
         // Integer comparisons: a `Compare`, reified by a `ReifiedCompare`.
         builtin!(
             "int_eq",
-            2,
+            "var int, var int",
             Native,
             int_cmp::<EQ, PLAIN>,
             int_cmp_holds::<EQ, PLAIN>
         ),
         builtin!(
             "int_ne",
-            2,
+            "var int, var int",
             Native,
             int_cmp::<NE, PLAIN>,
             int_cmp_holds::<NE, PLAIN>
         ),
         builtin!(
             "int_le",
-            2,
+            "var int, var int",
             Native,
             int_cmp::<LE, PLAIN>,
             int_cmp_holds::<LE, PLAIN>
         ),
         builtin!(
             "int_lt",
-            2,
+            "var int, var int",
             Native,
             int_cmp::<LT, PLAIN>,
             int_cmp_holds::<LT, PLAIN>
         ),
         builtin!(
             "int_eq_reif",
-            3,
+            "var int, var int, var bool",
             Native,
             int_cmp::<EQ, REIF>,
             int_cmp_holds::<EQ, REIF>
         ),
         builtin!(
             "int_ne_reif",
-            3,
+            "var int, var int, var bool",
             Native,
             int_cmp::<NE, REIF>,
             int_cmp_holds::<NE, REIF>
         ),
         builtin!(
             "int_le_reif",
-            3,
+            "var int, var int, var bool",
             Native,
             int_cmp::<LE, REIF>,
             int_cmp_holds::<LE, REIF>
         ),
         builtin!(
             "int_lt_reif",
-            3,
+            "var int, var int, var bool",
             Native,
             int_cmp::<LT, REIF>,
             int_cmp_holds::<LT, REIF>
         ),
         builtin!(
             "int_eq_imp",
-            3,
+            "var int, var int, var bool",
             Native,
             int_cmp::<EQ, IMP>,
             int_cmp_holds::<EQ, IMP>
         ),
         builtin!(
             "int_ne_imp",
-            3,
+            "var int, var int, var bool",
             Native,
             int_cmp::<NE, IMP>,
             int_cmp_holds::<NE, IMP>
         ),
         builtin!(
             "int_le_imp",
-            3,
+            "var int, var int, var bool",
             Native,
             int_cmp::<LE, IMP>,
             int_cmp_holds::<LE, IMP>
         ),
         builtin!(
             "int_lt_imp",
-            3,
+            "var int, var int, var bool",
             Native,
             int_cmp::<LT, IMP>,
             int_cmp_holds::<LT, IMP>
@@ -265,210 +305,246 @@ pub static BUILTINS: &[Builtin] = {
         // terms are a `Compare`.
         builtin!(
             "int_lin_eq",
-            3,
+            "array [int] of int, array [int] of var int, int",
             Native,
             int_lin::<EQ, PLAIN>,
             int_lin_holds::<EQ, PLAIN>
         ),
         builtin!(
             "int_lin_ne",
-            3,
+            "array [int] of int, array [int] of var int, int",
             Native,
             int_lin::<NE, PLAIN>,
             int_lin_holds::<NE, PLAIN>
         ),
         builtin!(
             "int_lin_le",
-            3,
+            "array [int] of int, array [int] of var int, int",
             Native,
             int_lin::<LE, PLAIN>,
             int_lin_holds::<LE, PLAIN>
         ),
         builtin!(
             "int_lin_eq_reif",
-            4,
+            "array [int] of int, array [int] of var int, int, var bool",
             Native,
             int_lin::<EQ, REIF>,
             int_lin_holds::<EQ, REIF>
         ),
         builtin!(
             "int_lin_ne_reif",
-            4,
+            "array [int] of int, array [int] of var int, int, var bool",
             Native,
             int_lin::<NE, REIF>,
             int_lin_holds::<NE, REIF>
         ),
         builtin!(
             "int_lin_le_reif",
-            4,
+            "array [int] of int, array [int] of var int, int, var bool",
             Native,
             int_lin::<LE, REIF>,
             int_lin_holds::<LE, REIF>
         ),
         builtin!(
             "int_lin_eq_imp",
-            4,
+            "array [int] of int, array [int] of var int, int, var bool",
             Native,
             int_lin::<EQ, IMP>,
             int_lin_holds::<EQ, IMP>
         ),
         builtin!(
             "int_lin_ne_imp",
-            4,
+            "array [int] of int, array [int] of var int, int, var bool",
             Native,
             int_lin::<NE, IMP>,
             int_lin_holds::<NE, IMP>
         ),
         builtin!(
             "int_lin_le_imp",
-            4,
+            "array [int] of int, array [int] of var int, int, var bool",
             Native,
             int_lin::<LE, IMP>,
             int_lin_holds::<LE, IMP>
         ),
         builtin!(
             "bool_lin_eq",
-            3,
+            "array [int] of int, array [int] of var bool, var int",
             Native,
             bool_lin::<EQ>,
             bool_lin_holds::<EQ>
         ),
         builtin!(
             "bool_lin_le",
-            3,
+            "array [int] of int, array [int] of var bool, int",
             Native,
             bool_lin::<LE>,
             bool_lin_holds::<LE>
         ),
         // Booleans: `Compare`, `Clause` (watched literals), `BoolAnd` (reified conjunctions), `Parity`.
-        builtin!("bool2int", 2, Native, bool_cmp::<EQ>, bool_cmp_holds::<EQ>),
-        builtin!("bool_eq", 2, Native, bool_cmp::<EQ>, bool_cmp_holds::<EQ>),
-        builtin!("bool_le", 2, Native, bool_cmp::<LE>, bool_cmp_holds::<LE>),
-        builtin!("bool_lt", 2, Native, bool_cmp::<LT>, bool_cmp_holds::<LT>),
-        builtin!("bool_not", 2, Native, bool_cmp::<NE>, bool_cmp_holds::<NE>),
-        builtin!("bool_xor", 2, Native, bool_cmp::<NE>, bool_cmp_holds::<NE>),
+        builtin!(
+            "bool2int",
+            "var bool, var int",
+            Native,
+            bool_cmp::<EQ>,
+            bool_cmp_holds::<EQ>
+        ),
+        builtin!(
+            "bool_eq",
+            "var bool, var bool",
+            Native,
+            bool_cmp::<EQ>,
+            bool_cmp_holds::<EQ>
+        ),
+        builtin!(
+            "bool_le",
+            "var bool, var bool",
+            Native,
+            bool_cmp::<LE>,
+            bool_cmp_holds::<LE>
+        ),
+        builtin!(
+            "bool_lt",
+            "var bool, var bool",
+            Native,
+            bool_cmp::<LT>,
+            bool_cmp_holds::<LT>
+        ),
+        builtin!(
+            "bool_not",
+            "var bool, var bool",
+            Native,
+            bool_cmp::<NE>,
+            bool_cmp_holds::<NE>
+        ),
+        builtin!(
+            "bool_xor",
+            "var bool, var bool",
+            Native,
+            bool_cmp::<NE>,
+            bool_cmp_holds::<NE>
+        ),
         builtin!(
             "bool_clause",
-            2,
+            "array [int] of var bool, array [int] of var bool",
             Native,
             bool_clause::<PLAIN>,
             bool_clause_holds::<PLAIN>
         ),
         builtin!(
             "bool_clause_reif",
-            3,
+            "array [int] of var bool, array [int] of var bool, var bool",
             Native,
             bool_clause::<REIF>,
             bool_clause_holds::<REIF>
         ),
         builtin!(
             "bool_clause_imp",
-            3,
+            "array [int] of var bool, array [int] of var bool, var bool",
             Native,
             bool_clause::<IMP>,
             bool_clause_holds::<IMP>
         ),
         builtin!(
             "array_bool_and",
-            2,
+            "array [int] of var bool, var bool",
             Native,
             array_bool_and,
             array_bool_and_holds
         ),
         builtin!(
             "array_bool_or",
-            2,
+            "array [int] of var bool, var bool",
             Native,
             array_bool_or,
             array_bool_or_holds
         ),
         builtin!(
             "array_bool_xor",
-            1,
+            "array [int] of var bool",
             Native,
             array_bool_xor,
             array_bool_xor_holds
         ),
         builtin!(
             "bool_and",
-            3,
+            "var bool, var bool, var bool",
             Native,
             bool_op::<AND, REIF>,
             bool_op_holds::<AND, REIF>
         ),
         builtin!(
             "bool_or",
-            3,
+            "var bool, var bool, var bool",
             Native,
             bool_op::<OR, REIF>,
             bool_op_holds::<OR, REIF>
         ),
         builtin!(
             "bool_xor",
-            3,
+            "var bool, var bool, var bool",
             Native,
             bool_op::<XOR, REIF>,
             bool_op_holds::<XOR, REIF>
         ),
         builtin!(
             "bool_eq_reif",
-            3,
+            "var bool, var bool, var bool",
             Native,
             bool_op::<BEQ, REIF>,
             bool_op_holds::<BEQ, REIF>
         ),
         builtin!(
             "bool_le_reif",
-            3,
+            "var bool, var bool, var bool",
             Native,
             bool_op::<BLE, REIF>,
             bool_op_holds::<BLE, REIF>
         ),
         builtin!(
             "bool_lt_reif",
-            3,
+            "var bool, var bool, var bool",
             Native,
             bool_op::<BLT, REIF>,
             bool_op_holds::<BLT, REIF>
         ),
         builtin!(
             "bool_and_imp",
-            3,
+            "var bool, var bool, var bool",
             Native,
             bool_op::<AND, IMP>,
             bool_op_holds::<AND, IMP>
         ),
         builtin!(
             "bool_or_imp",
-            3,
+            "var bool, var bool, var bool",
             Native,
             bool_op::<OR, IMP>,
             bool_op_holds::<OR, IMP>
         ),
         builtin!(
             "bool_xor_imp",
-            3,
+            "var bool, var bool, var bool",
             Native,
             bool_op::<XOR, IMP>,
             bool_op_holds::<XOR, IMP>
         ),
         builtin!(
             "bool_eq_imp",
-            3,
+            "var bool, var bool, var bool",
             Native,
             bool_op::<BEQ, IMP>,
             bool_op_holds::<BEQ, IMP>
         ),
         builtin!(
             "bool_le_imp",
-            3,
+            "var bool, var bool, var bool",
             Native,
             bool_op::<BLE, IMP>,
             bool_op_holds::<BLE, IMP>
         ),
         builtin!(
             "bool_lt_imp",
-            3,
+            "var bool, var bool, var bool",
             Native,
             bool_op::<BLT, IMP>,
             bool_op_holds::<BLT, IMP>
@@ -476,130 +552,439 @@ pub static BUILTINS: &[Builtin] = {
         // Element: `Element` over a constant array, `VarElement` over variables.
         builtin!(
             "array_int_element",
-            3,
+            "var int, array [int] of int, var int",
             Native,
             array_element,
             array_element_holds
         ),
         builtin!(
             "array_bool_element",
-            3,
+            "var int, array [int] of bool, var bool",
             Native,
             array_element,
             array_element_holds
         ),
         builtin!(
             "array_var_int_element",
-            3,
+            "var int, array [int] of var int, var int",
             Native,
             array_var_element,
             array_element_holds
         ),
         builtin!(
             "array_var_bool_element",
-            3,
+            "var int, array [int] of var bool, var bool",
             Native,
             array_var_element,
             array_element_holds
         ),
         // Arithmetic functions: `Arithmetic` and `Extremum`.
-        builtin!("int_times", 3, Native, arith::<TIMES>, arith_holds::<TIMES>),
-        builtin!("int_div", 3, Native, arith::<DIV>, arith_holds::<DIV>),
-        builtin!("int_mod", 3, Native, arith::<MOD>, arith_holds::<MOD>),
-        builtin!("int_min", 3, Native, arith::<MIN>, arith_holds::<MIN>),
-        builtin!("int_max", 3, Native, arith::<MAX>, arith_holds::<MAX>),
-        builtin!("int_pow", 3, Native, arith::<POW>, arith_holds::<POW>),
-        builtin!("int_abs", 2, Native, int_abs, int_abs_holds),
+        builtin!(
+            "int_times",
+            "var int, var int, var int",
+            Native,
+            arith::<TIMES>,
+            arith_holds::<TIMES>
+        ),
+        builtin!(
+            "int_div",
+            "var int, var int, var int",
+            Native,
+            arith::<DIV>,
+            arith_holds::<DIV>
+        ),
+        builtin!(
+            "int_mod",
+            "var int, var int, var int",
+            Native,
+            arith::<MOD>,
+            arith_holds::<MOD>
+        ),
+        builtin!(
+            "int_min",
+            "var int, var int, var int",
+            Native,
+            arith::<MIN>,
+            arith_holds::<MIN>
+        ),
+        builtin!(
+            "int_max",
+            "var int, var int, var int",
+            Native,
+            arith::<MAX>,
+            arith_holds::<MAX>
+        ),
+        builtin!(
+            "int_pow",
+            "var int, var int, var int",
+            Native,
+            arith::<POW>,
+            arith_holds::<POW>
+        ),
+        builtin!(
+            "int_abs",
+            "var int, var int",
+            Native,
+            int_abs,
+            int_abs_holds
+        ),
         builtin!(
             "array_int_maximum",
-            2,
+            "var int, array [int] of var int",
             Native,
             extremum::<MAX>,
             extremum_holds::<MAX>
         ),
         builtin!(
             "array_int_minimum",
-            2,
+            "var int, array [int] of var int",
             Native,
             extremum::<MIN>,
             extremum_holds::<MIN>
         ),
         // Sets: membership of a constant set, `SetIn` (reified by `Reified`).
-        builtin!("set_in", 2, Native, set_in::<PLAIN>, set_in_holds::<PLAIN>),
+        builtin!(
+            "set_in",
+            "var int, set of int",
+            Native,
+            set_in::<PLAIN>,
+            set_in_holds::<PLAIN>
+        ),
         builtin!(
             "set_in_reif",
-            3,
+            "var int, set of int, var bool",
             Native,
             set_in::<REIF>,
             set_in_holds::<REIF>
         ),
-        builtin!("set_in_imp", 3, Native, set_in::<IMP>, set_in_holds::<IMP>),
+        builtin!(
+            "set_in_imp",
+            "var int, set of int, var bool",
+            Native,
+            set_in::<IMP>,
+            set_in_holds::<IMP>
+        ),
         // Global constraints the solver library declares native (`minizinc/mznlib/fzn_*.mzn`).
         builtin!(
             "fzn_all_different_int",
-            1,
+            "array [int] of var int",
             Native,
             all_different,
             all_different_holds
         ),
         builtin!(
             "all_different_int",
-            1,
+            "array [int] of var int",
             Native,
             all_different,
             all_different_holds
         ),
-        builtin!("fzn_table_int", 2, Native, table, table_holds),
-        builtin!("fzn_table_bool", 2, Native, table, table_holds),
-        builtin!("table_int", 2, Native, table, table_holds),
-        builtin!("table_bool", 2, Native, table, table_holds),
-        builtin!("csp_circuit", 2, Native, circuit, circuit_holds),
-        builtin!("csp_inverse", 4, Native, inverse, inverse_holds),
-        builtin!("fzn_among", 3, Native, among, among_holds),
+        builtin!(
+            "fzn_table_int",
+            "array [int] of var int, array [int] of int",
+            Native,
+            table,
+            table_holds
+        ),
+        builtin!(
+            "fzn_table_bool",
+            "array [int] of var bool, array [int] of bool",
+            Native,
+            table,
+            table_holds
+        ),
+        builtin!(
+            "table_int",
+            "array [int] of var int, array [int] of int",
+            Native,
+            table,
+            table_holds
+        ),
+        builtin!(
+            "table_bool",
+            "array [int] of var bool, array [int] of bool",
+            Native,
+            table,
+            table_holds
+        ),
+        builtin!(
+            "csp_circuit",
+            "array [int] of var int, int",
+            Native,
+            circuit,
+            circuit_holds
+        ),
+        builtin!(
+            "csp_inverse",
+            "array [int] of var int, int, array [int] of var int, int",
+            Native,
+            inverse,
+            inverse_holds
+        ),
+        builtin!(
+            "fzn_among",
+            "var int, array [int] of var int, set of int",
+            Native,
+            among,
+            among_holds
+        ),
         builtin!(
             "fzn_global_cardinality",
-            3,
+            "array [int] of var int, array [int] of int, array [int] of var int",
             Native,
             global_cardinality::<false>,
             global_cardinality_holds::<false>
         ),
         builtin!(
             "fzn_global_cardinality_closed",
-            3,
+            "array [int] of var int, array [int] of int, array [int] of var int",
             Native,
             global_cardinality::<true>,
             global_cardinality_holds::<true>
         ),
         builtin!(
             "fzn_lex_less_int",
-            2,
+            "array [int] of var int, array [int] of var int",
             Native,
             lex::<true>,
             lex_holds::<true>
         ),
         builtin!(
             "fzn_lex_lesseq_int",
-            2,
+            "array [int] of var int, array [int] of var int",
             Native,
             lex::<false>,
             lex_holds::<false>
         ),
         builtin!(
             "fzn_lex_less_bool",
-            2,
+            "array [int] of var bool, array [int] of var bool",
             Native,
             lex::<true>,
             lex_holds::<true>
         ),
         builtin!(
             "fzn_lex_lesseq_bool",
-            2,
+            "array [int] of var bool, array [int] of var bool",
             Native,
             lex::<false>,
             lex_holds::<false>
         ),
-        builtin!("csp_cumulative", 4, Native, cumulative, cumulative_holds),
-        builtin!("csp_disjunctive", 2, Native, disjunctive, disjunctive_holds),
+        builtin!(
+            "csp_cumulative",
+            "array [int] of var int, array [int] of int, array [int] of int, int",
+            Native,
+            cumulative,
+            cumulative_holds
+        ),
+        builtin!(
+            "csp_disjunctive",
+            "array [int] of var int, array [int] of int",
+            Native,
+            disjunctive,
+            disjunctive_holds
+        ),
+        // Scheduling with variable data or optional tasks: `VarCumulative`, `VarDisjunctive`.
+        builtin!(
+            "csp_cumulative_var",
+            "array [int] of var int, array [int] of var int, array [int] of var int, var int",
+            Native,
+            cumulative_var::<false>,
+            cumulative_var_holds::<false>
+        ),
+        builtin!(
+            "csp_cumulative_opt",
+            "array [int] of var int, array [int] of var bool, array [int] of var int, array [int] of var int, var int",
+            Native,
+            cumulative_var::<true>,
+            cumulative_var_holds::<true>
+        ),
+        builtin!(
+            "csp_disjunctive_var",
+            "array [int] of var int, array [int] of var int",
+            Native,
+            disjunctive_var::<false, false>,
+            disjunctive_var_holds::<false, false>
+        ),
+        builtin!(
+            "csp_disjunctive_strict_var",
+            "array [int] of var int, array [int] of var int",
+            Native,
+            disjunctive_var::<true, false>,
+            disjunctive_var_holds::<true, false>
+        ),
+        builtin!(
+            "csp_disjunctive_opt",
+            "array [int] of var int, array [int] of var bool, array [int] of var int",
+            Native,
+            disjunctive_var::<false, true>,
+            disjunctive_var_holds::<false, true>
+        ),
+        builtin!(
+            "csp_disjunctive_strict_opt",
+            "array [int] of var int, array [int] of var bool, array [int] of var int",
+            Native,
+            disjunctive_var::<true, true>,
+            disjunctive_var_holds::<true, true>
+        ),
+        // Regular languages: `Regular`, `CostRegular`.
+        builtin!(
+            "fzn_regular",
+            "array [int] of var int, int, int, array [int] of int, int, set of int",
+            Native,
+            regular,
+            regular_holds
+        ),
+        builtin!(
+            "fzn_cost_regular",
+            "array [int] of var int, int, int, array [int] of int, int, set of int, array [int] of int, var int",
+            Native,
+            cost_regular,
+            cost_regular_holds
+        ),
+        // Packing: `Diffn`, `BinPacking`.
+        builtin!(
+            "fzn_diffn",
+            "array [int] of var int, array [int] of var int, array [int] of var int, array [int] of var int",
+            Native,
+            diffn::<true>,
+            diffn_holds::<true>
+        ),
+        builtin!(
+            "fzn_diffn_nonstrict",
+            "array [int] of var int, array [int] of var int, array [int] of var int, array [int] of var int",
+            Native,
+            diffn::<false>,
+            diffn_holds::<false>
+        ),
+        builtin!(
+            "fzn_bin_packing",
+            "int, array [int] of var int, array [int] of int",
+            Native,
+            bin_packing,
+            bin_packing_holds
+        ),
+        builtin!(
+            "csp_bin_packing_capa",
+            "array [int] of int, int, array [int] of var int, array [int] of int",
+            Native,
+            bin_packing_capa,
+            bin_packing_capa_holds
+        ),
+        builtin!(
+            "csp_bin_packing_load",
+            "array [int] of var int, int, array [int] of var int, array [int] of int",
+            Native,
+            bin_packing_load,
+            bin_packing_load_holds
+        ),
+        // Globals over one array: `NValue`, `Member`, `AllDifferentExcept`, `Increasing`,
+        // `ValuePrecede`, `ArgExtremum`, `Subcircuit`.
+        builtin!(
+            "fzn_nvalue",
+            "var int, array [int] of var int",
+            Native,
+            nvalue,
+            nvalue_holds
+        ),
+        builtin!(
+            "fzn_member_int",
+            "array [int] of var int, var int",
+            Native,
+            member,
+            member_holds
+        ),
+        builtin!(
+            "fzn_member_bool",
+            "array [int] of var bool, var bool",
+            Native,
+            member,
+            member_holds
+        ),
+        builtin!(
+            "fzn_alldifferent_except",
+            "array [int] of var int, set of int",
+            Native,
+            all_different_except::<false>,
+            all_different_except_holds::<false>
+        ),
+        builtin!(
+            "fzn_alldifferent_except_0",
+            "array [int] of var int",
+            Native,
+            all_different_except::<true>,
+            all_different_except_holds::<true>
+        ),
+        builtin!(
+            "fzn_increasing_int",
+            "array [int] of var int",
+            Native,
+            increasing::<false>,
+            increasing_holds::<false>
+        ),
+        builtin!(
+            "fzn_increasing_bool",
+            "array [int] of var bool",
+            Native,
+            increasing::<false>,
+            increasing_holds::<false>
+        ),
+        builtin!(
+            "fzn_decreasing_int",
+            "array [int] of var int",
+            Native,
+            increasing::<true>,
+            increasing_holds::<true>
+        ),
+        builtin!(
+            "fzn_decreasing_bool",
+            "array [int] of var bool",
+            Native,
+            increasing::<true>,
+            increasing_holds::<true>
+        ),
+        builtin!(
+            "fzn_value_precede_int",
+            "int, int, array [int] of var int",
+            Native,
+            value_precede,
+            value_precede_holds
+        ),
+        builtin!(
+            "csp_maximum_arg",
+            "array [int] of var int, int, var int",
+            Native,
+            arg_extremum::<false>,
+            arg_extremum_holds::<false>
+        ),
+        builtin!(
+            "csp_minimum_arg",
+            "array [int] of var int, int, var int",
+            Native,
+            arg_extremum::<true>,
+            arg_extremum_holds::<true>
+        ),
+        builtin!(
+            "csp_maximum_arg_bool",
+            "array [int] of var bool, int, var int",
+            Native,
+            arg_extremum::<false>,
+            arg_extremum_holds::<false>
+        ),
+        builtin!(
+            "csp_minimum_arg_bool",
+            "array [int] of var bool, int, var int",
+            Native,
+            arg_extremum::<true>,
+            arg_extremum_holds::<true>
+        ),
+        builtin!(
+            "csp_subcircuit",
+            "array [int] of var int, int",
+            Native,
+            subcircuit,
+            subcircuit_holds
+        ),
     ]
 };
 

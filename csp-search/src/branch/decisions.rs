@@ -14,7 +14,10 @@ const VALUE_STREAM: u64 = 5;
 
 /// MiniZinc's search annotations as a brancher: `seq_search([int_search(...), ...])`, each search
 /// branching on its variables until all are fixed, then the variables no search names, by dom/wdeg
-/// and `indomain_min` (the free search's rule, [`DecisionBrancher::rest`]).
+/// and `indomain_min` (the free search's rule, [`DecisionBrancher::rest`]), except that a maximised
+/// objective among them is tried at its largest value first: branch and bound then starts from the
+/// best value the objective may take rather than walking up to it one solution at a time (Gecode's
+/// FlatZinc interpreter does the same).
 ///
 /// Every node is a binary decision (see [`ValueSelection`]); ties between equally good variables go to
 /// the one listed first, as MiniZinc specifies.
@@ -24,6 +27,11 @@ pub struct DecisionBrancher {
     rng: Rng,
     /// The constraint weights of `dom_w_deg`, raised on every failure.
     weights: DomWdeg,
+    /// The completing search's index and the objective it tries at its largest value first, when
+    /// the model maximises a variable no annotation names.
+    maximised: Option<(usize, VarId)>,
+    /// The completing search's index, if there is one.
+    rest: Option<usize>,
 }
 
 impl DecisionBrancher {
@@ -40,14 +48,34 @@ impl DecisionBrancher {
             .vars()
             .filter(|v| !named.contains(v.index()))
             .collect();
-        if !rest.is_empty() {
+        let maximised = match model.objective() {
+            csp_core::Objective::Maximize(objective) if rest.contains(&objective) => {
+                Some((searches.len(), objective))
+            }
+            _ => None,
+        };
+        let rest = (!rest.is_empty()).then(|| {
             searches.push(Self::rest(rest));
-        }
+            searches.len() - 1
+        });
         DecisionBrancher {
             searches,
             rng: rng_for(seed, VALUE_STREAM),
             weights: DomWdeg::new(TiePolicy::LowestIndex, seed),
+            maximised,
+            rest,
         }
+    }
+
+    /// The same brancher, the variables no annotation names tried in the order `value` gives
+    /// rather than `indomain_min` (the objective of a maximisation still from its largest value).
+    /// Large-neighbourhood search's neighbourhoods take `indomain_random`: each neighbourhood then
+    /// looks somewhere else.
+    pub fn with_rest_values(mut self, value: ValueSelection) -> Self {
+        if let Some(rest) = self.rest {
+            self.searches[rest].value = value;
+        }
+        self
     }
 
     /// How the variables no search names are branched on: dom/wdeg with `indomain_min`, the default
@@ -64,9 +92,14 @@ impl DecisionBrancher {
 
 impl Brancher for DecisionBrancher {
     fn branch(&mut self, ctx: &SelectCtx<'_>, _values: &mut Vec<i32>) -> Option<Branch> {
-        for search in &self.searches {
+        for (index, search) in self.searches.iter().enumerate() {
             if let Some(var) = select(search.variable, &search.vars, ctx, &self.weights) {
-                let decision = decide(search.value, var, ctx.domain(var), &mut self.rng);
+                let value = if self.maximised == Some((index, var)) {
+                    ValueSelection::Max
+                } else {
+                    search.value
+                };
+                let decision = decide(value, var, ctx.domain(var), &mut self.rng);
                 return Some(Branch::Binary(decision));
             }
         }
@@ -144,12 +177,7 @@ fn decide(
     match selection {
         ValueSelection::Min => Decision::Assign(var, lb),
         ValueSelection::Max => Decision::Assign(var, ub),
-        ValueSelection::Median => {
-            let median = domain
-                .nth_value((domain.size() - 1) / 2)
-                .expect("the domain has that many values");
-            Decision::Assign(var, median)
-        }
+        ValueSelection::Median => Decision::Assign(var, median(domain)),
         ValueSelection::Middle => {
             let value = if domain.contains(middle) {
                 middle
@@ -177,7 +205,22 @@ fn decide(
         ValueSelection::Split => Decision::AtMost(var, middle),
         // `middle < ub` for an unfixed domain, so `middle + 1` cannot overflow.
         ValueSelection::ReverseSplit => Decision::AtLeast(var, middle + 1),
+        ValueSelection::Interval => {
+            let (_, first_end) = domain.runs().next().expect("an unfixed domain has values");
+            // One interval: no hole to branch on, so halve it.
+            Decision::AtMost(var, if first_end < ub { first_end } else { middle })
+        }
+        ValueSelection::OutdomainMin => Decision::Exclude(var, lb),
+        ValueSelection::OutdomainMax => Decision::Exclude(var, ub),
+        ValueSelection::OutdomainMedian => Decision::Exclude(var, median(domain)),
     }
+}
+
+/// The median value of a domain (the lower of the two middle values when it has an even number).
+fn median(domain: DomainView<'_>) -> i32 {
+    domain
+        .nth_value((domain.size() - 1) / 2)
+        .expect("the domain has that many values")
 }
 
 #[cfg(test)]
@@ -237,9 +280,25 @@ mod tests {
         assert_eq!(d(ValueSelection::Middle), Decision::Assign(x, 0));
         assert_eq!(d(ValueSelection::Split), Decision::AtMost(x, 1));
         assert_eq!(d(ValueSelection::ReverseSplit), Decision::AtLeast(x, 2));
+        // The first interval is -7 alone.
+        assert_eq!(d(ValueSelection::Interval), Decision::AtMost(x, -7));
+        assert_eq!(d(ValueSelection::OutdomainMin), Decision::Exclude(x, -7));
+        assert_eq!(d(ValueSelection::OutdomainMax), Decision::Exclude(x, 10));
+        assert_eq!(d(ValueSelection::OutdomainMedian), Decision::Exclude(x, 0));
         let Decision::Assign(_, v) = d(ValueSelection::Random) else {
             panic!("random assigns");
         };
         assert!(domain.contains(v));
+    }
+
+    #[test]
+    fn indomain_interval_halves_a_domain_without_holes() {
+        let mut builder = ModelBuilder::new();
+        let x = builder.int_var("x", 3..=10).unwrap();
+        let model = builder.build();
+        let store = Store::new(&model);
+        let mut rng = rng_for(0, VALUE_STREAM);
+        let decision = decide(ValueSelection::Interval, x, store.domain(x), &mut rng);
+        assert_eq!(decision, Decision::AtMost(x, 6));
     }
 }

@@ -53,6 +53,15 @@ pub enum ValueSelection {
     Split,
     /// `indomain_reverse_split`: `x > ⌊(min + max) / 2⌋`, then `x ≤` it.
     ReverseSplit,
+    /// `indomain_interval`: when the domain has holes, `x ≤ e` for the end `e` of its first interval
+    /// (then `x > e`); when it is one interval, as `indomain_split`.
+    Interval,
+    /// `outdomain_min`: `x ≠ min`, then `x = min`.
+    OutdomainMin,
+    /// `outdomain_max`: `x ≠ max`, then `x = max`.
+    OutdomainMax,
+    /// `outdomain_median`: `x ≠ m` for the median `m` (as `indomain_median`), then `x = m`.
+    OutdomainMedian,
 }
 
 impl VariableSelection {
@@ -87,7 +96,7 @@ impl VariableSelection {
 
 impl ValueSelection {
     /// Every selection, in the order MiniZinc's documentation lists them.
-    pub const ALL: [ValueSelection; 7] = [
+    pub const ALL: [ValueSelection; 11] = [
         ValueSelection::Min,
         ValueSelection::Max,
         ValueSelection::Median,
@@ -95,6 +104,10 @@ impl ValueSelection {
         ValueSelection::Random,
         ValueSelection::Split,
         ValueSelection::ReverseSplit,
+        ValueSelection::Interval,
+        ValueSelection::OutdomainMin,
+        ValueSelection::OutdomainMax,
+        ValueSelection::OutdomainMedian,
     ];
 
     /// The MiniZinc name.
@@ -107,6 +120,10 @@ impl ValueSelection {
             ValueSelection::Random => "indomain_random",
             ValueSelection::Split => "indomain_split",
             ValueSelection::ReverseSplit => "indomain_reverse_split",
+            ValueSelection::Interval => "indomain_interval",
+            ValueSelection::OutdomainMin => "outdomain_min",
+            ValueSelection::OutdomainMax => "outdomain_max",
+            ValueSelection::OutdomainMedian => "outdomain_median",
         }
     }
 }

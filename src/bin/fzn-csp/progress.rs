@@ -66,7 +66,16 @@ impl Progress {
     /// The objective and bound, as the display's tail.
     fn message(&self) -> String {
         match (self.objective, self.bound) {
-            (Some(objective), Some(bound)) => format!("objective {objective}, bound {bound}"),
+            (Some(objective), Some(bound)) => {
+                // The gap, as MiniZinc's tools give it: the distance to the bound over the
+                // objective's magnitude.
+                let gap = (i64::from(objective) - bound).unsigned_abs() as f64
+                    / (i64::from(objective).unsigned_abs().max(1)) as f64;
+                format!(
+                    "objective {objective}, bound {bound}, gap {:.1}%",
+                    100.0 * gap
+                )
+            }
             (Some(objective), None) => format!("objective {objective}"),
             (None, Some(bound)) => format!("no solution yet, bound {bound}"),
             (None, None) => String::new(),
@@ -156,6 +165,6 @@ mod tests {
         while search.next_solution(&mut progress).is_some() {}
         assert_eq!(progress.objective, Some(1));
         assert_eq!(progress.estimated_total(), progress.visited);
-        assert_eq!(progress.message(), "objective 1, bound 1");
+        assert_eq!(progress.message(), "objective 1, bound 1, gap 0.0%");
     }
 }

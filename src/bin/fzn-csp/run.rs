@@ -1,21 +1,34 @@
-//! One run: read and compile the model, search, check and print each solution as the FlatZinc
-//! specification says, then the final status line and, with `-s`, the statistics.
+//! One run: read and compile the model on a worker thread, then the library's FlatZinc protocol
+//! ([`csp::flatzinc::run`]); this thread watches the clock, so that the time limit holds from the
+//! start, reading and compiling included, however long any one step takes.
 
 use std::ffi::OsString;
-use std::io::{self, BufWriter, Write};
-use std::path::PathBuf;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use csp::core::{Model, Objective, Store};
-use csp::flatzinc::{Compiled, VerifyError, compile_parsed, parse};
-use csp::search::{Outcome, Search, SearchObserver};
+use csp::flatzinc::run::{Printer, RunError as ProtocolError, RunOptions, root_bound};
+use csp::flatzinc::{Compiled, compile};
 
-use crate::args::Args;
+use crate::args::{Args, one_line};
 use crate::progress::{self, Progress};
 
-/// The most bytes of FlatZinc read: a model larger than this is refused before it is read.
-const MAX_FILE_BYTES: u64 = 1 << 31;
+/// The most bytes of FlatZinc read, from a file, a device or a pipe alike: more is refused as it
+/// arrives, before it is held.
+const MAX_MODEL_BYTES: usize = 1 << 31;
+
+/// How much is read at a time, each piece checked for bytes that are not text as it arrives.
+const READ_CHUNK: usize = 1 << 16;
+
+/// How long past the time limit the search may take to stop by itself (it reads the clock every
+/// few nodes) before this thread ends the run.
+const GRACE: Duration = Duration::from_millis(200);
+
+/// The worker's stack: the parser and the engine keep their own stacks, so this is only headroom.
+const WORKER_STACK: usize = 16 << 20;
 
 /// Why a run failed.
 #[derive(Debug, thiserror::Error)]
@@ -39,19 +52,20 @@ pub enum RunError {
         /// What is wrong, with its line.
         error: csp::flatzinc::Error,
     },
-    /// A solution failed verification: a bug, never the model's fault.
-    #[error("internal error, a solution failed verification: {0}")]
-    Verify(VerifyError),
-    /// Standard output could not be written.
-    #[error("cannot write the output: {0}")]
-    Write(#[from] io::Error),
+    /// The search failed to print, or printed a solution that failed verification.
+    #[error(transparent)]
+    Protocol(#[from] ProtocolError),
+    /// The worker thread could not be started or ended without an answer.
+    #[error("internal error: {0}")]
+    Internal(String),
 }
 
 impl RunError {
-    /// The exit code: 2 for bad input, 70 for a solution that failed verification (a bug).
+    /// The exit code: 2 for bad input, 70 for a solution that failed verification or an internal
+    /// error (a bug).
     pub fn exit_code(&self) -> u8 {
         match self {
-            RunError::Verify(_) => 70,
+            RunError::Protocol(ProtocolError::Verify(_)) | RunError::Internal(_) => 70,
             _ => 2,
         }
     }
@@ -66,91 +80,167 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> Result<(), RunError> {
             clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
                 error.exit()
             }
-            _ => {
-                let text = error.to_string();
-                let line = text.lines().next().unwrap_or_default();
-                return Err(RunError::Usage(
-                    line.trim_start_matches("error: ").to_owned(),
-                ));
-            }
+            _ => return Err(RunError::Usage(one_line(&error))),
         },
     };
+    let deadline = args
+        .time_limit
+        .map(|ms| started + Duration::from_millis(ms));
+    let console = Arc::new(Console::default());
+    let (sender, receiver) = mpsc::channel();
+    let worker_console = Arc::clone(&console);
+    std::thread::Builder::new()
+        .name("fzn-csp".to_owned())
+        .stack_size(WORKER_STACK)
+        .spawn(move || {
+            let result = work(&args, started, deadline, &worker_console);
+            // The receiver is gone only once the watchdog has ended the run.
+            let _ = sender.send(result);
+        })
+        .map_err(|e| RunError::Internal(format!("cannot start the search thread: {e}")))?;
+    // This thread wakes every FLUSH_EVERY to write out solutions the search has printed since,
+    // and at the time limit (with its grace) to end the run.
+    loop {
+        match receiver.recv_timeout(FLUSH_EVERY) {
+            Ok(result) => return result,
+            Err(RecvTimeoutError::Timeout) => {
+                if deadline.is_some_and(|deadline| Instant::now() >= deadline + GRACE) {
+                    console.end_at_time_limit();
+                } else {
+                    console.flush_pending();
+                }
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(RunError::Internal(
+                    "the search thread ended without an answer".to_owned(),
+                ));
+            }
+        }
+    }
+}
+
+/// Reads, compiles and searches: everything but the watch on the clock.
+fn work(
+    args: &Args,
+    started: Instant,
+    deadline: Option<Instant>,
+    console: &Console,
+) -> Result<(), RunError> {
     let text = read(&args.file)?;
-    let model_error = |error| RunError::Model {
+    let read_time = started.elapsed();
+    let compiled = compile(&text).map_err(|error| RunError::Model {
         path: args.file.clone(),
         error,
-    };
-    let read_time = started.elapsed();
-    let parsed = parse(&text).map_err(model_error)?;
-    let parse_time = started.elapsed() - read_time;
-    let compiled = compile_parsed(&parsed).map_err(model_error)?;
+    })?;
     let init_time = started.elapsed();
     let bytes = text.len();
-    drop(parsed);
     drop(text);
-    if args.threads > 1 {
+    for warning in compiled.warnings() {
+        eprintln!("fzn-csp: {}: warning: {warning}", args.file.display());
+    }
+    let enumerating = compiled.model().objective() == csp::core::Objective::Satisfy
+        && (args.all || args.solutions.is_some_and(|n| n > 1));
+    if args.threads > 1 && enumerating {
         eprintln!(
-            "fzn-csp: -p {}: this solver runs one search thread; running one",
+            "fzn-csp: -p {}: an enumeration of solutions runs as one search",
             args.threads
         );
     }
     if args.verbose {
-        let megabytes = bytes as f64 / 1e6;
-        let build_time = init_time - read_time - parse_time;
-        eprintln!(
-            "% fzn-csp: {megabytes:.2} MB read in {:.3} s, parsed in {:.3} s ({:.0} MB/s), compiled in {:.3} s; parsed and compiled at {:.0} MB/s",
-            read_time.as_secs_f64(),
-            parse_time.as_secs_f64(),
-            megabytes / parse_time.as_secs_f64().max(1e-9),
-            build_time.as_secs_f64(),
-            megabytes / (parse_time + build_time).as_secs_f64().max(1e-9),
-        );
-        let model = compiled.model();
-        eprintln!(
-            "% fzn-csp: {} FlatZinc constraints as {} engine constraints over {} variables in {:.3} s; search: {}",
-            compiled.num_flatzinc_constraints(),
-            model.num_constraints(),
-            model.num_vars(),
-            init_time.as_secs_f64(),
-            if args.free || compiled.searches().is_empty() {
-                "free (dom/wdeg, Luby restarts)".to_owned()
-            } else {
-                format!(
-                    "{} annotated searches, then dom/wdeg",
-                    compiled.searches().len()
-                )
-            }
-        );
+        describe(args, &compiled, bytes, read_time, init_time);
     }
-    let show_progress = progress::wanted(args.progress, args.no_progress);
-    if show_progress {
-        let bound = root_bound(compiled.model());
-        solve(
-            &args,
-            &compiled,
-            started,
-            init_time,
-            &mut Progress::new(bound),
-        )
+    let options = RunOptions {
+        deadline,
+        init_time,
+        ..args.run_options()
+    };
+    let mut printer = ConsolePrinter { console };
+    if progress::wanted(args.progress, args.no_progress) {
+        let mut progress = Progress::new(root_bound(compiled.model()));
+        csp::flatzinc::run::run(&compiled, &options, &mut printer, &mut progress)?;
     } else {
-        solve(&args, &compiled, started, init_time, &mut ())
+        csp::flatzinc::run::run(&compiled, &options, &mut printer, &mut ())?;
     }
+    Ok(())
 }
 
-/// Reads the model, refusing a file too large to hold.
-fn read(path: &PathBuf) -> Result<String, RunError> {
+/// `-v`: what was read and built, and how fast.
+fn describe(
+    args: &Args,
+    compiled: &Compiled,
+    bytes: usize,
+    read_time: Duration,
+    init_time: Duration,
+) {
+    let megabytes = bytes as f64 / 1e6;
+    let build_time = init_time - read_time;
+    eprintln!(
+        "% fzn-csp: {megabytes:.2} MB read in {:.3} s, parsed and compiled in {:.3} s ({:.0} MB/s)",
+        read_time.as_secs_f64(),
+        build_time.as_secs_f64(),
+        megabytes / build_time.as_secs_f64().max(1e-9),
+    );
+    let model = compiled.model();
+    eprintln!(
+        "% fzn-csp: {} FlatZinc constraints as {} engine constraints over {} variables in {:.3} s; search: {}",
+        compiled.num_flatzinc_constraints(),
+        model.num_constraints(),
+        model.num_vars(),
+        init_time.as_secs_f64(),
+        if args.free || compiled.searches().is_empty() {
+            "free (dom/wdeg, Luby restarts)".to_owned()
+        } else {
+            format!(
+                "{} annotated searches, then dom/wdeg",
+                compiled.searches().len()
+            )
+        }
+    );
+}
+
+/// Reads the model from a file, a device or a pipe (`-` is standard input), refusing more than
+/// [`MAX_MODEL_BYTES`] and any byte that cannot be FlatZinc text as soon as it arrives: `/dev/zero`
+/// is refused after its first piece, not after filling the memory.
+fn read(path: &Path) -> Result<String, RunError> {
     let fail = |message: String| RunError::Read {
-        path: path.clone(),
+        path: path.to_owned(),
         message,
     };
-    let metadata = std::fs::metadata(path).map_err(|e| fail(e.to_string()))?;
-    if metadata.len() > MAX_FILE_BYTES {
-        return Err(fail(format!(
-            "{} bytes is more than the {MAX_FILE_BYTES} a model may have",
-            metadata.len()
-        )));
+    let mut input: Box<dyn Read> = if path == Path::new("-") {
+        Box::new(io::stdin().lock())
+    } else {
+        Box::new(std::fs::File::open(path).map_err(|e| fail(e.to_string()))?)
+    };
+    // A regular file says how long it is, so its bytes are read without growing the buffer; a
+    // device or a pipe says 0 and grows it as it goes.
+    let expected = std::fs::metadata(path)
+        .ok()
+        .filter(|m| m.is_file())
+        .map_or(0, |m| m.len());
+    let mut bytes = Vec::with_capacity(expected.min(MAX_MODEL_BYTES as u64) as usize + 1);
+    let mut chunk = vec![0u8; READ_CHUNK];
+    loop {
+        let read = match input.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(read) => read,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(fail(e.to_string())),
+        };
+        let piece = &chunk[..read];
+        if let Some(at) = piece.iter().position(|&b| is_not_text(b)) {
+            return Err(fail(format!(
+                "byte {} is {:#04x}, which is not FlatZinc text",
+                bytes.len() + at,
+                piece[at]
+            )));
+        }
+        if bytes.len() + read > MAX_MODEL_BYTES {
+            return Err(fail(format!(
+                "more than the {MAX_MODEL_BYTES} bytes a model may have"
+            )));
+        }
+        bytes.extend_from_slice(piece);
     }
-    let bytes = std::fs::read(path).map_err(|e| fail(e.to_string()))?;
     String::from_utf8(bytes).map_err(|e| {
         fail(format!(
             "not UTF-8 text (byte {})",
@@ -159,125 +249,118 @@ fn read(path: &PathBuf) -> Result<String, RunError> {
     })
 }
 
-/// The objective's bound after propagation at the root (its smallest possible value when
-/// minimising, its largest when maximising), or `None` without an objective or when the root fails.
-fn root_bound(model: &Model) -> Option<i64> {
-    let objective = model.objective();
-    let var = objective.var()?;
-    let mut store = Store::new(model);
-    store.establish_arc_consistency(model).ok()?;
-    let domain = store.domain(var);
-    Some(i64::from(match objective {
-        Objective::Maximize(_) => domain.ub(),
-        _ => domain.lb(),
-    }))
+/// Control characters other than tab, line feed and carriage return: FlatZinc has none.
+fn is_not_text(byte: u8) -> bool {
+    byte < 0x20 && !matches!(byte, b'\t' | b'\n' | b'\r')
 }
 
-/// Searches, printing as the options say.
-fn solve<O: SearchObserver>(
-    args: &Args,
-    compiled: &Compiled,
-    started: Instant,
-    init_time: Duration,
-    observer: &mut O,
-) -> Result<(), RunError> {
-    let model = compiled.model();
-    let optimising = model.objective() != Objective::Satisfy;
-    let mut config = compiled.search_config(args.free);
-    config.seed = args.seed;
-    config.limits.time = args
-        .time_limit
-        .map(|ms| Duration::from_millis(ms).saturating_sub(started.elapsed()));
-    // How many solutions to stop after: under optimisation only `-n` stops early; under satisfaction
-    // one, or `-n`, or with `-a` all (or `-n`).
-    let wanted = match (optimising, args.all) {
-        (true, _) | (false, true) => args.solutions,
-        (false, false) => Some(args.solutions.unwrap_or(1)),
-    };
-    // The specification prints only the final solution of an optimisation unless asked for more.
-    let print_each = !optimising || args.all || args.intermediate;
-    let stdout = io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
-    let mut search = Search::new(model, &config);
-    let mut found = 0u64;
-    let mut best: Option<Vec<i32>> = None;
-    let mut timed_out = config.limits.time == Some(Duration::ZERO);
-    while !timed_out {
-        let Some(values) = search.next_solution(observer) else {
-            break;
-        };
-        compiled.verify(values).map_err(RunError::Verify)?;
-        found += 1;
-        if print_each {
-            out.write_all(compiled.output().format(values).as_bytes())?;
-            out.write_all(b"----------\n")?;
-            out.flush()?;
-        } else {
-            best = Some(values.to_vec());
+/// Standard output, shared by the search and the watch on the clock: whoever holds it prints
+/// whole solutions, and the watch ends the run while holding it, so that nothing is printed after
+/// the final line. Solutions are gathered and written every [`FLUSH_EVERY`] (or when enough text
+/// waits), not one system call each: three million solutions of `-a` print in a few seconds.
+#[derive(Debug, Default)]
+struct Console {
+    state: Mutex<ConsoleState>,
+}
+
+/// How long a printed solution may wait before it reaches standard output.
+const FLUSH_EVERY: Duration = Duration::from_millis(20);
+
+/// How much text may wait.
+const FLUSH_BYTES: usize = 1 << 16;
+
+#[derive(Debug, Default)]
+struct ConsoleState {
+    /// Whether a solution was printed.
+    printed: bool,
+    /// The best solution of an optimisation so far, not yet printed.
+    held: Option<String>,
+    /// Text printed but not yet written.
+    pending: Vec<u8>,
+    /// When `pending` was last written out.
+    flushed: Option<Instant>,
+    /// Whether the final output was printed.
+    finished: bool,
+}
+
+impl ConsoleState {
+    /// Writes what is pending to standard output.
+    fn flush(&mut self) -> io::Result<()> {
+        let mut out = io::stdout().lock();
+        out.write_all(&self.pending)?;
+        out.flush()?;
+        self.pending.clear();
+        self.flushed = Some(Instant::now());
+        Ok(())
+    }
+}
+
+impl Console {
+    fn lock(&self) -> MutexGuard<'_, ConsoleState> {
+        // A poisoned lock means the search thread panicked, which the panic hook reports; the state
+        // itself is still whole (every field is written in one step).
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Writes out the solutions printed since the last write. A failed write is the search's to
+    /// report, at its next solution or at the end.
+    fn flush_pending(&self) {
+        let mut state = self.lock();
+        if !state.pending.is_empty() && !state.finished {
+            let _ = state.flush();
         }
-        if wanted.is_some_and(|w| found >= w) {
-            break;
+    }
+
+    /// Ends the run at the time limit: prints what is pending and the best solution held back, or
+    /// `=====UNKNOWN=====` if no solution was printed, and exits, unless the search printed its
+    /// final output already.
+    fn end_at_time_limit(&self) {
+        let mut state = self.lock();
+        if state.finished {
+            return;
         }
-        timed_out = args
-            .time_limit
-            .is_some_and(|ms| started.elapsed() >= Duration::from_millis(ms));
-    }
-    let outcome = search.outcome();
-    if let Some(values) = &best {
-        out.write_all(compiled.output().format(values).as_bytes())?;
-        out.write_all(b"----------\n")?;
-    }
-    let status = match (found, outcome) {
-        (0, Some(Outcome::Exhausted)) => Some("=====UNSATISFIABLE====="),
-        (0, _) => Some("=====UNKNOWN====="),
-        (_, Some(Outcome::Optimal)) => Some("=========="),
-        (_, Some(Outcome::Exhausted)) if !optimising => Some("=========="),
-        _ => None,
-    };
-    if let Some(status) = status {
-        writeln!(out, "{status}")?;
-    }
-    if args.statistics {
-        let result = search.result();
-        let stat = |out: &mut BufWriter<_>, name: &str, value: String| {
-            writeln!(out, "%%%mzn-stat: {name}={value}")
-        };
-        stat(
-            &mut out,
-            "initTime",
-            format!("{:.6}", init_time.as_secs_f64()),
-        )?;
-        stat(
-            &mut out,
-            "solveTime",
-            format!("{:.6}", result.elapsed.as_secs_f64()),
-        )?;
-        stat(&mut out, "solutions", found.to_string())?;
-        stat(&mut out, "variables", model.num_vars().to_string())?;
-        stat(&mut out, "propagators", model.num_constraints().to_string())?;
-        stat(&mut out, "propagations", result.propagations.to_string())?;
-        stat(&mut out, "nodes", result.stats.nodes.to_string())?;
-        stat(&mut out, "failures", result.stats.dead_ends.to_string())?;
-        stat(&mut out, "restarts", result.stats.restarts.to_string())?;
-        stat(&mut out, "peakDepth", result.stats.max_depth.to_string())?;
-        if optimising {
-            let values = best.as_deref().or(result.solution.as_deref());
-            if let Some(objective) = values.and_then(|v| compiled.objective_value(v)) {
-                stat(&mut out, "objective", objective.to_string())?;
-                let bound = if outcome == Some(Outcome::Optimal) {
-                    Some(objective)
-                } else {
-                    root_bound(model)
-                };
-                if let Some(bound) = bound {
-                    stat(&mut out, "objectiveBound", bound.to_string())?;
-                }
-            } else if let Some(bound) = root_bound(model) {
-                stat(&mut out, "objectiveBound", bound.to_string())?;
-            }
+        if let Some(text) = state.held.take() {
+            state.pending.extend_from_slice(text.as_bytes());
+            state.printed = true;
         }
-        writeln!(out, "%%%mzn-stat-end")?;
+        if !state.printed {
+            state.pending.extend_from_slice(b"=====UNKNOWN=====\n");
+        }
+        let _ = state.flush();
+        state.finished = true;
+        // Exits while holding the state, so the search thread cannot print after this.
+        std::process::exit(0);
     }
-    out.flush()?;
-    Ok(())
+}
+
+/// The search's side of the console.
+struct ConsolePrinter<'a> {
+    console: &'a Console,
+}
+
+impl Printer for ConsolePrinter<'_> {
+    fn solution(&mut self, text: &str) -> io::Result<()> {
+        let mut state = self.console.lock();
+        state.pending.extend_from_slice(text.as_bytes());
+        state.printed = true;
+        state.held = None;
+        let due = state.flushed.is_none_or(|at| at.elapsed() >= FLUSH_EVERY);
+        if due || state.pending.len() >= FLUSH_BYTES {
+            state.flush()?;
+        }
+        Ok(())
+    }
+
+    fn best_so_far(&mut self, text: &str) -> io::Result<()> {
+        self.console.lock().held = Some(text.to_owned());
+        Ok(())
+    }
+
+    fn end(&mut self, text: &str) -> io::Result<()> {
+        let mut state = self.console.lock();
+        state.pending.extend_from_slice(text.as_bytes());
+        state.flush()?;
+        state.finished = true;
+        Ok(())
+    }
 }

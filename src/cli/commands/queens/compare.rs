@@ -6,12 +6,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
-use csp_core::Model;
-use csp_search::{
-    Limits, Outcome, Propagation, SearchConfig, Statistics, TiePolicy, TreeSizeEstimator,
-    VariableOrderKind, solve,
-};
-use nqueens_model::{Encoding, model};
+use csp_search::{Propagation, VariableOrderKind};
+use nqueens_model::experiment::{self, Experiment, stone_tables, terse_profile};
 use serde::Serialize;
 
 use crate::cli::error::{CliError, Exit};
@@ -63,8 +59,8 @@ pub enum CompareFormat {
     Json,
 }
 
-/// One measured cell: a configuration on one board stopped at `solutions` solutions (`None`: the
-/// full tree).
+/// One measured cell as the reports show it: [`nqueens_model::experiment::Cell`] with the ordering
+/// and propagation by name.
 #[derive(Debug, Clone, Serialize)]
 struct Cell {
     n: usize,
@@ -74,16 +70,45 @@ struct Cell {
     solutions: Option<u64>,
     /// Whether the search finished within the node budget (for every seed).
     within_budget: bool,
-    /// Whether the search finished without any solution (n = 2 and 3): no backtracks per solution
-    /// exist then.
+    /// Whether the search finished without any solution (n = 2 and 3).
     no_solution: bool,
-    /// Backtracks per solution found, averaged over the seeds (Stone & Stone's Table 2 measure);
-    /// `None` over budget or without a solution.
+    /// Backtracks per solution found, averaged over the seeds (Stone & Stone's Table 2 measure).
     backtracks_per_solution: Option<f64>,
-    /// Stone & Stone's online estimate of the full tree when the search stopped, averaged over seeds.
+    /// Stone & Stone's online estimate of the full tree when the search stopped.
     estimated_tree_size: Option<f64>,
     /// The full tree's actual size, root included (full searches within budget only).
     actual_tree_size: Option<u64>,
+}
+
+impl From<experiment::Cell> for Cell {
+    fn from(cell: experiment::Cell) -> Self {
+        Cell {
+            n: cell.n,
+            order: name(cell.order),
+            propagation: name(cell.propagation),
+            solutions: cell.solutions,
+            within_budget: cell.within_budget,
+            no_solution: cell.no_solution,
+            backtracks_per_solution: cell.backtracks_per_solution,
+            estimated_tree_size: cell.estimated_tree_size,
+            actual_tree_size: cell.actual_tree_size,
+        }
+    }
+}
+
+impl CompareArgs {
+    /// The experiment the arguments ask for.
+    fn experiment(&self, sizes: Vec<usize>) -> Experiment {
+        Experiment {
+            sizes,
+            orders: self.orders.clone(),
+            propagation: self.propagation,
+            solutions: self.solutions.clone(),
+            ties_random: self.ties_random,
+            seeds: self.seeds,
+            budget: self.budget,
+        }
+    }
 }
 
 /// Runs the comparison and writes it.
@@ -92,24 +117,15 @@ pub fn run(args: CompareArgs, out: &mut impl Write) -> Result<Exit, CliError> {
     if let Some(dir) = &args.plot {
         check_plot_dir(dir)?;
     }
-    for &n in &sizes {
-        // Refuse an impossible board before any search starts.
-        model(n, Encoding::Counters).map_err(CliError::usage)?;
-    }
-    let mut cells = Vec::new();
-    for &n in &sizes {
-        let model = model(n, Encoding::Counters).map_err(CliError::usage)?;
-        for &order in &args.orders {
-            for &solutions in &args.solutions {
-                cells.push(measure(&model, n, order, &args, Some(solutions)));
-            }
-            cells.push(measure(&model, n, order, &args, None));
-        }
-    }
+    let experiment = args.experiment(sizes.clone());
+    let cells: Vec<Cell> = stone_tables(&experiment)
+        .map_err(CliError::usage)?
+        .into_iter()
+        .map(Cell::from)
+        .collect();
     if let Some(dir) = &args.plot {
         let n = *sizes.iter().max().expect("a range has a board");
-        let model = model(n, Encoding::Counters).map_err(CliError::usage)?;
-        let written = write_figures(dir, &figures(&args, &cells, n, &model))?;
+        let written = write_figures(dir, &figures(&args, &experiment, &cells, n)?)?;
         // The figures are files; stdout stays the table, CSV or JSON asked for. A closed stderr
         // loses only this note, so its error is not reported.
         let _ = writeln!(
@@ -127,91 +143,15 @@ pub fn run(args: CompareArgs, out: &mut impl Write) -> Result<Exit, CliError> {
     Ok(Exit::Answered)
 }
 
-/// The configuration of one cell's search: the paper's propagation for the ordering unless
-/// --propagation overrides it, the budget as a node limit.
-fn config_for(
-    order: VariableOrderKind,
-    args: &CompareArgs,
-    solutions: Option<u64>,
-    seed: u64,
-) -> SearchConfig {
-    SearchConfig {
-        variable_order: order,
-        ties: if args.ties_random {
-            TiePolicy::Random
-        } else {
-            TiePolicy::LowestIndex
-        },
-        propagation: propagation_for(order, args),
-        solution_limit: solutions,
-        limits: Limits {
-            nodes: Some(args.budget),
-            ..Limits::default()
-        },
-        seed,
-        ..SearchConfig::default()
-    }
-}
-
-/// `--propagation`, or the paper's: check-past for LEX, forward checking for MIN.
-fn propagation_for(order: VariableOrderKind, args: &CompareArgs) -> Propagation {
-    args.propagation.unwrap_or(match order {
-        VariableOrderKind::Lexicographic => Propagation::CheckPast,
-        VariableOrderKind::FewestChoices | VariableOrderKind::DomWdeg => {
-            Propagation::ForwardChecking
-        }
-    })
-}
-
-fn measure(
-    model: &Model,
-    n: usize,
-    order: VariableOrderKind,
-    args: &CompareArgs,
-    solutions: Option<u64>,
-) -> Cell {
-    let seeds = if args.ties_random {
-        args.seeds.max(1)
-    } else {
-        1
-    };
-    let (mut within_budget, mut backtracks, mut estimates) = (true, 0.0, 0.0);
-    let mut no_solution = false;
-    let mut actual = None;
-    for seed in 0..seeds {
-        let config = config_for(order, args, solutions, seed);
-        let mut observers = (TreeSizeEstimator::new(), Statistics::default());
-        let result = solve(model, &config, &mut observers);
-        let (estimator, stats) = observers;
-        let finished = matches!(result.outcome, Outcome::Solved | Outcome::Exhausted);
-        within_budget &= finished;
-        // A board without solutions has no backtracks per solution: dividing by one instead would
-        // print a number for a ratio that does not exist.
-        no_solution |= finished && stats.solutions == 0;
-        backtracks += stats.backtracks as f64 / stats.solutions.max(1) as f64;
-        estimates += estimator.estimated_tree_size();
-        if solutions.is_none() && finished {
-            actual = Some(stats.tree_nodes());
-        }
-    }
-    let seeds = seeds as f64;
-    Cell {
-        n,
-        order: name(order),
-        propagation: name(propagation_for(order, args)),
-        solutions,
-        within_budget,
-        no_solution,
-        backtracks_per_solution: (within_budget && !no_solution).then_some(backtracks / seeds),
-        estimated_tree_size: Some(estimates / seeds),
-        actual_tree_size: actual,
-    }
-}
-
 /// The four figures: backtracks per solution and the estimated tree against N from the cells
 /// (Figs 5, 7, 8 and 10), and the branching factor and backtracks by depth of one terse search per
 /// ordering on the largest board `n` (Figs 1 and 3).
-fn figures(args: &CompareArgs, cells: &[Cell], n: usize, model: &Model) -> Vec<Figure> {
+fn figures(
+    args: &CompareArgs,
+    experiment: &Experiment,
+    cells: &[Cell],
+    n: usize,
+) -> Result<Vec<Figure>, CliError> {
     let series = |label: String, points: Vec<(f64, f64)>| Series { label, points };
     let of_order = |order: &str, solutions: Option<u64>| {
         let order = order.to_owned();
@@ -245,8 +185,7 @@ fn figures(args: &CompareArgs, cells: &[Cell], n: usize, model: &Model) -> Vec<F
                 .filter_map(|c| Some((c.n as f64, c.actual_tree_size? as f64)))
                 .collect(),
         ));
-        let mut stats = Statistics::default();
-        solve(model, &config_for(order, args, Some(1), 0), &mut stats);
+        let stats = terse_profile(experiment, n, order).map_err(CliError::usage)?;
         let depth = |i: usize| i as f64; // level i + 1 is depth i (queens placed)
         let levels = stats.per_level.iter().enumerate();
         branching.push(series(
@@ -273,7 +212,7 @@ fn figures(args: &CompareArgs, cells: &[Cell], n: usize, model: &Model) -> Vec<F
         log_y,
         series,
     };
-    vec![
+    Ok(vec![
         figure(
             "backtracks.svg",
             "Backtracks per solution vs N (cf. Stone & Stone Figs 5, 7, 8)".to_owned(),
@@ -306,7 +245,7 @@ fn figures(args: &CompareArgs, cells: &[Cell], n: usize, model: &Model) -> Vec<F
             true,
             per_level,
         ),
-    ]
+    ])
 }
 
 /// Writes the figures into `dir`; returns how many.

@@ -1,0 +1,454 @@
+//! Packing: rectangles that may not overlap (MiniZinc's `diffn` and `diffn_nonstrict`), and items
+//! put into bins of limited or variable load (`bin_packing`, `bin_packing_capa`,
+//! `bin_packing_load`).
+
+use crate::{
+    Constraint, EventSet, ModelError, PropagationCtx, VarId, Wipeout,
+    constraint::Priority,
+    constraints::util::{Args, invalid},
+};
+
+/// A box of origins `[xa, xb] × [ya, yb]` a rectangle may not take (inclusive).
+#[derive(Debug, Clone, Copy)]
+struct Region {
+    xa: i64,
+    xb: i64,
+    ya: i64,
+    yb: i64,
+}
+
+impl Region {
+    /// The same region with the axes swapped.
+    fn transposed(self) -> Region {
+        Region {
+            xa: self.ya,
+            xb: self.yb,
+            ya: self.xa,
+            yb: self.xb,
+        }
+    }
+
+    /// The same region with `x` reversed.
+    fn mirrored(self) -> Region {
+        Region {
+            xa: -self.xb,
+            xb: -self.xa,
+            ..self
+        }
+    }
+}
+
+/// The least `x` in `x_lo..=x_hi` at which some `y` in `y_lo..=y_hi` lies in none of `regions`:
+/// Beldiceanu & Carlsson's sweep (*Sweep as a Generic Pruning Technique Applied to the
+/// Non-overlapping Rectangles Constraint*, CP 2001). The sweep line stops at `x`; if the regions
+/// active there cover the whole `y` range, it jumps past the first of them to end, since until then
+/// the cover holds. `None` when every `x` is covered.
+fn least_free(x_lo: i64, x_hi: i64, y_lo: i64, y_hi: i64, regions: &[Region]) -> Option<i64> {
+    let relevant: Vec<Region> = regions
+        .iter()
+        .copied()
+        .filter(|r| r.xb >= x_lo && r.xa <= x_hi && r.yb >= y_lo && r.ya <= y_hi)
+        .collect();
+    let mut active: Vec<Region> = Vec::with_capacity(relevant.len());
+    let mut x = x_lo;
+    while x <= x_hi {
+        active.clear();
+        active.extend(relevant.iter().filter(|r| r.xa <= x && x <= r.xb));
+        active.sort_unstable_by_key(|r| r.ya);
+        // The first y not covered by the active regions.
+        let mut reach = y_lo;
+        for r in &active {
+            if r.ya > reach || reach > y_hi {
+                break;
+            }
+            reach = reach.max(r.yb + 1);
+        }
+        if reach <= y_hi {
+            return Some(x);
+        }
+        x = active
+            .iter()
+            .map(|r| r.xb)
+            .min()
+            .expect("a cover has regions")
+            + 1;
+    }
+    None
+}
+
+/// Rectangles that may not overlap: MiniZinc's `diffn(x, y, dx, dy)` (rectangle `i` has its lower
+/// left corner at `(xᵢ, yᵢ)` and sizes `dxᵢ × dyᵢ`; two rectangles overlap when
+/// `xⱼ − dxᵢ < xᵢ < xⱼ + dxⱼ` and likewise in `y`, so a rectangle of zero width still may not lie
+/// inside another), and `diffn_nonstrict`, where a rectangle of zero width or height overlaps nothing.
+///
+/// Consistency: Beldiceanu & Carlsson's sweep (CP 2001) on each rectangle's origin, axis by axis and
+/// both ways: each other rectangle's compulsory part (over its least sizes) forbids a box of
+/// origins, and each bound of `xᵢ` moves to the first value at which some `yᵢ` between its bounds is
+/// free of every box (likewise `yᵢ`), until nothing moves. With every variable fixed the boxes are
+/// exactly the overlapping placements, so the sweep fails exactly when two rectangles overlap. The
+/// sizes are not pruned.
+#[derive(Debug, Clone)]
+pub struct Diffn {
+    /// `[x₁…xₙ, y₁…yₙ, dx₁…dxₙ, dy₁…dyₙ]`.
+    args: Args,
+    n: usize,
+    strict: bool,
+}
+
+impl Diffn {
+    /// `diffn(x, y, dx, dy)` (`strict`), or `diffn_nonstrict`. The four arrays have one entry per
+    /// rectangle.
+    pub fn new(
+        x: Vec<VarId>,
+        y: Vec<VarId>,
+        dx: Vec<VarId>,
+        dy: Vec<VarId>,
+        strict: bool,
+    ) -> Result<Self, ModelError> {
+        let n = x.len();
+        for (what, array) in [("y", &y), ("dx", &dx), ("dy", &dy)] {
+            if array.len() != n {
+                return Err(ModelError::ArityMismatch {
+                    constraint: format!("diffn {what}"),
+                    expected: n,
+                    found: array.len(),
+                });
+            }
+        }
+        Ok(Diffn {
+            args: Args::new(x.into_iter().chain(y).chain(dx).chain(dy)),
+            n,
+            strict,
+        })
+    }
+
+    /// Whether rectangles `i` and `j` overlap in the assignment `values`.
+    fn overlap(&self, values: &[i32], i: usize, j: usize) -> bool {
+        let v = |k: usize| i64::from(self.args.value(values, k));
+        let n = self.n;
+        let (xi, yi, wi, hi) = (v(i), v(n + i), v(2 * n + i), v(3 * n + i));
+        let (xj, yj, wj, hj) = (v(j), v(n + j), v(2 * n + j), v(3 * n + j));
+        if !self.strict && [wi, hi, wj, hj].contains(&0) {
+            return false;
+        }
+        xj - wi < xi && xi < xj + wj && yj - hi < yi && yi < yj + hj
+    }
+
+    /// The box of origins of rectangle `i` that surely overlap rectangle `j`, if any.
+    fn forbidden(&self, ctx: &PropagationCtx<'_>, i: usize, j: usize) -> Option<Region> {
+        let n = self.n;
+        let var = |k: usize| self.args.var(k);
+        let (lb, ub) = (
+            |k: usize| i64::from(ctx.lb(var(k))),
+            |k: usize| i64::from(ctx.ub(var(k))),
+        );
+        if !self.strict
+            && [2 * n + i, 3 * n + i, 2 * n + j, 3 * n + j]
+                .iter()
+                .any(|&k| ctx.domain(var(k)).contains(0))
+        {
+            return None;
+        }
+        let region = Region {
+            xa: ub(j) - lb(2 * n + i) + 1,
+            xb: lb(j) + lb(2 * n + j) - 1,
+            ya: ub(n + j) - lb(3 * n + i) + 1,
+            yb: lb(n + j) + lb(3 * n + j) - 1,
+        };
+        (region.xa <= region.xb && region.ya <= region.yb).then_some(region)
+    }
+
+    /// One sweep over every rectangle, both axes, both ways; returns whether a bound moved.
+    fn sweep(&self, ctx: &mut PropagationCtx<'_>) -> Result<bool, Wipeout> {
+        let n = self.n;
+        let mut changed = false;
+        for i in 0..n {
+            let regions: Vec<Region> = (0..n)
+                .filter(|&j| j != i)
+                .filter_map(|j| self.forbidden(ctx, i, j))
+                .collect();
+            if regions.is_empty() {
+                continue;
+            }
+            for axis in 0..2 {
+                let (along, across) = (
+                    self.args.var(axis * n + i),
+                    self.args.var((1 - axis) * n + i),
+                );
+                let boxes: Vec<Region> = regions
+                    .iter()
+                    .map(|&r| if axis == 0 { r } else { r.transposed() })
+                    .collect();
+                let (lo, hi) = (i64::from(ctx.lb(along)), i64::from(ctx.ub(along)));
+                let (y_lo, y_hi) = (i64::from(ctx.lb(across)), i64::from(ctx.ub(across)));
+                let least = least_free(lo, hi, y_lo, y_hi, &boxes).ok_or(Wipeout)?;
+                let mirrored: Vec<Region> = boxes.iter().map(|r| r.mirrored()).collect();
+                let most = -least_free(-hi, -lo, y_lo, y_hi, &mirrored).ok_or(Wipeout)?;
+                changed |= ctx.store.set_bounds(along, least, most)?;
+            }
+        }
+        Ok(changed)
+    }
+}
+
+impl Constraint for Diffn {
+    fn scope(&self) -> &[VarId] {
+        &self.args.scope
+    }
+
+    fn is_satisfied(&self, values: &[i32]) -> bool {
+        (0..self.n).all(|i| (i + 1..self.n).all(|j| !self.overlap(values, i, j)))
+    }
+
+    fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        while self.sweep(ctx)? {}
+        Ok(())
+    }
+
+    fn subscribe(&self, _position: usize) -> EventSet {
+        // Whether a size can be zero matters to the non-strict form (a variable may be both a size
+        // and a coordinate, so every position subscribes alike).
+        if self.strict {
+            EventSet::BOUNDS
+        } else {
+            EventSet::ANY
+        }
+    }
+
+    fn priority(&self) -> Priority {
+        Priority::Low
+    }
+}
+
+/// What the bins hold: a load variable each, or a constant capacity each.
+#[derive(Debug, Clone)]
+enum Bins {
+    /// `bin_packing_load`: the loads are the arguments after the items' bins.
+    Loads,
+    /// `bin_packing_capa` (and `bin_packing`, every capacity the same).
+    Capacities(Vec<i64>),
+}
+
+/// Items of constant weights put into bins: MiniZinc's `bin_packing_load(load, bin, w)` (bin `b`
+/// holds items of total weight `load[b]`, and the loads add up to the total weight),
+/// `bin_packing_capa(c, bin, w)` (bin `b` holds at most `c[b]`) and `bin_packing(c, bin, w)` (every
+/// bin holds at most `c`, as `bin_packing_capa` over the bins the items can name). Each item goes
+/// into one of the bins, numbered from `first`; weights are not negative.
+///
+/// Consistency: Shaw's rules (*A Constraint for Bin Packing*, CP 2004) but for his knapsack
+/// reasoning: each load lies between the weight of the items committed to its bin and that plus the
+/// items that may still go there, and between the total weight less the other loads' largest and
+/// least values; an item leaves a bin it would overfill (beside the items committed there) and is
+/// committed to a bin that cannot reach its least load without it; and the bins' largest loads (or
+/// capacities) must hold the total weight. Until nothing moves; with every item placed the loads
+/// are exact.
+#[derive(Debug, Clone)]
+pub struct BinPacking {
+    /// `[bin₁…binₙ]`, then for `bin_packing_load` `[load₁…loadₘ]`.
+    args: Args,
+    weights: Vec<i64>,
+    /// The number naming the first bin.
+    first: i32,
+    /// How many bins there are.
+    m: usize,
+    bins: Bins,
+}
+
+impl BinPacking {
+    /// `bin_packing_load(loads, bins, weights)`: bins numbered from `first`, one load variable
+    /// each.
+    pub fn with_loads(
+        loads: Vec<VarId>,
+        first: i32,
+        bins: Vec<VarId>,
+        weights: Vec<i64>,
+    ) -> Result<Self, ModelError> {
+        let m = loads.len();
+        Self::validate(&bins, &weights, first, m)?;
+        Ok(BinPacking {
+            args: Args::new(bins.into_iter().chain(loads)),
+            weights,
+            first,
+            m,
+            bins: Bins::Loads,
+        })
+    }
+
+    /// `bin_packing_capa(capacities, bins, weights)`: bins numbered from `first`, each holding at
+    /// most its capacity.
+    pub fn with_capacities(
+        capacities: Vec<i64>,
+        first: i32,
+        bins: Vec<VarId>,
+        weights: Vec<i64>,
+    ) -> Result<Self, ModelError> {
+        let m = capacities.len();
+        Self::validate(&bins, &weights, first, m)?;
+        Ok(BinPacking {
+            args: Args::new(bins),
+            weights,
+            first,
+            m,
+            bins: Bins::Capacities(capacities),
+        })
+    }
+
+    fn validate(bins: &[VarId], weights: &[i64], first: i32, m: usize) -> Result<(), ModelError> {
+        if weights.len() != bins.len() {
+            return Err(ModelError::ArityMismatch {
+                constraint: "bin_packing weights".to_owned(),
+                expected: bins.len(),
+                found: weights.len(),
+            });
+        }
+        if weights.iter().any(|&w| w < 0) {
+            return Err(invalid("bin_packing", "weights must not be negative"));
+        }
+        if weights
+            .iter()
+            .try_fold(0i64, |sum, &w| sum.checked_add(w))
+            .is_none()
+        {
+            return Err(invalid("bin_packing", "the weights add up beyond 64 bits"));
+        }
+        if i64::from(first) + m as i64 - 1 > i64::from(i32::MAX) {
+            return Err(invalid("bin_packing", "the bins' numbers exceed 32 bits"));
+        }
+        Ok(())
+    }
+
+    fn n(&self) -> usize {
+        self.weights.len()
+    }
+
+    /// The bin a value names, if it names one.
+    fn bin_of(&self, value: i32) -> Option<usize> {
+        usize::try_from(i64::from(value) - i64::from(self.first))
+            .ok()
+            .filter(|&b| b < self.m)
+    }
+
+    /// The least and largest load bin `b` may have.
+    fn load_bounds(&self, ctx: &PropagationCtx<'_>, b: usize) -> (i64, i64) {
+        match &self.bins {
+            Bins::Loads => {
+                let load = self.args.var(self.n() + b);
+                (i64::from(ctx.lb(load)), i64::from(ctx.ub(load)))
+            }
+            Bins::Capacities(c) => (i64::MIN, c[b]),
+        }
+    }
+
+    /// One round of the rules; returns whether anything moved.
+    fn round(&self, ctx: &mut PropagationCtx<'_>) -> Result<bool, Wipeout> {
+        let (n, m) = (self.n(), self.m);
+        let mut changed = false;
+        // Committed and possible weight per bin.
+        let mut committed = vec![0i64; m];
+        let mut possible = vec![0i64; m];
+        for i in 0..n {
+            let var = self.args.var(i);
+            let w = self.weights[i];
+            if let Some(value) = ctx.fixed_value(var) {
+                let b = self.bin_of(value).ok_or(Wipeout)?;
+                committed[b] += w;
+                possible[b] += w;
+            } else {
+                for value in ctx.domain(var).values() {
+                    if let Some(b) = self.bin_of(value) {
+                        possible[b] += w;
+                    }
+                }
+            }
+        }
+        let total: i64 = self.weights.iter().sum();
+        match &self.bins {
+            Bins::Loads => {
+                let loads: Vec<VarId> = (0..m).map(|b| self.args.var(n + b)).collect();
+                let (sum_lo, sum_hi) = loads.iter().fold((0i64, 0i64), |(lo, hi), &l| {
+                    (lo + i64::from(ctx.lb(l)), hi + i64::from(ctx.ub(l)))
+                });
+                for (b, &load) in loads.iter().enumerate() {
+                    let (lo, hi) = (i64::from(ctx.lb(load)), i64::from(ctx.ub(load)));
+                    let others = (sum_lo - lo, sum_hi - hi);
+                    let least = committed[b].max(total - others.1);
+                    let most = possible[b].min(total - others.0);
+                    changed |= ctx.store.set_bounds(load, least, most)?;
+                }
+            }
+            Bins::Capacities(c) => {
+                if (0..m).any(|b| committed[b] > c[b]) {
+                    return Err(Wipeout);
+                }
+                let room: i64 = (0..m).map(|b| c[b].min(possible[b]).max(0)).sum();
+                if room < total {
+                    return Err(Wipeout);
+                }
+            }
+        }
+        // Items: out of bins they would overfill, into a bin that needs them.
+        for i in 0..n {
+            let var = self.args.var(i);
+            if ctx.is_fixed(var) {
+                continue;
+            }
+            let w = self.weights[i];
+            let values: Vec<i32> = ctx.domain(var).values().collect();
+            for value in values {
+                let Some(b) = self.bin_of(value) else {
+                    changed |= ctx.remove(var, value)?;
+                    continue;
+                };
+                let (least, most) = self.load_bounds(ctx, b);
+                if committed[b] + w > most {
+                    changed |= ctx.remove(var, value)?;
+                } else if w > 0 && possible[b] - w < least {
+                    changed |= ctx.fix(var, i64::from(value))?;
+                    break;
+                }
+            }
+        }
+        Ok(changed)
+    }
+}
+
+impl Constraint for BinPacking {
+    fn scope(&self) -> &[VarId] {
+        &self.args.scope
+    }
+
+    fn is_satisfied(&self, values: &[i32]) -> bool {
+        let mut loads = vec![0i64; self.m];
+        for i in 0..self.n() {
+            match self.bin_of(self.args.value(values, i)) {
+                Some(b) => loads[b] += self.weights[i],
+                None => return false,
+            }
+        }
+        match &self.bins {
+            Bins::Loads => loads
+                .iter()
+                .enumerate()
+                .all(|(b, &load)| i64::from(self.args.value(values, self.n() + b)) == load),
+            Bins::Capacities(c) => loads.iter().zip(c).all(|(load, cap)| load <= cap),
+        }
+    }
+
+    fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        let (lo, hi) = (
+            i64::from(self.first),
+            i64::from(self.first) + self.m as i64 - 1,
+        );
+        for i in 0..self.n() {
+            ctx.restrict_bounds(self.args.var(i), lo, hi)?;
+        }
+        while self.round(ctx)? {}
+        Ok(())
+    }
+
+    fn subscribe(&self, _position: usize) -> EventSet {
+        // An item's bins by any removal (a bin lost changes its possible weight); a variable may
+        // be both an item's bin and a load, so the loads subscribe alike.
+        EventSet::ANY
+    }
+}

@@ -1,0 +1,172 @@
+//! Subcircuits: a circuit over some of the nodes, the others left out.
+
+use crate::{
+    Constraint, PropagationCtx, VarId, Wipeout,
+    constraint::Priority,
+    constraints::{AllDifferent, util::Args},
+};
+
+/// The successors `succ` form one circuit over some of the nodes, every other node being its own
+/// successor: MiniZinc's `subcircuit(x)`, node `i`'s successor being `succ[i]`, numbered from
+/// `first`. No circuit at all (every node its own successor) is allowed.
+///
+/// Consistency: Régin's domain consistency for all-different on the successors, and the rules of
+/// [`crate::constraints::Circuit`]'s chains (Caseau & Laburthe 1997) adapted to nodes that may stay
+/// out: a chain of two or more nodes linked by fixed successors may not close while a node outside
+/// it must be in the circuit, and
+/// once a cycle of fixed successors closes, every other node is its own successor. Both repeat
+/// until neither prunes. A variable named twice makes the subcircuit impossible.
+#[derive(Debug, Clone)]
+pub struct Subcircuit {
+    args: Args,
+    first: i32,
+    all_different: AllDifferent,
+}
+
+impl Subcircuit {
+    /// `succ` is a subcircuit, nodes numbered from `first`.
+    pub fn new(succ: Vec<VarId>, first: i32) -> Self {
+        let args = Args::new(succ);
+        Subcircuit {
+            all_different: AllDifferent::new(args.scope.clone()),
+            args,
+            first,
+        }
+    }
+
+    fn n(&self) -> usize {
+        self.args.slots.len()
+    }
+
+    /// The node a successor value names, if any.
+    fn node(&self, value: i32) -> Option<usize> {
+        usize::try_from(i64::from(value) - i64::from(self.first))
+            .ok()
+            .filter(|&k| k < self.n())
+    }
+
+    /// The value naming node `k`.
+    fn value(&self, k: usize) -> i32 {
+        (i64::from(self.first) + k as i64) as i32
+    }
+
+    /// The chain and cycle rules; returns whether a domain changed.
+    fn chains(&self, ctx: &mut PropagationCtx<'_>) -> Result<bool, Wipeout> {
+        let n = self.n();
+        // A node's successor in the circuit, when fixed and not itself.
+        let next = |ctx: &PropagationCtx<'_>, i: usize| {
+            ctx.fixed_value(self.args.var(i))
+                .and_then(|v| self.node(v))
+                .filter(|&j| j != i)
+        };
+        let must_be_in = |ctx: &PropagationCtx<'_>, k: usize| {
+            !ctx.domain(self.args.var(k)).contains(self.value(k))
+        };
+        let mut has_predecessor = vec![false; n];
+        for i in 0..n {
+            if let Some(j) = next(ctx, i) {
+                has_predecessor[j] = true;
+            }
+        }
+        let mut on_chain = vec![false; n];
+        let mut changed = false;
+        for start in 0..n {
+            if has_predecessor[start] || next(ctx, start).is_none() {
+                continue;
+            }
+            let mut chain = vec![start];
+            on_chain[start] = true;
+            let mut end = start;
+            while let Some(j) = next(ctx, end) {
+                if on_chain[j] {
+                    // Two fixed successors name one node: all-different has refused it already.
+                    return Err(Wipeout);
+                }
+                on_chain[j] = true;
+                chain.push(j);
+                end = j;
+            }
+            let outside_needed = (0..n).any(|k| !chain.contains(&k) && must_be_in(ctx, k));
+            if outside_needed {
+                changed |= ctx.remove(self.args.var(end), self.value(start))?;
+            }
+        }
+        // Nodes with a fixed successor on no chain lie on cycles of fixed successors: the circuit.
+        if let Some(start) = (0..n).find(|&i| !on_chain[i] && next(ctx, i).is_some()) {
+            let mut cycle = vec![false; n];
+            let mut at = start;
+            while !cycle[at] {
+                cycle[at] = true;
+                at = next(ctx, at).ok_or(Wipeout)?;
+            }
+            for k in (0..n).filter(|&k| !cycle[k]) {
+                changed |= ctx.fix(self.args.var(k), i64::from(self.value(k)))?;
+            }
+        }
+        Ok(changed)
+    }
+}
+
+impl Constraint for Subcircuit {
+    fn scope(&self) -> &[VarId] {
+        &self.args.scope
+    }
+
+    fn is_satisfied(&self, values: &[i32]) -> bool {
+        let n = self.n();
+        let mut successors = Vec::with_capacity(n);
+        for i in 0..n {
+            match self.node(self.args.value(values, i)) {
+                Some(j) => successors.push(j),
+                None => return false,
+            }
+        }
+        let mut sorted = successors.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        if sorted.len() != n {
+            return false;
+        }
+        // A permutation: its cycles other than fixed points must be one at most.
+        let mut seen = vec![false; n];
+        let mut cycles = 0;
+        for i in 0..n {
+            if seen[i] || successors[i] == i {
+                continue;
+            }
+            cycles += 1;
+            let mut at = i;
+            while !seen[at] {
+                seen[at] = true;
+                at = successors[at];
+            }
+        }
+        cycles <= 1
+    }
+
+    fn state_size(&self) -> usize {
+        self.all_different.state_size()
+    }
+
+    fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        let n = self.n();
+        if self.args.scope.len() != n {
+            return Err(Wipeout);
+        }
+        let (lo, hi) = (i64::from(self.first), i64::from(self.first) + n as i64 - 1);
+        for i in 0..n {
+            ctx.restrict_bounds(self.args.var(i), lo, hi)?;
+        }
+        loop {
+            let cells = self.all_different.state_size();
+            self.all_different.revise(&mut ctx.inner(0, cells))?;
+            if !self.chains(ctx)? {
+                return Ok(());
+            }
+        }
+    }
+
+    fn priority(&self) -> Priority {
+        Priority::Low
+    }
+}
