@@ -25,7 +25,7 @@ const SNAPSHOT_BUDGET: usize = 1 << 16;
 /// a value was lost since: the revision reads each variable's lost values from its copy and removes
 /// their mirrors, in the order (`f` by index, then `g`, values ascending) of the full pass it
 /// replaces, so the domains change in the same order. The first revision, arrays that share a
-/// variable, and arrays too large for [`SNAPSHOT_BUDGET`] run the full pass instead.
+/// variable, and arrays whose copies would take more than 2¹⁶ state cells run the full pass instead.
 #[derive(Debug, Clone)]
 pub struct Inverse {
     /// `[f₀, …, g₀, …]`.
