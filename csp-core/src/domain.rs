@@ -1226,31 +1226,7 @@ impl<'a> DomainMut<'a> {
         }
         let offset = match &mut self.repr {
             ReprMut::Word { base, bits, .. } => {
-                let index = value.wrapping_sub(*base) as u32;
-                let mask = 1u64 << index;
-                if **bits & mask == 0 {
-                    return None;
-                }
-                **bits &= !mask;
-                // The new bounds from the word itself, without a call: Sudoku's and most small
-                // domains' hot path. Bits outside lo..=hi may be stale, but a value is left inside,
-                // so the nearest set bit on the inner side is it.
-                let header = &mut *self.header;
-                header.size -= 1;
-                let mut events = EventSet::REMOVAL;
-                if header.size > 0 {
-                    if value == header.lo {
-                        let above = **bits & (u64::MAX << index << 1);
-                        header.lo = base.wrapping_add(above.trailing_zeros() as i32);
-                        events |= EventSet::LOWER_BOUND;
-                    }
-                    if value == header.hi {
-                        let below = **bits & (mask - 1);
-                        header.hi = base.wrapping_add(63 - below.leading_zeros() as i32);
-                        events |= EventSet::UPPER_BOUND;
-                    }
-                }
-                return Some((index, events));
+                return remove_from_word(self.header, *base, bits, value);
             }
             ReprMut::Bits { base, width, words } => {
                 let index = value.wrapping_sub(*base) as u32;
@@ -1314,9 +1290,8 @@ impl<'a> DomainMut<'a> {
     pub(crate) fn restore(&mut self, offset: u32) {
         let value = match &mut self.repr {
             ReprMut::Word { base, bits, .. } => {
-                debug_assert_eq!(**bits >> offset & 1, 0, "restoring a present value");
-                **bits |= 1 << offset;
-                base.wrapping_add(offset as i32)
+                restore_to_word(self.header, *base, bits, offset);
+                return;
             }
             ReprMut::Bits { base, words, .. } => {
                 debug_assert!(
@@ -1469,6 +1444,60 @@ impl<'a> DomainMut<'a> {
         }
         header.size += removed;
     }
+}
+
+/// Removes `value`, which lies within `header`'s bounds, from an inline word domain (`bits` over
+/// `base..base + 64`) if it is present: what [`DomainMut::remove`] does for that representation,
+/// returning the same trail offset and events. The store calls it directly for such a domain
+/// (a Sudoku cell, a colour), without building a [`DomainMut`].
+#[inline(always)]
+pub(crate) fn remove_from_word(
+    header: &mut Header,
+    base: i32,
+    bits: &mut u64,
+    value: i32,
+) -> Option<(u32, EventSet)> {
+    let index = value.wrapping_sub(base) as u32;
+    let mask = 1u64 << index;
+    if *bits & mask == 0 {
+        return None;
+    }
+    *bits &= !mask;
+    // The new bounds from the word itself, without a call: Sudoku's and most small domains' hot
+    // path. Bits outside lo..=hi may be stale, but a value is left inside, so the nearest set bit
+    // on the inner side is it.
+    header.size -= 1;
+    let mut events = EventSet::REMOVAL;
+    if header.size > 0 {
+        if value == header.lo {
+            let above = *bits & (u64::MAX << index << 1);
+            header.lo = base.wrapping_add(above.trailing_zeros() as i32);
+            events |= EventSet::LOWER_BOUND;
+        }
+        if value == header.hi {
+            let below = *bits & (mask - 1);
+            header.hi = base.wrapping_add(63 - below.leading_zeros() as i32);
+            events |= EventSet::UPPER_BOUND;
+        }
+    }
+    Some((index, events))
+}
+
+/// Puts back the value of an inline word domain removed with trail offset `offset`: what
+/// [`DomainMut::restore`] does for that representation, called directly by the store's undo.
+#[inline(always)]
+pub(crate) fn restore_to_word(header: &mut Header, base: i32, bits: &mut u64, offset: u32) {
+    debug_assert_eq!(*bits >> offset & 1, 0, "restoring a present value");
+    *bits |= 1 << offset;
+    let value = base.wrapping_add(offset as i32);
+    if header.size == 0 {
+        header.lo = value;
+        header.hi = value;
+    } else {
+        header.lo = header.lo.min(value);
+        header.hi = header.hi.max(value);
+    }
+    header.size += 1;
 }
 
 /// The events of fixing a domain with bounds `lo..=hi` and `size` values to `value`.

@@ -7,7 +7,9 @@ use fixedbitset::FixedBitSet;
 use crate::{
     CheckCtx, ConstraintId, Domain, DomainView, EventSet, Model, PropagationCtx, VarId, Wipeout,
     constraint::Priority,
-    domain::{DomainMut, Header, Repr, whole_span_words, words_for},
+    domain::{
+        DomainMut, Header, Repr, remove_from_word, restore_to_word, whole_span_words, words_for,
+    },
 };
 
 /// The fewest same-sized bit-set domains a store interleaves (see [`Store`]): a cache line holds
@@ -439,8 +441,13 @@ impl Store {
         // costs its construction and drop (a tenth of a LEX node).
         while self.trail.removals.len() > checkpoint.removals {
             let removal = self.trail.removals.pop().expect("longer than the mark");
-            self.domain_mut(removal.var as usize)
-                .restore(removal.offset);
+            let index = removal.var as usize;
+            // An inline word in place, as `remove_value` changed it.
+            if let Repr::Word { base, bits, .. } = &mut self.reprs[index] {
+                restore_to_word(&mut self.headers[index], *base, bits, removal.offset);
+            } else {
+                self.domain_mut(index).restore(removal.offset);
+            }
         }
         while self.trail.bounds.len() > checkpoint.bounds {
             let change = self.trail.bounds.pop().expect("longer than the mark");
@@ -713,16 +720,31 @@ impl Store {
                 return Ok(self.record_inner_removal(var, offset, removed));
             }
         }
-        let mut domain = self.domain_mut(index);
-        if let Some((offset, removed)) = domain.remove_inner_bit(value) {
-            return Ok(self.record_inner_removal(var, offset, removed));
-        }
-        // Most attempts under forward checking find the value already gone: `remove` answers those
-        // after two comparisons and one bit test.
-        let Some((offset, events)) = domain.remove(value) else {
-            return Ok(false);
+        let (offset, events) = if let Repr::Word { base, bits, .. } = &mut self.reprs[index] {
+            // An inline word (a Sudoku cell, a colour): changed in place, without the DomainMut
+            // the other representations go through, whose construction cost as much as the
+            // removal itself (Sudoku under forward checking makes little else).
+            let header = &mut self.headers[index];
+            if value < header.lo || value > header.hi {
+                return Ok(false);
+            }
+            match remove_from_word(header, *base, bits, value) {
+                Some(removal) => removal,
+                None => return Ok(false),
+            }
+        } else {
+            let mut domain = self.domain_mut(index);
+            if let Some((offset, removed)) = domain.remove_inner_bit(value) {
+                return Ok(self.record_inner_removal(var, offset, removed));
+            }
+            // Most attempts under forward checking find the value already gone: `remove` answers
+            // those after two comparisons and one bit test.
+            let Some(removal) = domain.remove(value) else {
+                return Ok(false);
+            };
+            removal
         };
-        let size = self.headers[var.index()].size;
+        let size = self.headers[index].size;
         self.trail.removals.push(Removal {
             var: var.index() as u32,
             offset,
