@@ -4,7 +4,7 @@ use smallvec::SmallVec;
 
 use fixedbitset::FixedBitSet;
 
-use crate::{Domain, EventSet, LocalSearch, Store, VarId};
+use crate::{DomainView, EventSet, LocalSearch, Store, VarId};
 
 /// A constraint could not be satisfied under the current domains: a domain was wiped out, or the
 /// fixed variables already violate it. Search answers it by backtracking.
@@ -364,26 +364,26 @@ impl<'a> CheckCtx<'a> {
 
     /// The variable's current domain.
     #[inline]
-    pub fn domain(&self, var: VarId) -> &'a Domain {
+    pub fn domain(&self, var: VarId) -> DomainView<'a> {
         self.store.domain(var)
     }
 
     /// The variable's smallest value.
     #[inline]
     pub fn lb(&self, var: VarId) -> i32 {
-        self.store.domain(var).lb()
+        self.store.lb(var)
     }
 
     /// The variable's largest value.
     #[inline]
     pub fn ub(&self, var: VarId) -> i32 {
-        self.store.domain(var).ub()
+        self.store.ub(var)
     }
 
     /// The variable's only value, if it has one left.
     #[inline]
     pub fn fixed_value(&self, var: VarId) -> Option<i32> {
-        self.store.domain(var).fixed_value()
+        (self.store.size(var) == 1).then(|| self.store.lb(var))
     }
 
     /// The constraint's state cell `index`.
@@ -456,32 +456,32 @@ impl PropagationCtx<'_> {
 
     /// The variable's current domain.
     #[inline]
-    pub fn domain(&self, var: VarId) -> &Domain {
+    pub fn domain(&self, var: VarId) -> DomainView<'_> {
         self.store.domain(var)
     }
 
     /// The variable's smallest value.
     #[inline]
     pub fn lb(&self, var: VarId) -> i32 {
-        self.store.domain(var).lb()
+        self.store.lb(var)
     }
 
     /// The variable's largest value.
     #[inline]
     pub fn ub(&self, var: VarId) -> i32 {
-        self.store.domain(var).ub()
+        self.store.ub(var)
     }
 
     /// How many values the variable has left.
     #[inline]
     pub fn size(&self, var: VarId) -> u64 {
-        self.store.domain(var).size()
+        self.store.size(var)
     }
 
     /// Whether the variable has exactly one value left.
     #[inline]
     pub fn is_fixed(&self, var: VarId) -> bool {
-        self.store.domain(var).is_fixed()
+        self.store.size(var) == 1
     }
 
     /// Removes `value` from `var`'s domain; returns whether it was there. Emptying a domain is a
@@ -531,7 +531,7 @@ impl PropagationCtx<'_> {
     /// The variable's only possible value, if it has one.
     #[inline]
     pub fn fixed_value(&self, var: VarId) -> Option<i32> {
-        self.store.domain(var).fixed_value()
+        (self.store.size(var) == 1).then(|| self.store.lb(var))
     }
 
     /// Whether the variable was assigned by a search decision.

@@ -36,7 +36,7 @@ mod store;
 pub use constraint::{
     CheckCtx, Constraint, GENERIC_REVISE_BUDGET, Priority, PropagationCtx, Wipeout,
 };
-pub use domain::{BITSET_MAX_SPAN, Domain, Values};
+pub use domain::{BITSET_MAX_SPAN, Domain, DomainView, Values};
 pub use error::ModelError;
 pub use event::EventSet;
 pub use local_search::{LocalCtx, LocalSearch, checker_conflicts};

@@ -471,7 +471,7 @@ impl<'m> LnsSearch<'m> {
         let free_target = ((self.free * self.vars.len() as f64).ceil() as usize).max(1);
         let mut free = 0;
         for &var in &self.vars {
-            let size = store.domain(var).size();
+            let size = store.size(var);
             self.sizes[var.index()] = size;
             self.scores[var.index()] = 0.0;
             free += usize::from(size > 1);
@@ -534,7 +534,7 @@ impl<'m> LnsSearch<'m> {
                 if !self.member.contains(i) {
                     continue;
                 }
-                let size = store.domain(other).size();
+                let size = store.size(other);
                 if size == self.sizes[i] {
                     continue;
                 }
@@ -549,7 +549,7 @@ impl<'m> LnsSearch<'m> {
                 }
                 self.sizes[i] = size;
             }
-            candidates.retain(|v| store.domain(*v).size() > 1);
+            candidates.retain(|v| store.size(*v) > 1);
         }
         Some(fixings)
     }

@@ -20,6 +20,13 @@ const ENUMERATION_BUDGET: u64 = 1 << 8;
 /// distinct result if that is more; a wider `z` is cut to the results' bounds only.
 const HOLES_BUDGET: u64 = 1 << 8;
 
+/// The one state cell of `x · y = z` over three distinct variables: 0, or [`X_FIXED`] or
+/// [`Y_FIXED`] when the last enumeration on this path left that factor fixed to some `k ≠ 0` and `z`
+/// holding exactly `k` times the other factor's values (see [`Arithmetic::times_in_step`]).
+const IN_STEP: usize = 0;
+const X_FIXED: i64 = 1;
+const Y_FIXED: i64 = 2;
+
 /// An input's values, or the results, during enumeration: at most [`ENUMERATION_BUDGET`] of them,
 /// kept on the stack.
 type List = SmallVec<[i32; ENUMERATION_BUDGET as usize]>;
@@ -139,21 +146,222 @@ impl Arithmetic {
     /// allocation a quarter of a search's time on models full of small products.
     fn enumerate(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         // One copy of the loop per function, so that the tuple loop does not dispatch on it.
+        // The inputs are `i32` values widened to `i64`, where products, quotients and remainders
+        // cannot overflow; only `pow` saturates (in 128 bits), and a result beyond `i64` is beyond
+        // every domain anyway.
         match self.function {
-            Function::Times => self.enumerate_with(ctx, |x, y| Some(i128::from(x) * i128::from(y))),
-            Function::Div => self.enumerate_with(ctx, |x, y| (y != 0).then(|| i128::from(x / y))),
-            Function::Mod => self.enumerate_with(ctx, |x, y| (y != 0).then(|| i128::from(x % y))),
-            Function::Pow => self.enumerate_with(ctx, |x, y| pow(i128::from(x), i128::from(y))),
-            Function::Abs => self.enumerate_with(ctx, |x, _| Some(i128::from(x.abs()))),
+            Function::Times if self.has_in_step_cell() => {
+                if let Some(done) = self.times_zero(ctx).or_else(|| self.times_in_step(ctx)) {
+                    return done;
+                }
+                self.enumerate_with(ctx, |x, y| Some(x * y))?;
+                self.note_in_step(ctx);
+                Ok(())
+            }
+            Function::Times => self.enumerate_with(ctx, |x, y| Some(x * y)),
+            Function::Div => self.enumerate_with(ctx, |x, y| (y != 0).then(|| x / y)),
+            Function::Mod => self.enumerate_with(ctx, |x, y| (y != 0).then(|| x % y)),
+            Function::Pow => self.enumerate_with(ctx, |x, y| {
+                pow(i128::from(x), i128::from(y)).and_then(|r| i64::try_from(r).ok())
+            }),
+            Function::Abs => self.enumerate_with(ctx, |x, _| Some(x.abs())),
         }
     }
 
     /// [`Arithmetic::enumerate`] with `f` as [`Arithmetic::eval`] for this constraint's function.
-    #[inline(always)]
+    /// Kept out of line, so that the shortcuts before it do not pay for its arrays on the stack.
+    #[inline(never)]
     fn enumerate_with(
         &self,
         ctx: &mut PropagationCtx<'_>,
-        f: impl Fn(i64, i64) -> Option<i128>,
+        f: impl Fn(i64, i64) -> Option<i64>,
+    ) -> Result<(), Wipeout> {
+        if !self.unary() && self.args.scope.len() == 3 {
+            self.enumerate_distinct(ctx, f)
+        } else {
+            self.enumerate_aliased(ctx, f)
+        }
+    }
+
+    /// Whether the constraint keeps the cell [`IN_STEP`]: `x · y = z` over three distinct
+    /// variables.
+    fn has_in_step_cell(&self) -> bool {
+        self.function == Function::Times && !self.unary() && self.args.scope.len() == 3
+    }
+
+    /// After an enumeration of `x · y = z`: records in [`IN_STEP`] whether one factor is fixed to
+    /// some `k ≠ 0` and `z` holds exactly `k` times the other factor's values (the enumeration kept
+    /// only values with support, and punched every hole of `z`).
+    fn note_in_step(&self, ctx: &mut PropagationCtx<'_>) {
+        let [x, y, z] = [0, 1, 2].map(|i| self.args.var(i));
+        let side = if ctx.fixed_value(x).is_some_and(|k| k != 0) {
+            X_FIXED
+        } else if ctx.fixed_value(y).is_some_and(|k| k != 0) {
+            Y_FIXED
+        } else {
+            0
+        };
+        let other = if side == X_FIXED { y } else { x };
+        // `z` holds `k` times each of the other factor's values, one each: as many values.
+        let in_step = side != 0 && ctx.size(z) == ctx.size(other);
+        ctx.set_cell(IN_STEP, if in_step { side } else { 0 });
+    }
+
+    /// The enumeration of `x · y = z` in O(1) when a factor is fixed to 0: every tuple gives 0, so
+    /// if `z` holds 0 every value keeps its support and `z` is fixed to 0, and otherwise no tuple
+    /// is left. `None` when no factor is fixed to 0.
+    fn times_zero(&self, ctx: &mut PropagationCtx<'_>) -> Option<Result<(), Wipeout>> {
+        let [x, y, z] = [0, 1, 2].map(|i| self.args.var(i));
+        if ctx.fixed_value(x) != Some(0) && ctx.fixed_value(y) != Some(0) {
+            return None;
+        }
+        if !ctx.domain(z).contains(0) {
+            return Some(Err(Wipeout));
+        }
+        Some(ctx.restrict_bounds(z, 0, 0))
+    }
+
+    /// The enumeration of `x · y = z` in O(1), when [`IN_STEP`] says that, at some earlier point
+    /// of this path, a factor was fixed to `k ≠ 0` and `z` held exactly `k` times the other
+    /// factor's values `W`, and the domains have kept a shape that makes the enumeration's result
+    /// a matter of bounds: the other factor's values now form an interval, and `z`'s values are all
+    /// the multiples of `k` between its bounds (they are multiples of `k`, since `z` can only have
+    /// lost values since). The tuples with a result in `z` are then the other factor's values in
+    /// the interval of `z`'s quotients, so the enumeration would cut that factor to it and `z` to
+    /// `k` times it, with no hole to punch; this makes the same two bound changes, in the same
+    /// order, and leaves the two in step again. `None` when the shape does not hold: the caller
+    /// enumerates.
+    fn times_in_step(&self, ctx: &mut PropagationCtx<'_>) -> Option<Result<(), Wipeout>> {
+        let side = ctx.cell(IN_STEP);
+        if side == 0 {
+            return None;
+        }
+        let [x, y, z] = [0, 1, 2].map(|i| self.args.var(i));
+        let (fixed, other) = if side == X_FIXED { (x, y) } else { (y, x) };
+        let k = i64::from(ctx.fixed_value(fixed)?);
+        let (lo, hi) = (i64::from(ctx.lb(other)), i64::from(ctx.ub(other)));
+        if ctx.size(other) != (hi - lo + 1) as u64 {
+            return None;
+        }
+        let (z_lo, z_hi) = (i64::from(ctx.lb(z)), i64::from(ctx.ub(z)));
+        debug_assert!(z_lo % k == 0 && z_hi % k == 0, "z kept multiples of {k}");
+        let (q_lo, q_hi) = ((z_lo / k).min(z_hi / k), (z_lo / k).max(z_hi / k));
+        if ctx.size(z) != (q_hi - q_lo + 1) as u64 {
+            return None;
+        }
+        let (lo, hi) = (lo.max(q_lo), hi.min(q_hi));
+        if lo > hi {
+            // No tuple: the enumeration fails on its first variable, before any change.
+            return Some(Err(Wipeout));
+        }
+        // The fixed factor keeps its value; the other is cut first (both orders of the
+        // enumeration's variables agree on that), then `z`.
+        Some(
+            ctx.restrict_bounds(other, lo, hi)
+                .and_then(|()| ctx.restrict_bounds(z, (k * lo).min(k * hi), (k * lo).max(k * hi))),
+        )
+    }
+
+    /// The enumeration of `z = f(x, y)` over three distinct variables: every constraint a model
+    /// posts on its own variables. The same pruning as [`Arithmetic::enumerate_aliased`], in the
+    /// same order (`x`'s values, then `y`'s, then `z`'s bounds and holes, each ascending), from
+    /// plain arrays on the stack: the values' marks are bits, the results are sorted only when the
+    /// tuples did not give them in order (a fixed positive factor does), and `z` is listed only
+    /// when it has more values than there are results.
+    #[inline(always)]
+    fn enumerate_distinct(
+        &self,
+        ctx: &mut PropagationCtx<'_>,
+        f: impl Fn(i64, i64) -> Option<i64>,
+    ) -> Result<(), Wipeout> {
+        const CAPACITY: usize = ENUMERATION_BUDGET as usize;
+        debug_assert!(self.tuples(ctx) <= ENUMERATION_BUDGET);
+        let [x, y, z] = [0, 1, 2].map(|i| self.args.var(i));
+        let mut xs = [0i32; CAPACITY];
+        let mut ys = [0i32; CAPACITY];
+        let xs = list_into(ctx.domain(x), &mut xs);
+        let ys = list_into(ctx.domain(y), &mut ys);
+        let mut x_marks = [0u64; CAPACITY / 64];
+        let mut y_marks = [0u64; CAPACITY / 64];
+        let mut results = [0i32; CAPACITY];
+        let mut count = 0;
+        let mut sorted = true;
+        let z_domain = ctx.domain(z);
+        let (z_lo, z_hi) = (i64::from(z_domain.lb()), i64::from(z_domain.ub()));
+        for (a, &xv) in xs.iter().enumerate() {
+            for (b, &yv) in ys.iter().enumerate() {
+                debug_assert_eq!(
+                    f(i64::from(xv), i64::from(yv)),
+                    self.eval(i64::from(xv), i64::from(yv))
+                        .and_then(|r| i64::try_from(r).ok())
+                );
+                // Within z's bounds, which the domain's test would check first anyway.
+                let Some(r) = f(i64::from(xv), i64::from(yv)).filter(|r| (z_lo..=z_hi).contains(r))
+                else {
+                    continue;
+                };
+                let r = r as i32;
+                if z_domain.contains(r) {
+                    x_marks[a / 64] |= 1 << (a % 64);
+                    y_marks[b / 64] |= 1 << (b % 64);
+                    sorted &= count == 0 || results[count - 1] <= r;
+                    results[count] = r;
+                    count += 1;
+                }
+            }
+        }
+        keep_marked(ctx, x, xs, &x_marks)?;
+        keep_marked(ctx, y, ys, &y_marks)?;
+        let results = &mut results[..count];
+        if !sorted {
+            results.sort_unstable();
+        }
+        let (&lo, &hi) = (
+            results.first().ok_or(Wipeout)?,
+            results.last().ok_or(Wipeout)?,
+        );
+        ctx.restrict_bounds(z, i64::from(lo), i64::from(hi))?;
+        // The distinct results, for the holes budget below.
+        let mut distinct = 1;
+        for k in 1..count {
+            if results[k] != results[distinct - 1] {
+                results[distinct] = results[k];
+                distinct += 1;
+            }
+        }
+        let results = &results[..distinct];
+        let holes_budget = HOLES_BUDGET.max(8 * distinct as u64);
+        let size = ctx.size(z);
+        // Every result is a value of `z`, so `z` has no hole to punch when it has no more values
+        // than results: the commonest case once a first revision punched them.
+        if size as usize > distinct && size <= holes_budget {
+            // The values no tuple gives, found by one merge walk (both ascending), then removed
+            // in that order.
+            let mut doomed: SmallVec<[i32; 64]> = SmallVec::new();
+            let mut next = 0;
+            for v in ctx.domain(z).values() {
+                // `v` lies within the results' bounds, so some result is at least `v`.
+                while results[next] < v {
+                    next += 1;
+                }
+                if results[next] != v {
+                    doomed.push(v);
+                }
+            }
+            for v in doomed {
+                ctx.remove(z, v)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The enumeration when the arguments name a variable twice (`x · x = z`, `x · y = x`), or for
+    /// `abs`: the tuples of the distinct inputs, `z` among them only when it is one.
+    #[inline(always)]
+    fn enumerate_aliased(
+        &self,
+        ctx: &mut PropagationCtx<'_>,
+        f: impl Fn(i64, i64) -> Option<i64>,
     ) -> Result<(), Wipeout> {
         debug_assert!(self.tuples(ctx) <= ENUMERATION_BUDGET);
         let scope = &self.args.scope;
@@ -185,7 +393,7 @@ impl Arithmetic {
             } else {
                 i64::from(self.args.value(&values, 1))
             };
-            debug_assert_eq!(f(x, y), self.eval(x, y));
+            debug_assert_eq!(f(x, y), self.eval(x, y).and_then(|r| i64::try_from(r).ok()));
             if let Some(r) = f(x, y).and_then(|r| i32::try_from(r).ok()) {
                 let supported = if z_is_input {
                     values[out] == r
@@ -272,6 +480,10 @@ impl Constraint for Arithmetic {
         self.eval(x, y) == Some(z)
     }
 
+    fn state_size(&self) -> usize {
+        usize::from(self.has_in_step_cell())
+    }
+
     /// Enumeration when the inputs have few tuples; otherwise interval reasoning until nothing
     /// changes, then enumeration if the domains have become small enough (so that a second call
     /// changes nothing).
@@ -306,6 +518,54 @@ impl Arithmetic {
         }
         state
     }
+}
+
+/// Lists `domain` (at most [`ENUMERATION_BUDGET`] values) into the front of `slots`.
+#[inline]
+fn list_into<'a>(domain: crate::DomainView<'_>, slots: &'a mut [i32]) -> &'a [i32] {
+    let size = domain.size() as usize;
+    domain.write_values(&mut slots[..size]);
+    &slots[..size]
+}
+
+/// [`keep_flagged`] with the flags as bits: `values[k]` is kept when bit `k % 64` of
+/// `marks[k / 64]` is set. The bounds move to the first and last values kept (one trail entry
+/// each), and each value between them that is not kept is removed, ascending. Keeping none is a
+/// [`Wipeout`].
+fn keep_marked(
+    ctx: &mut PropagationCtx<'_>,
+    var: VarId,
+    values: &[i32],
+    marks: &[u64],
+) -> Result<(), Wipeout> {
+    let words = values.len().div_ceil(64);
+    let marks = &marks[..words];
+    let first_word = marks.iter().position(|&w| w != 0).ok_or(Wipeout)?;
+    let last_word = marks.iter().rposition(|&w| w != 0).unwrap_or(first_word);
+    let first = 64 * first_word + marks[first_word].trailing_zeros() as usize;
+    let last = 64 * last_word + 63 - marks[last_word].leading_zeros() as usize;
+    ctx.restrict_bounds(var, i64::from(values[first]), i64::from(values[last]))?;
+    for (w, &word) in marks
+        .iter()
+        .enumerate()
+        .take(last_word + 1)
+        .skip(first_word)
+    {
+        // The values of this word between `first` and `last` that are not kept.
+        let mut dropped = !word;
+        if w == first_word {
+            dropped &= u64::MAX << (first % 64);
+        }
+        if w == last_word {
+            dropped &= u64::MAX >> (63 - last % 64);
+        }
+        while dropped != 0 {
+            let k = 64 * w + dropped.trailing_zeros() as usize;
+            dropped &= dropped - 1;
+            ctx.remove(var, values[k])?;
+        }
+    }
+    Ok(())
 }
 
 /// `x^y` as MiniZinc defines it, saturated far beyond the `i32` range.
@@ -744,31 +1004,23 @@ impl Constraint for Extremum {
 
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         let m = self.args.var(0);
-        let xs: Vec<VarId> = (1..self.args.slots.len())
-            .map(|i| self.args.var(i))
-            .collect();
+        // The array's variables, read through the slots on each use instead of collected into a
+        // new vector every revision.
+        let xs = || self.args.slots[1..].iter().map(|&s| self.args.scope[s]);
         loop {
             let mut changed = false;
-            let best_lo = xs
-                .iter()
-                .map(|&x| self.lo(ctx, x))
-                .max()
-                .expect("not empty");
-            let best_hi = xs
-                .iter()
-                .map(|&x| self.hi(ctx, x))
-                .max()
-                .expect("not empty");
+            let best_lo = xs().map(|x| self.lo(ctx, x)).max().expect("not empty");
+            let best_hi = xs().map(|x| self.hi(ctx, x)).max().expect("not empty");
             changed |= self.raise(ctx, m, best_lo)?;
             changed |= self.lower(ctx, m, best_hi)?;
             let (m_lo, m_hi) = (self.lo(ctx, m), self.hi(ctx, m));
-            for &x in &xs {
+            for x in xs() {
                 changed |= self.lower(ctx, x, m_hi)?;
             }
-            let mut reaching = xs.iter().filter(|&&x| self.hi(ctx, x) >= m_lo);
+            let mut reaching = xs().filter(|&x| self.hi(ctx, x) >= m_lo);
             match (reaching.next(), reaching.next()) {
                 (None, _) => return Err(Wipeout),
-                (Some(&only), None) => changed |= self.raise(ctx, only, m_lo)?,
+                (Some(only), None) => changed |= self.raise(ctx, only, m_lo)?,
                 _ => {}
             }
             if !changed {

@@ -3,7 +3,7 @@ use crate::{
     constraint::Priority,
     constraints::{
         Reification,
-        util::{LIST_BUDGET, clamp_i64, invalid, retain_values},
+        util::{LIST_BUDGET, clamp_i64, invalid, retain_values_where},
     },
 };
 
@@ -230,13 +230,11 @@ impl Compare {
                 if ctx.size(x) > LIST_BUDGET || ctx.size(y) > LIST_BUDGET {
                     return Ok(());
                 }
-                let y_domain = ctx.domain(y).clone();
-                retain_values(ctx, x, |v| {
-                    i32::try_from(i128::from(v) - c).is_ok_and(|w| y_domain.contains(w))
+                retain_values_where(ctx, x, |ctx, v| {
+                    i32::try_from(i128::from(v) - c).is_ok_and(|w| ctx.domain(y).contains(w))
                 })?;
-                let x_domain = ctx.domain(x).clone();
-                retain_values(ctx, y, |w| {
-                    i32::try_from(i128::from(w) + c).is_ok_and(|v| x_domain.contains(v))
+                retain_values_where(ctx, y, |ctx, w| {
+                    i32::try_from(i128::from(w) + c).is_ok_and(|v| ctx.domain(x).contains(v))
                 })?;
                 Ok(())
             }

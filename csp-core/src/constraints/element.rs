@@ -1,7 +1,9 @@
+use smallvec::SmallVec;
+
 use crate::{
-    Constraint, Domain, ModelError, PropagationCtx, VarId, Wipeout,
+    Constraint, DomainView, ModelError, PropagationCtx, VarId, Wipeout,
     constraint::Priority,
-    constraints::util::{Args, LIST_BUDGET, invalid, retain_values},
+    constraints::util::{Args, LIST_BUDGET, invalid, retain_values, retain_values_where},
 };
 
 /// The array position `index` names, if it names one: `index − first` within `0..len`.
@@ -81,9 +83,8 @@ impl Constraint for Element {
             retain_values(ctx, index, |i| element(i) == i)?;
             return Ok(());
         }
-        let results = ctx.domain(result).clone();
-        retain_values(ctx, index, |i| results.contains(element(i)))?;
-        let mut supported: Vec<i32> = ctx.domain(index).values().map(element).collect();
+        retain_values_where(ctx, index, |ctx, i| ctx.domain(result).contains(element(i)))?;
+        let mut supported: SmallVec<[i32; 64]> = ctx.domain(index).values().map(element).collect();
         supported.sort_unstable();
         supported.dedup();
         let (&min, &max) = (
@@ -142,7 +143,7 @@ impl VarElement {
 }
 
 /// Whether two domains share a value; by their bounds alone when both are too large to list.
-fn meet(a: &Domain, b: &Domain) -> bool {
+fn meet(a: DomainView<'_>, b: DomainView<'_>) -> bool {
     if a.ub() < b.lb() || b.ub() < a.lb() {
         return false;
     }
@@ -171,7 +172,7 @@ impl Constraint for VarElement {
         loop {
             // The index: positions whose variable can equal the result.
             let before = (ctx.size(index), ctx.size(result));
-            let candidates: Vec<i32> = ctx.domain(index).values().collect();
+            let candidates: SmallVec<[i32; 64]> = ctx.domain(index).values().collect();
             for i in candidates {
                 let x = self.element(i).ok_or(Wipeout)?;
                 if !meet(ctx.domain(x), ctx.domain(result)) {
@@ -179,7 +180,7 @@ impl Constraint for VarElement {
                 }
             }
             // The result: values some candidate position's variable can take.
-            let positions: Vec<VarId> = ctx
+            let positions: SmallVec<[VarId; 64]> = ctx
                 .domain(index)
                 .values()
                 .filter_map(|i| self.element(i))
@@ -188,9 +189,9 @@ impl Constraint for VarElement {
             let hi = positions.iter().map(|&x| ctx.ub(x)).max().ok_or(Wipeout)?;
             ctx.restrict_bounds(result, i64::from(lo), i64::from(hi))?;
             if positions.iter().all(|&x| ctx.size(x) <= LIST_BUDGET) {
-                let domains: Vec<Domain> =
-                    positions.iter().map(|&x| ctx.domain(x).clone()).collect();
-                retain_values(ctx, result, |v| domains.iter().any(|d| d.contains(v)))?;
+                retain_values_where(ctx, result, |ctx, v| {
+                    positions.iter().any(|&x| ctx.domain(x).contains(v))
+                })?;
             }
             // A fixed index: its variable and the result are equal.
             if let Some(i) = ctx.fixed_value(index) {
@@ -217,10 +218,8 @@ fn equalise(ctx: &mut PropagationCtx<'_>, x: VarId, y: VarId) -> Result<(), Wipe
     let hi = ctx.ub(x).min(ctx.ub(y));
     ctx.restrict_bounds(x, i64::from(lo), i64::from(hi))?;
     ctx.restrict_bounds(y, i64::from(lo), i64::from(hi))?;
-    let ys = ctx.domain(y).clone();
-    if retain_values(ctx, x, |v| ys.contains(v))? {
-        let xs = ctx.domain(x).clone();
-        retain_values(ctx, y, |v| xs.contains(v))?;
+    if retain_values_where(ctx, x, |ctx, v| ctx.domain(y).contains(v))? {
+        retain_values_where(ctx, y, |ctx, v| ctx.domain(x).contains(v))?;
     }
     Ok(())
 }

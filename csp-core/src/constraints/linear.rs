@@ -206,24 +206,41 @@ impl Linear {
         slack < 0 || i128::from(cells[WIDEST]) > slack
     }
 
-    /// Brings term `i`'s cached bounds and the two sums up to date with its current bounds; O(1).
-    fn refresh_term(&self, i: usize, ctx: &mut PropagationCtx<'_>, sums: &mut (i128, i128)) {
+    /// Brings term `i`'s cached bounds and the two sums up to date with its current bounds, and
+    /// answers [`Linear::may_prune`] from the new sums; O(1), reading the cells once. A term's
+    /// smallest value moves with its variable's lower bound when the coefficient is positive and
+    /// with the upper bound when it is negative, and its largest value the other way round.
+    #[inline]
+    fn refresh_term(&self, i: usize, ctx: &mut PropagationCtx<'_>) -> bool {
         let v = self.scope[i];
         let (lo, hi) = (ctx.lb(v), ctx.ub(v));
-        let (old_lo, old_hi) = (
-            ctx.cell(self.lower_cell(i)) as i32,
-            ctx.cell(self.upper_cell(i)) as i32,
-        );
-        if (lo, hi) == (old_lo, old_hi) {
-            return;
+        let (lower, upper) = (self.lower_cell(i), self.upper_cell(i));
+        let cells = ctx.cells();
+        let (old_lo, old_hi) = (cells[lower] as i32, cells[upper] as i32);
+        let (mut min, mut max) = (read_i128(cells, SUM_MIN), read_i128(cells, SUM_MAX));
+        let widest = i128::from(cells[WIDEST]);
+        if (lo, hi) != (old_lo, old_hi) {
+            let a = i128::from(self.coefficients[i]);
+            let lower_shift = a * (i128::from(lo) - i128::from(old_lo));
+            let upper_shift = a * (i128::from(hi) - i128::from(old_hi));
+            let (min_shift, max_shift) = if a >= 0 {
+                (lower_shift, upper_shift)
+            } else {
+                (upper_shift, lower_shift)
+            };
+            min += min_shift;
+            max += max_shift;
+            write_i128(ctx, SUM_MIN, min);
+            write_i128(ctx, SUM_MAX, max);
+            ctx.set_cell(lower, i64::from(lo));
+            ctx.set_cell(upper, i64::from(hi));
         }
-        let a = self.coefficients[i];
-        let (p, q) = term_bounds(a, lo, hi);
-        let (old_p, old_q) = term_bounds(a, old_lo, old_hi);
-        sums.0 += p - old_p;
-        sums.1 += q - old_q;
-        ctx.set_cell(self.lower_cell(i), i64::from(lo));
-        ctx.set_cell(self.upper_cell(i), i64::from(hi));
+        let rhs = i128::from(self.rhs);
+        let mut slack = rhs - min;
+        if self.relation == Relation::Equal {
+            slack = slack.min(max - rhs);
+        }
+        slack < 0 || widest > slack
     }
 
     fn cached_sums(&self, ctx: &PropagationCtx<'_>) -> (i128, i128) {
@@ -233,48 +250,74 @@ impl Linear {
 
     /// Bounds consistency from the cells: every term is cut to what the slack allows, until nothing
     /// changes; the sums follow each cut.
+    ///
+    /// The cells are exact on entry: every bound change of a scope variable was handed to
+    /// [`Constraint::notify`] before the revision runs (the initialisation computes them when forward
+    /// checking left them stale). A term can lose a value only when its span `|a|·(max x − min x)`
+    /// exceeds the slack on one side (`c − Σ min`, and for `=` also `Σ max − c`), so the division that
+    /// computes its new bounds runs only then, and a fixed term is passed over at once. The terms are
+    /// visited and cut in scope order, so the domains change in the order the plain algorithm
+    /// changes them.
     fn revise_bounds(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        debug_assert!(
+            self.cells_match_domains(ctx),
+            "a bound change reached {self:?} without notify"
+        );
         let rhs = i128::from(self.rhs);
+        let equal = self.relation == Relation::Equal;
         let mut sums = self.cached_sums(ctx);
         loop {
             if !self.feasible(sums.0, sums.1) {
                 return Err(Wipeout);
             }
             let mut slack = rhs - sums.0;
-            if self.relation == Relation::Equal {
+            if equal {
                 slack = slack.min(sums.1 - rhs);
             }
             if i128::from(ctx.cell(WIDEST)) <= slack {
                 break;
             }
             let mut changed = false;
-            let mut widest = 0i128;
-            for i in 0..self.scope.len() {
-                let a = self.coefficients[i];
-                let v = self.scope[i];
-                // Every change was notified, so this changes nothing unless a domain moved behind
-                // the constraint's back; it keeps the sums exact either way.
-                self.refresh_term(i, ctx, &mut sums);
+            let mut widest = 0u128;
+            // What the rest of the sum leaves the terms above their smallest values, and (for `=`)
+            // below their largest; both only shrink as the pass cuts.
+            let mut above = rhs - sums.0;
+            let mut below = if equal { sums.1 - rhs } else { i128::MAX };
+            for (i, (&a, &v)) in self.coefficients.iter().zip(&self.scope).enumerate() {
                 let (lo, hi) = (ctx.lb(v), ctx.ub(v));
-                let (p, q) = term_bounds(a, lo, hi);
-                if a != 0 && lo != hi {
+                if lo == hi || a == 0 {
+                    // Its span is zero: nothing to cut, nothing to the widest.
+                    continue;
+                }
+                // |a|·(hi − lo), in one widening multiplication.
+                let mut span = u128::from(a.unsigned_abs()) * u128::from(hi.abs_diff(lo));
+                if span as i128 > above || span as i128 > below {
+                    let (p, q) = term_bounds(a, lo, hi);
                     // The rest of the sum lies in rest_min..=rest_max, so a·x must lie in
                     // (-inf or rhs - rest_max)..=(rhs - rest_min).
-                    let upper = rhs - (sums.0 - p);
-                    let lower = match self.relation {
-                        Relation::Equal => Some(rhs - (sums.1 - q)),
-                        Relation::LessOrEqual | Relation::NotEqual => None,
-                    };
+                    let upper = above + p;
+                    let lower = equal.then(|| rhs - (sums.1 - q));
                     let (x_lo, x_hi) = divide_bounds(a, lower, upper);
                     // A failure is undone by search, cells included, so the sums need no saving.
                     ctx.restrict_bounds(v, x_lo, x_hi)?;
-                    self.refresh_term(i, ctx, &mut sums);
-                    changed |= (ctx.lb(v), ctx.ub(v)) != (lo, hi);
+                    let (new_lo, new_hi) = (ctx.lb(v), ctx.ub(v));
+                    if (new_lo, new_hi) != (lo, hi) {
+                        changed = true;
+                        let (new_p, new_q) = term_bounds(a, new_lo, new_hi);
+                        sums.0 += new_p - p;
+                        sums.1 += new_q - q;
+                        above = rhs - sums.0;
+                        if equal {
+                            below = sums.1 - rhs;
+                        }
+                        span = (new_q - new_p) as u128;
+                        ctx.set_cell(self.lower_cell(i), i64::from(new_lo));
+                        ctx.set_cell(self.upper_cell(i), i64::from(new_hi));
+                    }
                 }
-                let (p, q) = term_bounds(a, ctx.lb(v), ctx.ub(v));
-                widest = widest.max(q - p);
+                widest = widest.max(span);
             }
-            ctx.set_cell(WIDEST, clamp_i64(widest));
+            ctx.set_cell(WIDEST, clamp_i64(widest as i128));
             if !changed {
                 break;
             }
@@ -282,6 +325,24 @@ impl Linear {
         write_i128(ctx, SUM_MIN, sums.0);
         write_i128(ctx, SUM_MAX, sums.1);
         Ok(())
+    }
+
+    /// Whether every term's cached bounds are its domain's, and the sums theirs: what
+    /// [`Linear::revise_bounds`] relies on (checked in debug builds).
+    fn cells_match_domains(&self, ctx: &PropagationCtx<'_>) -> bool {
+        let (mut min, mut max) = (0i128, 0i128);
+        for (i, (&a, &v)) in self.coefficients.iter().zip(&self.scope).enumerate() {
+            let (lo, hi) = (ctx.lb(v), ctx.ub(v));
+            if ctx.cell(self.lower_cell(i)) != i64::from(lo)
+                || ctx.cell(self.upper_cell(i)) != i64::from(hi)
+            {
+                return false;
+            }
+            let (p, q) = term_bounds(a, lo, hi);
+            min += p;
+            max += q;
+        }
+        self.cached_sums(ctx) == (min, max)
     }
 }
 
@@ -421,10 +482,7 @@ impl Constraint for Linear {
                 write_i128(ctx, FIXED_SUM, sum);
             }
         } else {
-            let mut sums = self.cached_sums(ctx);
-            self.refresh_term(position, ctx, &mut sums);
-            write_i128(ctx, SUM_MIN, sums.0);
-            write_i128(ctx, SUM_MAX, sums.1);
+            return self.refresh_term(position, ctx);
         }
         match self.relation {
             Relation::NotEqual => ctx.cell(UNFIXED) <= 1,

@@ -1,5 +1,7 @@
 //! Scheduling: tasks with start variables and constant durations sharing a resource.
 
+use std::cell::RefCell;
+
 use crate::{
     Constraint, EventSet, ModelError, PropagationCtx, VarId, Wipeout,
     constraint::Priority,
@@ -12,6 +14,31 @@ struct Segment {
     start: i64,
     end: i64,
     height: i64,
+}
+
+/// What a revision of [`Cumulative`] builds and throws away: the profile's events and stretches, and
+/// edge-finding's windows and orders. Kept per thread between revisions, so that none allocates.
+#[derive(Debug, Default)]
+struct Scratch {
+    events: Vec<(i64, i64)>,
+    profile: Vec<Segment>,
+    windows: Vec<Window>,
+    by_est: Vec<usize>,
+    ests: Vec<i64>,
+    limits: Vec<i64>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// Runs `f` with the thread's scratch space, or with fresh space if it is in use already (a
+/// revision that revises another cumulative constraint inside it, which none does today).
+fn with_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
+    SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+        Ok(mut scratch) => f(&mut scratch),
+        Err(_) => f(&mut Scratch::default()),
+    })
 }
 
 /// Tasks sharing a renewable resource of constant capacity: FlatZinc's `cumulative(s, d, r, b)` with
@@ -100,8 +127,13 @@ impl Cumulative {
 
     /// The compulsory parts' profile: stretches in time order, each of constant height (zero-height
     /// stretches left out). Fails when a stretch exceeds the capacity.
-    fn profile(&self, ctx: &PropagationCtx<'_>, out: &mut Vec<Segment>) -> Result<(), Wipeout> {
-        let mut events: Vec<(i64, i64)> = Vec::new();
+    fn profile(
+        &self,
+        ctx: &PropagationCtx<'_>,
+        events: &mut Vec<(i64, i64)>,
+        out: &mut Vec<Segment>,
+    ) -> Result<(), Wipeout> {
+        events.clear();
         for i in self.tasks() {
             let s = self.start(i);
             let (lst, ect) = (
@@ -140,9 +172,16 @@ impl Cumulative {
     }
 
     /// One round of time-tabling over every task; returns whether a bound moved.
-    fn time_table(&self, ctx: &mut PropagationCtx<'_>) -> Result<bool, Wipeout> {
-        let mut profile = Vec::new();
-        self.profile(ctx, &mut profile)?;
+    fn time_table(
+        &self,
+        ctx: &mut PropagationCtx<'_>,
+        scratch: &mut Scratch,
+    ) -> Result<bool, Wipeout> {
+        let Scratch {
+            events, profile, ..
+        } = scratch;
+        self.profile(ctx, events, profile)?;
+        let profile = &*profile;
         let mut changed = false;
         for i in self.tasks() {
             let s = self.start(i);
@@ -158,7 +197,7 @@ impl Cumulative {
                 }
             };
             let mut start = est;
-            for seg in &profile {
+            for seg in profile {
                 if seg.end <= start {
                     continue;
                 }
@@ -221,13 +260,16 @@ impl Constraint for Cumulative {
         if self.tasks().any(|i| self.heights[i] > self.capacity) {
             return Err(Wipeout);
         }
-        loop {
-            let table = self.time_table(ctx)?;
-            let disjunctive = self.unary.len() > 1 && unary_reasoning(ctx, &self.unary)?;
-            if !table && !disjunctive {
-                return Ok(());
+        with_scratch(|scratch| {
+            loop {
+                let table = self.time_table(ctx, scratch)?;
+                let disjunctive =
+                    self.unary.len() > 1 && unary_reasoning(ctx, &self.unary, scratch)?;
+                if !table && !disjunctive {
+                    return Ok(());
+                }
             }
-        }
+        })
     }
 
     fn subscribe(&self, _position: usize) -> EventSet {
@@ -303,7 +345,11 @@ struct Window {
 /// Reasoning on tasks no two of which may overlap, to a fixpoint of one round each: bounds(Z)
 /// consistency on every pair (a task that cannot go first goes after), then overload checking and
 /// edge-finding both ways (see [`edge_finding`]). Returns whether a bound moved.
-fn unary_reasoning(ctx: &mut PropagationCtx<'_>, tasks: &[(VarId, i64)]) -> Result<bool, Wipeout> {
+fn unary_reasoning(
+    ctx: &mut PropagationCtx<'_>,
+    tasks: &[(VarId, i64)],
+    scratch: &mut Scratch,
+) -> Result<bool, Wipeout> {
     let mut changed = false;
     for (k, &(si, di)) in tasks.iter().enumerate() {
         for &(sj, dj) in &tasks[k + 1..] {
@@ -327,34 +373,38 @@ fn unary_reasoning(ctx: &mut PropagationCtx<'_>, tasks: &[(VarId, i64)]) -> Resu
             }
         }
     }
-    let windows = |ctx: &PropagationCtx<'_>, mirrored: bool| -> Vec<Window> {
-        tasks
-            .iter()
-            .map(|&(s, d)| {
-                let (est, lct) = (i64::from(ctx.lb(s)), i64::from(ctx.ub(s)) + d);
-                if mirrored {
-                    Window {
-                        est: -lct,
-                        lct: -est,
-                        duration: d,
-                    }
-                } else {
-                    Window {
-                        est,
-                        lct,
-                        duration: d,
-                    }
+    let windows = |ctx: &PropagationCtx<'_>, mirrored: bool, out: &mut Vec<Window>| {
+        out.clear();
+        out.extend(tasks.iter().map(|&(s, d)| {
+            let (est, lct) = (i64::from(ctx.lb(s)), i64::from(ctx.ub(s)) + d);
+            if mirrored {
+                Window {
+                    est: -lct,
+                    lct: -est,
+                    duration: d,
                 }
-            })
-            .collect()
+            } else {
+                Window {
+                    est,
+                    lct,
+                    duration: d,
+                }
+            }
+        }));
     };
-    // Earliest starts, then latest completions (the same rule on time reversed).
-    let forward = edge_finding(&windows(ctx, false))?;
-    for (&(s, _), est) in tasks.iter().zip(forward) {
+    // Earliest starts, then latest completions (the same rule on time reversed). The windows are
+    // taken out of the scratch space while edge-finding works in the rest of it.
+    let mut found = std::mem::take(&mut scratch.windows);
+    windows(ctx, false, &mut found);
+    edge_finding(&found, scratch)?;
+    for (&(s, _), &est) in tasks.iter().zip(&scratch.ests) {
         changed |= ctx.set_min(s, est)?;
     }
-    let backward = edge_finding(&windows(ctx, true))?;
-    for (&(s, d), mirrored_est) in tasks.iter().zip(backward) {
+    windows(ctx, true, &mut found);
+    let backward = edge_finding(&found, scratch);
+    scratch.windows = found;
+    backward?;
+    for (&(s, d), &mirrored_est) in tasks.iter().zip(&scratch.ests) {
         changed |= ctx.set_max(s, -mirrored_est - d)?;
     }
     Ok(changed)
@@ -366,19 +416,30 @@ fn unary_reasoning(ctx: &mut PropagationCtx<'_>, tasks: &[(VarId, i64)]) -> Resu
 /// all of Ω, so it starts no earlier than Ω's earliest completion
 /// `ECT(Ω) = max over Ω' ⊆ Ω of (est(Ω') + p(Ω'))`. The sets examined are the task intervals
 /// `{k : est_k ≥ E, lct_k ≤ L}`, enough for the rule's full strength; in O(n³) for `n` tasks.
-/// Returns each task's new earliest start; fails when some set cannot fit in its window.
-fn edge_finding(tasks: &[Window]) -> Result<Vec<i64>, Wipeout> {
+/// Leaves each task's new earliest start in `scratch.ests`; fails when some set cannot fit in its
+/// window.
+fn edge_finding(tasks: &[Window], scratch: &mut Scratch) -> Result<(), Wipeout> {
     let n = tasks.len();
-    let mut by_est: Vec<usize> = (0..n).collect();
-    by_est.sort_by_key(|&k| std::cmp::Reverse(tasks[k].est));
-    let mut ests: Vec<i64> = tasks.iter().map(|t| t.est).collect();
-    let mut limits: Vec<i64> = tasks.iter().map(|t| t.lct).collect();
+    let Scratch {
+        by_est,
+        ests,
+        limits,
+        ..
+    } = scratch;
+    by_est.clear();
+    by_est.extend(0..n);
+    // Latest first, ties by index: the order a stable sort gives, without its buffer.
+    by_est.sort_unstable_by_key(|&k| (std::cmp::Reverse(tasks[k].est), k));
+    ests.clear();
+    ests.extend(tasks.iter().map(|t| t.est));
+    limits.clear();
+    limits.extend(tasks.iter().map(|t| t.lct));
     limits.sort_unstable();
     limits.dedup();
-    for &limit in &limits {
+    for &limit in limits.iter() {
         // Ω grows by est, from the latest: its work, and its earliest completion so far.
         let (mut work, mut ect) = (0i64, i64::MIN);
-        for &k in &by_est {
+        for &k in by_est.iter() {
             if tasks[k].lct > limit {
                 continue;
             }
@@ -392,7 +453,7 @@ fn edge_finding(tasks: &[Window]) -> Result<Vec<i64>, Wipeout> {
         // fit before `limit` beside the task interval of tasks at or after each est?
         for i in 0..n {
             let (mut work, mut ect) = (0i64, i64::MIN);
-            for &k in &by_est {
+            for &k in by_est.iter() {
                 if k == i || tasks[k].lct > limit {
                     continue;
                 }
@@ -405,5 +466,5 @@ fn edge_finding(tasks: &[Window]) -> Result<Vec<i64>, Wipeout> {
             }
         }
     }
-    Ok(ests)
+    Ok(())
 }

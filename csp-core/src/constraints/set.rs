@@ -1,6 +1,6 @@
 use crate::{
-    CheckCtx, Constraint, Domain, EventSet, PropagationCtx, VarId, Wipeout, constraint::Priority,
-    constraints::util::LIST_BUDGET,
+    CheckCtx, Constraint, DomainView, EventSet, PropagationCtx, VarId, Wipeout,
+    constraint::Priority, constraints::util::LIST_BUDGET,
 };
 
 /// A finite set of integers as sorted, disjoint, non-touching ranges: FlatZinc's set literals
@@ -36,7 +36,7 @@ impl ValueSet {
     }
 
     /// Whether the domain holds a value of the set.
-    pub(crate) fn intersects(&self, domain: &Domain) -> bool {
+    pub(crate) fn intersects(&self, domain: DomainView<'_>) -> bool {
         let (lo, hi) = (domain.lb(), domain.ub());
         let first = self.ranges.partition_point(|&(_, end)| end < lo);
         self.ranges[first..]
@@ -46,7 +46,7 @@ impl ValueSet {
     }
 
     /// Whether every value of the domain is in the set.
-    pub(crate) fn covers(&self, domain: &Domain) -> bool {
+    pub(crate) fn covers(&self, domain: DomainView<'_>) -> bool {
         let (lo, hi) = (domain.lb(), domain.ub());
         let mut cursor = i64::from(lo);
         let first = self.ranges.partition_point(|&(_, end)| end < lo);
@@ -63,7 +63,7 @@ impl ValueSet {
     }
 
     /// The smallest value of the domain at or above `from` that is in the set.
-    fn next_common(&self, domain: &Domain, from: i32) -> Option<i32> {
+    fn next_common(&self, domain: DomainView<'_>, from: i32) -> Option<i32> {
         let mut v = from;
         loop {
             if !domain.contains(v) {
@@ -79,7 +79,7 @@ impl ValueSet {
     }
 
     /// The largest value of the domain at or below `from` that is in the set.
-    fn prev_common(&self, domain: &Domain, from: i32) -> Option<i32> {
+    fn prev_common(&self, domain: DomainView<'_>, from: i32) -> Option<i32> {
         let mut v = from;
         loop {
             if !domain.contains(v) {

@@ -65,13 +65,47 @@ struct Column {
     values: Vec<i32>,
     /// `supports[k * words..(k + 1) * words]`: the tuples in which the variable takes `values[k]`.
     supports: Vec<u64>,
-    /// The cell of the first value's "present at the last revision" flag; the residues follow the
-    /// flags.
+    /// The first cell of the values' "present at the last revision" flags, bit `k % 64` of word
+    /// `k / 64` for `values[k]`; the residues follow them, one cell per value.
     first_cell: usize,
+    /// `values[0]`, when the values are consecutive integers: then the flags line up with the
+    /// domain's bits, and a word of the domain gives 64 values' presence at once.
+    consecutive_from: Option<i32>,
+}
+
+impl Column {
+    /// How many words the flags take.
+    fn flag_words(&self) -> usize {
+        self.values.len().div_ceil(64)
+    }
+
+    /// The first residue cell.
+    fn residue_cell(&self) -> usize {
+        self.first_cell + self.flag_words()
+    }
+
+    /// Which of the values the domain holds, as flag words: bit `k % 64` of word `k / 64` for
+    /// `values[k]`. Word by word when the values are consecutive, else one test per value.
+    fn present(&self, domain: crate::DomainView<'_>, word: usize) -> u64 {
+        let end = self.values.len().min(64 * word + 64);
+        match self.consecutive_from {
+            // Values past the last one are never in the domain after the first revision, and the
+            // mask keeps them out before it.
+            Some(first) => {
+                domain.window64(first.wrapping_add(64 * word as i32))
+                    & (u64::MAX >> (64 - (end - 64 * word)))
+            }
+            None => self.values[64 * word..end]
+                .iter()
+                .enumerate()
+                .filter(|&(_, &v)| domain.contains(v))
+                .fold(0, |bits, (b, _)| bits | 1 << b),
+        }
+    }
 }
 
 /// Compact-table's cells: initialised, `limit`, then the words, then the index permutation, then
-/// each variable's domain size at the last revision, then each column's flags and residues.
+/// each variable's domain size at the last revision, then each column's flag words and residues.
 const INITIALISED: usize = 0;
 const LIMIT: usize = 1;
 const WORDS: usize = 2;
@@ -98,12 +132,22 @@ impl Compact {
                     .expect("a value of the column");
                 supports[k * words + t / 64] |= 1 << (t % 64);
             }
+            // Consecutive, and not so wide that a word's first value could overflow.
+            let consecutive_from = values
+                .first()
+                .filter(|&&first| {
+                    i64::from(values[values.len() - 1]) - i64::from(first)
+                        == values.len() as i64 - 1
+                        && i64::from(first) + 64 * values.len() as i64 <= i64::from(i32::MAX)
+                })
+                .copied();
             columns.push(Column {
                 first_cell: cell,
                 values,
                 supports,
+                consecutive_from,
             });
-            cell += 2 * columns[p].values.len();
+            cell += columns[p].flag_words() + columns[p].values.len();
         }
         Some(Compact {
             tuples: count,
@@ -122,7 +166,7 @@ impl Compact {
 
     fn state_size(&self) -> usize {
         self.columns.last().map_or(WORDS + 2 * self.words, |c| {
-            c.first_cell + 2 * c.values.len()
+            c.residue_cell() + c.values.len()
         })
     }
 
@@ -312,9 +356,13 @@ impl Compact {
             }
             retain_values(ctx, scope[p], |v| column.values.binary_search(&v).is_ok())?;
             ctx.set_cell(self.size_cell(p), 0);
-            for k in 0..column.values.len() {
-                ctx.set_cell(column.first_cell + k, 1);
-                ctx.set_cell(column.first_cell + column.values.len() + k, 0);
+            let values = column.values.len();
+            for w in 0..column.flag_words() {
+                let bits = (values - 64 * w).min(64);
+                ctx.set_cell(column.first_cell + w, (u64::MAX >> (64 - bits)) as i64);
+            }
+            for k in 0..values {
+                ctx.set_cell(column.residue_cell() + k, 0);
             }
         }
         ctx.set_cell(INITIALISED, 1);
@@ -373,17 +421,12 @@ impl Compact {
             }
             changed += 1;
             last_changed = p;
-            let values = column.values.len();
-            let (mut removed, mut kept) = (0usize, 0usize);
-            for k in 0..values {
-                if ctx.cell(column.first_cell + k) == 0 {
-                    continue;
-                }
-                if ctx.domain(var).contains(column.values[k]) {
-                    kept += 1;
-                } else {
-                    removed += 1;
-                }
+            let (mut removed, mut kept) = (0u32, 0u32);
+            for w in 0..column.flag_words() {
+                let flags = ctx.cell(column.first_cell + w) as u64;
+                let present = column.present(ctx.domain(var), w);
+                removed += (flags & !present).count_ones();
+                kept += (flags & present).count_ones();
             }
             if removed == 0 {
                 ctx.set_cell(self.size_cell(p), size as i64);
@@ -395,15 +438,18 @@ impl Compact {
             mask.clear();
             mask.resize(self.words, 0);
             let limit = ctx.cell(LIMIT) as usize;
-            for k in 0..values {
-                if ctx.cell(column.first_cell + k) == 0 {
-                    continue;
-                }
-                let present = ctx.domain(var).contains(column.values[k]);
-                if !present {
-                    ctx.set_cell(column.first_cell + k, 0);
-                }
-                if present != incremental {
+            for w in 0..column.flag_words() {
+                let flags = ctx.cell(column.first_cell + w) as u64;
+                let present = column.present(ctx.domain(var), w);
+                ctx.set_cell(column.first_cell + w, (flags & present) as i64);
+                let mut listed = if incremental {
+                    flags & !present
+                } else {
+                    flags & present
+                };
+                while listed != 0 {
+                    let k = 64 * w + listed.trailing_zeros() as usize;
+                    listed &= listed - 1;
                     let support = self.support(p, k);
                     for i in 0..limit {
                         let offset = ctx.cell(self.index_cell(i)) as usize;
@@ -421,26 +467,34 @@ impl Compact {
                 // Its remaining values lost no tuple: only tuples with its lost values went.
                 continue;
             }
-            let residues = column.first_cell + column.values.len();
-            for k in 0..column.values.len() {
-                if ctx.cell(column.first_cell + k) == 0 {
-                    continue;
-                }
-                let support = self.support(p, k);
-                let residue = ctx.cell(residues + k) as usize;
-                if self.word(ctx, residue) & support[residue] != 0 {
-                    continue;
-                }
-                let limit = ctx.cell(LIMIT) as usize;
-                let found = (0..limit)
-                    .map(|i| ctx.cell(self.index_cell(i)) as usize)
-                    .find(|&offset| self.word(ctx, offset) & support[offset] != 0);
-                match found {
-                    Some(offset) => ctx.set_cell(residues + k, offset as i64),
-                    None => {
-                        ctx.remove(var, column.values[k])?;
-                        ctx.set_cell(column.first_cell + k, 0);
+            let residues = column.residue_cell();
+            for w in 0..column.flag_words() {
+                let flags = ctx.cell(column.first_cell + w) as u64;
+                let mut unsupported = 0u64;
+                let mut listed = flags;
+                while listed != 0 {
+                    let bit = listed.trailing_zeros();
+                    listed &= listed - 1;
+                    let k = 64 * w + bit as usize;
+                    let support = self.support(p, k);
+                    let residue = ctx.cell(residues + k) as usize;
+                    if self.word(ctx, residue) & support[residue] != 0 {
+                        continue;
                     }
+                    let limit = ctx.cell(LIMIT) as usize;
+                    let found = (0..limit)
+                        .map(|i| ctx.cell(self.index_cell(i)) as usize)
+                        .find(|&offset| self.word(ctx, offset) & support[offset] != 0);
+                    match found {
+                        Some(offset) => ctx.set_cell(residues + k, offset as i64),
+                        None => {
+                            ctx.remove(var, column.values[k])?;
+                            unsupported |= 1 << bit;
+                        }
+                    }
+                }
+                if unsupported != 0 {
+                    ctx.set_cell(column.first_cell + w, (flags & !unsupported) as i64);
                 }
             }
             ctx.set_cell(self.size_cell(p), ctx.size(var) as i64);

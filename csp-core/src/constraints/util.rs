@@ -10,8 +10,26 @@ use crate::{ModelError, PropagationCtx, VarId, Wipeout};
 /// reasoning, so that a domain of a billion values is never walked value by value.
 pub(crate) const LIST_BUDGET: u64 = 1 << 16;
 
+/// Both operands as `i64`, when they fit with room for the quotient: 128-bit division is a library
+/// call several times slower than the machine's, and propagators divide mostly small numbers.
+#[inline]
+fn narrow(a: i128, b: i128) -> Option<(i64, i64)> {
+    // `i64::MIN` is left out, so that no quotient (`i64::MIN / -1`) overflows.
+    let (a, b) = (i64::try_from(a).ok()?, i64::try_from(b).ok()?);
+    (a != i64::MIN && b != i64::MIN).then_some((a, b))
+}
+
 /// `⌊a / b⌋` for `b ≠ 0`.
+#[inline]
 pub(crate) fn floor_div(a: i128, b: i128) -> i128 {
+    if let Some((a, b)) = narrow(a, b) {
+        let q = a / b;
+        return i128::from(if (a % b != 0) && ((a < 0) != (b < 0)) {
+            q - 1
+        } else {
+            q
+        });
+    }
     let q = a / b;
     if (a % b != 0) && ((a < 0) != (b < 0)) {
         q - 1
@@ -21,7 +39,16 @@ pub(crate) fn floor_div(a: i128, b: i128) -> i128 {
 }
 
 /// `⌈a / b⌉` for `b ≠ 0`.
+#[inline]
 pub(crate) fn ceil_div(a: i128, b: i128) -> i128 {
+    if let Some((a, b)) = narrow(a, b) {
+        let q = a / b;
+        return i128::from(if (a % b != 0) && ((a < 0) == (b < 0)) {
+            q + 1
+        } else {
+            q
+        });
+    }
     let q = a / b;
     if (a % b != 0) && ((a < 0) == (b < 0)) {
         q + 1
@@ -126,6 +153,25 @@ pub(crate) fn retain_values(
     Ok(true)
 }
 
+/// [`retain_values`] with a test that may read the other domains (`keep` is given the context):
+/// the values are listed and tested first, then the refused ones removed, so no domain needs to be
+/// copied to be read while `var` changes.
+pub(crate) fn retain_values_where(
+    ctx: &mut PropagationCtx<'_>,
+    var: VarId,
+    mut keep: impl FnMut(&PropagationCtx<'_>, i32) -> bool,
+) -> Result<bool, Wipeout> {
+    if ctx.size(var) > LIST_BUDGET {
+        return Ok(false);
+    }
+    let domain = ctx.domain(var);
+    let mut values: smallvec::SmallVec<[i32; 256]> = smallvec::smallvec![0; domain.size() as usize];
+    domain.write_values(&mut values);
+    let kept: smallvec::SmallVec<[bool; 256]> = values.iter().map(|&v| keep(ctx, v)).collect();
+    keep_flagged(ctx, var, &values, &kept)?;
+    Ok(true)
+}
+
 /// Keeps the values of `values` (`var`'s values, ascending) whose flag in `kept` is set: the bounds
 /// move to the first and last kept values (one trail entry each), and each value between them that
 /// is not kept is removed. Keeping none is a [`Wipeout`].
@@ -158,6 +204,22 @@ mod tests {
         assert_eq!((floor_div(7, -2), ceil_div(7, -2)), (-4, -3));
         assert_eq!((floor_div(-7, -2), ceil_div(-7, -2)), (3, 4));
         assert_eq!((floor_div(6, 3), ceil_div(6, 3)), (2, 2));
+        // Beyond i64 the 128-bit path answers, and at its edge too.
+        let big = i128::from(i64::MAX) * 4 + 1;
+        assert_eq!(
+            (floor_div(big, 4), ceil_div(big, 4)),
+            (big / 4, big / 4 + 1)
+        );
+        assert_eq!(
+            (floor_div(-big, 4), ceil_div(-big, 4)),
+            (-big / 4 - 1, -big / 4)
+        );
+        let min = i128::from(i64::MIN);
+        assert_eq!((floor_div(min, -1), ceil_div(min, -1)), (-min, -min));
+        assert_eq!(
+            (floor_div(min, 2), ceil_div(min + 1, 2)),
+            (min / 2, (min + 2) / 2)
+        );
     }
 
     #[test]

@@ -1,6 +1,6 @@
 use std::cmp::Ordering;
 
-use csp_core::{ConstraintId, Domain, Model, VarId};
+use csp_core::{ConstraintId, DomainView, Model, VarId};
 use fixedbitset::FixedBitSet;
 use rand::RngExt;
 
@@ -118,7 +118,7 @@ fn select(
     ctx: &SelectCtx<'_>,
     weights: &DomWdeg,
 ) -> Option<VarId> {
-    let mut unfixed = vars.iter().copied().filter(|&v| !ctx.domain(v).is_fixed());
+    let mut unfixed = vars.iter().copied().filter(|&v| ctx.size(v) != 1);
     let degree = |v: VarId| ctx.model().constraints_of(v).len() as i128;
     // Every selection but dom/wdeg minimises a key; the first variable with the least key wins.
     let key = |v: VarId| -> (i128, i128) {
@@ -143,7 +143,7 @@ fn select(
         VariableSelection::DomWDeg => {
             let mut best: Option<(VarId, (u64, u64))> = None;
             for v in unfixed {
-                let candidate = (ctx.domain(v).size(), weights.weighted_degree(ctx, v));
+                let candidate = (ctx.size(v), weights.weighted_degree(ctx, v));
                 if best.is_none_or(|(_, b)| compare_dom_wdeg(candidate, b) == Ordering::Less) {
                     best = Some((v, candidate));
                 }
@@ -165,7 +165,12 @@ fn select(
 }
 
 /// The decision `selection` makes on `var`, whose domain (not fixed) is `domain`.
-fn decide(selection: ValueSelection, var: VarId, domain: &Domain, rng: &mut Rng) -> Decision {
+fn decide(
+    selection: ValueSelection,
+    var: VarId,
+    domain: DomainView<'_>,
+    rng: &mut Rng,
+) -> Decision {
     let (lb, ub) = (domain.lb(), domain.ub());
     // ⌊(min + max) / 2⌋, rounding down for negative sums too.
     let middle = (i64::from(lb) + i64::from(ub)).div_euclid(2) as i32;
@@ -212,7 +217,7 @@ fn decide(selection: ValueSelection, var: VarId, domain: &Domain, rng: &mut Rng)
 }
 
 /// The median value of a domain (the lower of the two middle values when it has an even number).
-fn median(domain: &Domain) -> i32 {
+fn median(domain: DomainView<'_>) -> i32 {
     domain
         .nth_value((domain.size() - 1) / 2)
         .expect("the domain has that many values")

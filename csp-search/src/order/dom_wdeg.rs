@@ -89,7 +89,7 @@ impl VariableOrder for DomWdeg {
         let mut best: Option<(u64, u64)> = None;
         for &var in ctx.unassigned_unordered() {
             let choices = if ctx.propagation().prunes_domains() {
-                ctx.domain(var).size()
+                ctx.size(var)
             } else {
                 self.values.clear();
                 ctx.append_choices(var, &mut self.values) as u64

@@ -43,7 +43,7 @@ impl VariableOrder for FewestChoices {
         match ctx.propagation() {
             Propagation::ForwardChecking | Propagation::Mac => {
                 choose(self.ties, &mut self.rng, ctx, || {
-                    unassigned.iter().map(|&v| (v, ctx.domain(v).size()))
+                    unassigned.iter().map(|&v| (v, ctx.size(v)))
                 })
             }
             Propagation::CheckPast => {

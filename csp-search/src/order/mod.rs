@@ -12,7 +12,7 @@ pub(crate) use dom_wdeg::compare as compare_dom_wdeg;
 pub use fewest_choices::FewestChoices;
 pub use lexicographic::Lexicographic;
 
-use csp_core::{ConstraintId, Domain, Model, Store, VarId};
+use csp_core::{ConstraintId, DomainView, Model, Store, VarId};
 
 use crate::{Propagation, SearchConfig, TiePolicy, VariableOrderKind};
 
@@ -55,8 +55,17 @@ impl<'a> SelectCtx<'a> {
     }
 
     /// The variable's current domain.
-    pub fn domain(&self, var: VarId) -> &'a Domain {
+    #[inline]
+    pub fn domain(&self, var: VarId) -> DomainView<'a> {
         self.store.domain(var)
+    }
+
+    /// How many values the variable's domain holds: [`SelectCtx::domain`]'s size, read from the
+    /// store's dense array of sizes without looking at the domain's values (what a fewest-choices
+    /// ordering compares for every unassigned variable at every node).
+    #[inline(always)]
+    pub fn size(&self, var: VarId) -> u64 {
+        self.store.size(var)
     }
 
     /// The unassigned variables, in model order.
