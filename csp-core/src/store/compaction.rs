@@ -95,12 +95,12 @@ mod tests {
             let _ = store.set_bounds(vars[0], -3, 30);
             let _ = store.remove_value(vars[1], 5);
             let from = store.checkpoint();
-            let before: Vec<Domain> = vars.iter().map(|&v| store.domain(v).clone()).collect();
+            let before: Vec<Domain> = vars.iter().map(|&v| store.domain(v).to_domain()).collect();
             let cells_before = store.cells.clone();
             let assigned_before = store.num_assigned();
             for step in 0..60 {
                 let var = vars[rng.random_range(0..vars.len())];
-                let domain = store.domain(var).clone();
+                let domain = store.domain(var).to_domain();
                 let (Some(lo), Some(hi)) = (domain.min(), domain.max()) else {
                     continue;
                 };
@@ -129,7 +129,7 @@ mod tests {
             store.compact_trail_since(from);
             store.undo_to(&model, from);
             for (i, &v) in vars.iter().enumerate() {
-                assert_eq!(store.domain(v), &before[i], "round {round}, {v:?}");
+                assert_eq!(store.domain(v).to_domain(), before[i], "round {round}, {v:?}");
             }
             assert_eq!(store.cells, cells_before, "round {round}");
             assert_eq!(store.num_assigned(), assigned_before, "round {round}");
