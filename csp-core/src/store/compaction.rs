@@ -129,7 +129,11 @@ mod tests {
             store.compact_trail_since(from);
             store.undo_to(&model, from);
             for (i, &v) in vars.iter().enumerate() {
-                assert_eq!(store.domain(v).to_domain(), before[i], "round {round}, {v:?}");
+                assert_eq!(
+                    store.domain(v).to_domain(),
+                    before[i],
+                    "round {round}, {v:?}"
+                );
             }
             assert_eq!(store.cells, cells_before, "round {round}");
             assert_eq!(store.num_assigned(), assigned_before, "round {round}");
