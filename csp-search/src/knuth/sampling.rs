@@ -30,7 +30,8 @@ impl ProbeSeeds {
     }
 }
 
-/// The result of [`knuth_probes`]: the mean of the probes' estimates and its standard error.
+/// The result of [`knuth_probes`](crate::knuth_probes): the mean of the probes' estimates and its
+/// standard error.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ProbeEstimate {
     /// How many probes were made.
