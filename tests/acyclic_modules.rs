@@ -26,11 +26,12 @@ use syn::visit::Visit;
 
 /// Import cycles that exist today, each one strongly connected component as the sorted names of
 /// its modules. The test fails on any other component, and on an entry that no longer exists, so
-/// that the list only shrinks. All are in csp-core and csp-search, which another change is
-/// reshaping: csp-core's `constraint.rs` and `local_search.rs` name each other (the `Constraint` trait and
-/// the `LocalSearch` hooks), and each of csp-search's `order/`, `value/`, `branch/` and `knuth/`
-/// defines in `mod.rs` what its children use (`SelectCtx`, `ValueOrder`, `Branch`,
-/// `ProbeEstimate`) while building them there.
+/// that the list only shrinks. Three remain: csp-core's `constraint.rs`, `local_search.rs`,
+/// `model.rs` and `store.rs` name each other (the `Constraint` trait and the `LocalSearch` hooks,
+/// the contexts that wrap a `Store` and the store that builds them), and each of csp-search's
+/// `order/` and `branch/` defines in `mod.rs` what its children use (`SelectCtx`,
+/// `VariableOrder`, `Branch`, `Brancher`) while building them there. `value/` and `knuth/` were
+/// mended the way those two can be: the shared items in a leaf module of their own.
 const KNOWN: &[&[&str]] = &[
     &[
         "csp-core/src/constraint.rs",
