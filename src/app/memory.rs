@@ -2,7 +2,7 @@
 //! a refused request into one line on stderr and exit code 3 (a limit stopped the work), where Rust's
 //! default would abort the process (exit 134). A binary installs it in one line:
 //!
-//! ```ignore
+//! ```no_run
 //! #[global_allocator]
 //! static ALLOCATOR: csp::app::Guarded = csp::app::Guarded::named("fzn-csp");
 //! ```
