@@ -214,17 +214,9 @@ impl<'m> LnsSearch<'m> {
     /// The statistics of the complete search and of every neighbourhood, summed.
     pub fn stats(&self) -> Statistics {
         let mut stats = self.complete.stats().clone();
-        let mut add = |other: &Statistics| {
-            stats.nodes += other.nodes;
-            stats.backtracks += other.backtracks;
-            stats.committed += other.committed;
-            stats.dead_ends += other.dead_ends;
-            stats.solutions += other.solutions;
-            stats.max_depth = stats.max_depth.max(other.max_depth);
-        };
-        add(&self.done);
+        stats.absorb(&self.done);
         if let Some(sub) = &self.sub {
-            add(sub.stats());
+            stats.absorb(sub.stats());
         }
         stats.restarts += self.neighbourhoods;
         stats
@@ -428,12 +420,7 @@ impl<'m> LnsSearch<'m> {
     fn finish_neighbourhood(&mut self) {
         let sub = self.sub.take().expect("a neighbourhood was being searched");
         let result = sub.result();
-        self.done.nodes += result.stats.nodes;
-        self.done.backtracks += result.stats.backtracks;
-        self.done.committed += result.stats.committed;
-        self.done.dead_ends += result.stats.dead_ends;
-        self.done.solutions += result.stats.solutions;
-        self.done.max_depth = self.done.max_depth.max(result.stats.max_depth);
+        self.done.absorb(&result.stats);
         self.done_propagations += result.propagations;
         match result.outcome {
             Outcome::LimitReached(Limit::Time) => {

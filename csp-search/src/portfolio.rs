@@ -315,13 +315,8 @@ pub fn run_portfolio(
 
 /// Adds a worker's statistics to the sum.
 fn add(sum: &mut Statistics, stats: &Statistics) {
-    sum.nodes += stats.nodes;
-    sum.backtracks += stats.backtracks;
-    sum.committed += stats.committed;
-    sum.dead_ends += stats.dead_ends;
-    sum.solutions += stats.solutions;
+    sum.absorb(stats);
     sum.restarts += stats.restarts;
-    sum.max_depth = sum.max_depth.max(stats.max_depth);
 }
 
 /// A worker's observer: stops the search when the portfolio stops, and in the deterministic mode

@@ -77,6 +77,19 @@ impl Statistics {
         }
     }
 
+    /// Adds another search's counts of nodes, backtracks, committed decisions, dead ends and
+    /// solutions to these, and keeps the deeper of the two depths. Restarts and the per-level
+    /// figures are left alone: searches run side by side or one after another count them their
+    /// own way.
+    pub fn absorb(&mut self, other: &Statistics) {
+        self.nodes += other.nodes;
+        self.backtracks += other.backtracks;
+        self.committed += other.committed;
+        self.dead_ends += other.dead_ends;
+        self.solutions += other.solutions;
+        self.max_depth = self.max_depth.max(other.max_depth);
+    }
+
     /// Nodes in the tree explored so far, root included.
     pub fn tree_nodes(&self) -> u64 {
         self.nodes + 1
