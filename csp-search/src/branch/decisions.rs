@@ -4,7 +4,8 @@ use csp_core::{ConstraintId, DomainView, Model, VarId};
 use fixedbitset::FixedBitSet;
 use rand::RngExt;
 
-use super::{Branch, Brancher, Decision, IntSearch, ValueSelection, VariableSelection};
+use super::brancher::{Branch, Brancher, Decision};
+use super::selection::{IntSearch, ValueSelection, VariableSelection};
 use crate::order::{DomWdeg, compare_dom_wdeg};
 use crate::{Rng, SelectCtx, TiePolicy, rng_for};
 

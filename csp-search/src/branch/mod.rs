@@ -3,173 +3,19 @@
 //! values (one child per value, [`Enumerate`]), or a binary [`Decision`] and its negation, as CP
 //! solvers and MiniZinc's search annotations branch ([`DecisionBrancher`]).
 
+mod brancher;
 mod decisions;
 mod selection;
 
+pub use brancher::{Branch, Brancher, Decision};
 pub use decisions::DecisionBrancher;
 pub use selection::{IntSearch, ParseSelectionError, ValueSelection, VariableSelection};
-
-use std::fmt;
 
 use csp_core::{ConstraintId, VarId};
 
 use crate::order::BuiltinVariableOrder;
 use crate::value::BuiltinValueOrder;
 use crate::{SearchConfig, SelectCtx, Strategy, ValueOrder, VariableOrder};
-
-/// A restriction of one variable's domain: what one child of a binary node adds to its parent.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Decision {
-    /// `x = v`: the variable is assigned the value.
-    Assign(VarId, i32),
-    /// `x ≠ v`.
-    Exclude(VarId, i32),
-    /// `x ≤ m`.
-    AtMost(VarId, i32),
-    /// `x ≥ m`.
-    AtLeast(VarId, i32),
-}
-
-impl Decision {
-    /// The variable the decision restricts.
-    pub fn var(self) -> VarId {
-        match self {
-            Decision::Assign(var, _)
-            | Decision::Exclude(var, _)
-            | Decision::AtMost(var, _)
-            | Decision::AtLeast(var, _) => var,
-        }
-    }
-
-    /// The decision that holds exactly when this one does not: `x = v` and `x ≠ v`, `x ≤ m` and
-    /// `x ≥ m + 1`. `None` for the bounds no `i32` value passes (`x ≤ i32::MAX` has no negation).
-    pub fn negation(self) -> Option<Decision> {
-        Some(match self {
-            Decision::Assign(var, v) => Decision::Exclude(var, v),
-            Decision::Exclude(var, v) => Decision::Assign(var, v),
-            Decision::AtMost(var, m) => Decision::AtLeast(var, m.checked_add(1)?),
-            Decision::AtLeast(var, m) => Decision::AtMost(var, m.checked_sub(1)?),
-        })
-    }
-
-    /// Whether the value satisfies the decision.
-    pub fn allows(self, value: i32) -> bool {
-        match self {
-            Decision::Assign(_, v) => value == v,
-            Decision::Exclude(_, v) => value != v,
-            Decision::AtMost(_, m) => value <= m,
-            Decision::AtLeast(_, m) => value >= m,
-        }
-    }
-
-    /// The decision as text with the variable written by `name`: `q3=5`, `q3!=5`, `q3<=5`, `q3>=6`.
-    pub fn display<'a>(&self, name: &'a str) -> impl fmt::Display + 'a {
-        let (op, value) = match *self {
-            Decision::Assign(_, v) => ("=", v),
-            Decision::Exclude(_, v) => ("!=", v),
-            Decision::AtMost(_, v) => ("<=", v),
-            Decision::AtLeast(_, v) => (">=", v),
-        };
-        DecisionText { name, op, value }
-    }
-}
-
-/// A decision as text; see [`Decision::display`].
-struct DecisionText<'a> {
-    name: &'a str,
-    op: &'static str,
-    value: i32,
-}
-
-impl fmt::Display for DecisionText<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}{}", self.name, self.op, self.value)
-    }
-}
-
-/// How a node branches.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Branch {
-    /// One child per value the brancher appended to the engine's candidate stack, in order, each
-    /// assigning the variable that value (d-way branching, Stone & Stone's search). No value appended
-    /// makes the node a dead end.
-    Values(VarId),
-    /// Two children: the decision, then its negation.
-    Binary(Decision),
-}
-
-/// Chooses how each node branches. The engine asks at every node; `None` means there is nothing left
-/// to branch on, and the node is a solution.
-///
-/// A brancher sees the search through a read-only [`SelectCtx`] and takes `&mut self` to keep its own
-/// state (a random generator, weights, scratch space).
-///
-/// The engine's rule for a solution follows from the answer: when a brancher that enumerates values
-/// says `None`, every variable must be assigned; when one that makes decisions does, every variable
-/// must be fixed (search by decisions propagates to a fixpoint, whose propagators are checker-complete).
-pub trait Brancher {
-    /// How the node `ctx` shows branches, or `None` if it is a solution. For [`Branch::Values`], the
-    /// values to try go onto the end of `values`, in order.
-    fn branch(&mut self, ctx: &SelectCtx<'_>, values: &mut Vec<i32>) -> Option<Branch>;
-
-    /// Propagation failed at the node `ctx` shows (before it is undone): `constraint` emptied a domain
-    /// or found its variables inconsistent. Conflict-driven heuristics (dom/wdeg) learn from it.
-    fn on_wipeout(&mut self, constraint: ConstraintId, ctx: &SelectCtx<'_>) {
-        let _ = (constraint, ctx);
-    }
-
-    /// Whether [`Brancher::relist`] can list a value node's values again. Default: `false`.
-    fn can_relist(&self) -> bool {
-        false
-    }
-
-    /// Appends to `values` again, in the same order, the values a [`Branch::Values`] node branching on
-    /// `var` was given, the store being back in that node's state. Search calls it only if
-    /// [`Brancher::can_relist`] says so, after dropping the lists of nodes far up a deep path to keep
-    /// its memory bounded.
-    fn relist(&mut self, var: VarId, ctx: &SelectCtx<'_>, values: &mut Vec<i32>) {
-        let _ = (var, ctx, values);
-        unreachable!("relist is called only when can_relist says so")
-    }
-}
-
-impl<T: Brancher + ?Sized> Brancher for &mut T {
-    #[inline(always)]
-    fn branch(&mut self, ctx: &SelectCtx<'_>, values: &mut Vec<i32>) -> Option<Branch> {
-        (**self).branch(ctx, values)
-    }
-
-    fn on_wipeout(&mut self, constraint: ConstraintId, ctx: &SelectCtx<'_>) {
-        (**self).on_wipeout(constraint, ctx)
-    }
-
-    fn can_relist(&self) -> bool {
-        (**self).can_relist()
-    }
-
-    fn relist(&mut self, var: VarId, ctx: &SelectCtx<'_>, values: &mut Vec<i32>) {
-        (**self).relist(var, ctx, values)
-    }
-}
-
-impl<T: Brancher + ?Sized> Brancher for Box<T> {
-    #[inline(always)]
-    fn branch(&mut self, ctx: &SelectCtx<'_>, values: &mut Vec<i32>) -> Option<Branch> {
-        (**self).branch(ctx, values)
-    }
-
-    fn on_wipeout(&mut self, constraint: ConstraintId, ctx: &SelectCtx<'_>) {
-        (**self).on_wipeout(constraint, ctx)
-    }
-
-    fn can_relist(&self) -> bool {
-        (**self).can_relist()
-    }
-
-    fn relist(&mut self, var: VarId, ctx: &SelectCtx<'_>, values: &mut Vec<i32>) {
-        (**self).relist(var, ctx, values)
-    }
-}
 
 /// The most values [`Enumerate`] lists at one node. A variable with more (a wide domain) is split in
 /// halves, `x ≤ m` then `x > m`, until it has few enough, so that enumeration never tries to list
@@ -288,40 +134,5 @@ impl Brancher for BuiltinBrancher {
             Self::Enumerate(brancher) => brancher.relist(var, ctx, values),
             Self::Decisions(brancher) => brancher.relist(var, ctx, values),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn negations_flip_each_decision() {
-        let x = VarId::from_index(0);
-        assert_eq!(
-            Decision::Assign(x, 3).negation(),
-            Some(Decision::Exclude(x, 3))
-        );
-        assert_eq!(
-            Decision::AtMost(x, 3).negation(),
-            Some(Decision::AtLeast(x, 4))
-        );
-        assert_eq!(
-            Decision::AtLeast(x, 4).negation(),
-            Some(Decision::AtMost(x, 3))
-        );
-        assert_eq!(Decision::AtMost(x, i32::MAX).negation(), None);
-        for d in [
-            Decision::Assign(x, 3),
-            Decision::Exclude(x, 3),
-            Decision::AtMost(x, 3),
-            Decision::AtLeast(x, 3),
-        ] {
-            let n = d.negation().unwrap();
-            for v in -2..8 {
-                assert_ne!(d.allows(v), n.allows(v), "{d:?} at {v}");
-            }
-        }
-        assert_eq!(Decision::AtMost(x, 3).display("q0").to_string(), "q0<=3");
     }
 }

@@ -3,7 +3,7 @@ use std::cmp::Ordering;
 use csp_core::{ConstraintId, VarId};
 use rand::RngExt;
 
-use super::{SelectCtx, VariableOrder};
+use super::select::{SelectCtx, VariableOrder};
 use crate::{Rng, TiePolicy, rng_for};
 
 /// The random stream dom/wdeg's tie breaking draws from (see [`rng_for`]; MIN's ties use stream 1).
@@ -191,7 +191,7 @@ mod tests {
 
     #[test]
     fn random_ties_are_seeded_and_reach_every_tied_variable() {
-        crate::order::test_support::assert_random_ties_are_seeded_and_reach_every_variable(
+        super::super::test_support::assert_random_ties_are_seeded_and_reach_every_variable(
             |seed| DomWdeg::new(TiePolicy::Random, seed),
         );
     }

@@ -1,7 +1,7 @@
 use csp_core::VarId;
 use rand::RngExt;
 
-use super::{SelectCtx, VariableOrder};
+use super::select::{SelectCtx, VariableOrder};
 use crate::{Propagation, Rng, TiePolicy, rng_for};
 
 /// The random stream tie breaking draws from (see [`rng_for`]).
@@ -142,7 +142,7 @@ mod tests {
 
     #[test]
     fn random_ties_are_seeded_and_reach_every_tied_variable() {
-        crate::order::test_support::assert_random_ties_are_seeded_and_reach_every_variable(
+        super::super::test_support::assert_random_ties_are_seeded_and_reach_every_variable(
             |seed| FewestChoices::new(TiePolicy::Random, seed),
         );
     }

@@ -1,6 +1,6 @@
 use csp_core::VarId;
 
-use super::{SelectCtx, VariableOrder};
+use super::select::{SelectCtx, VariableOrder};
 
 /// The first unassigned variable in model order: Stone & Stone's LEX, Dijkstra's row by row.
 #[derive(Debug, Clone, Copy, Default)]
