@@ -1,41 +1,13 @@
+//! The constraint interface: [`Constraint`], what search asks of a relation (checks, propagation,
+//! entailment), and [`LocalSearch`], the conflict-counting hooks a constraint may offer local search.
+//! The two traits name each other (a constraint offers its hooks; the hooks belong to a
+//! constraint), so they live together.
+
 use std::fmt;
 
 use smallvec::SmallVec;
 
-use fixedbitset::FixedBitSet;
-
-use crate::{DomainView, EventSet, LocalSearch, Store, VarId};
-
-/// A constraint could not be satisfied under the current domains: a domain was wiped out, or the
-/// fixed variables already violate it. Search answers it by backtracking.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Wipeout;
-
-/// When a woken constraint runs, relative to the others waiting: the propagation queue runs every
-/// waiting constraint of a higher priority before any of a lower one, so cheap reasoning reaches its
-/// fixpoint before expensive reasoning looks at the result (the "cheap first" rule of Gecode and
-/// Pumpkin). Within one priority constraints run in the order they were woken.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
-pub enum Priority {
-    /// Constant or near-constant work a run: binary relations, reification glue, clauses.
-    High,
-    /// Work linear in the scope: sums, tables, element. The default.
-    #[default]
-    Medium,
-    /// Super-linear work: matchings (Régin's all-different), edge-finding, cumulative profiles.
-    Low,
-}
-
-impl Priority {
-    /// The number of priorities, for queues indexed by [`Priority::index`].
-    pub const COUNT: usize = 3;
-
-    /// `0` for [`Priority::High`] up to `COUNT - 1` for [`Priority::Low`].
-    #[inline]
-    pub fn index(self) -> usize {
-        self as usize
-    }
-}
+use crate::{CheckCtx, EventSet, Priority, PropagationCtx, VarId, Wipeout};
 
 /// A relation over some variables, with the incremental algorithms search needs.
 ///
@@ -61,7 +33,7 @@ impl Priority {
 /// propagator is never asked about conflicts, nor local search about domains.
 ///
 /// A constraint is immutable during search. Incremental state (counters, supports, running sums) lives
-/// in [`state_size`](Constraint::state_size) cells of the [`Store`], reached through the contexts
+/// in [`state_size`](Constraint::state_size) cells of the [`Store`](crate::Store), reached through the contexts
 /// below: every write is trailed, so undoing a decision restores the state with no code in the
 /// constraint. This is why a [`crate::Model`] can be searched many times, or by several threads at once.
 pub trait Constraint: fmt::Debug + Send + Sync {
@@ -73,7 +45,7 @@ pub trait Constraint: fmt::Debug + Send + Sync {
     /// Keep it obviously correct; it is the reference for everything else.
     fn is_satisfied(&self, values: &[i32]) -> bool;
 
-    /// How many `i64` state cells the constraint keeps in a [`Store`] (all zero at the start).
+    /// How many `i64` state cells the constraint keeps in a [`Store`](crate::Store) (all zero at the start).
     fn state_size(&self) -> usize {
         0
     }
@@ -341,238 +313,67 @@ fn generic_revise<C: Constraint + ?Sized>(
     Ok(())
 }
 
-/// What [`Constraint::check`] and [`Constraint::entailment`] may read: the current domains and
-/// assignment, and the constraint's own state cells.
-pub struct CheckCtx<'a> {
-    pub(crate) store: &'a Store,
-    /// Where this constraint's cells lie in the store.
-    pub(crate) cells: std::ops::Range<usize>,
+/// What local-search hooks may read: the complete assignment, indexed by [`VarId::index`], and the
+/// constraint's own state cells.
+#[derive(Debug, Clone, Copy)]
+pub struct LocalCtx<'a> {
+    /// The current value of every variable of the model.
+    pub values: &'a [i32],
+    /// The constraint's state cells, as [`LocalSearch::reset_local`] and [`LocalSearch::moved`] left
+    /// them.
+    pub cells: &'a [i64],
 }
 
-impl<'a> CheckCtx<'a> {
-    /// A read-only context over `store` for a constraint whose state cells are `cells` (from
-    /// [`crate::Model::cell_range`]): for wrappers that ask an inner constraint, and for tests.
-    pub fn new(store: &'a Store, cells: std::ops::Range<usize>) -> Self {
-        CheckCtx { store, cells }
-    }
-
-    /// The variable's value, if search assigned it.
-    #[inline]
-    pub fn value(&self, var: VarId) -> Option<i32> {
-        self.store.value(var)
-    }
-
-    /// The variable's current domain.
-    #[inline]
-    pub fn domain(&self, var: VarId) -> DomainView<'a> {
-        self.store.domain(var)
-    }
-
-    /// The variable's smallest value.
-    #[inline]
-    pub fn lb(&self, var: VarId) -> i32 {
-        self.store.lb(var)
-    }
-
-    /// The variable's largest value.
-    #[inline]
-    pub fn ub(&self, var: VarId) -> i32 {
-        self.store.ub(var)
-    }
-
-    /// The variable's only value, if it has one left.
-    #[inline]
-    pub fn fixed_value(&self, var: VarId) -> Option<i32> {
-        (self.store.size(var) == 1).then(|| self.store.lb(var))
-    }
-
-    /// The constraint's state cell `index`.
-    #[inline]
-    pub fn cell(&self, index: usize) -> i64 {
-        self.cells()[index]
-    }
-
-    /// All of the constraint's state cells.
-    #[inline]
-    pub fn cells(&self) -> &'a [i64] {
-        &self.store.cells[self.cells.clone()]
-    }
-
-    /// The same view with the cells of an inner constraint: `offset..offset + len` of this
-    /// constraint's cells (for wrappers such as [`crate::constraints::Reified`]).
-    pub fn inner(&self, offset: usize, len: usize) -> CheckCtx<'a> {
-        let start = self.cells.start + offset;
-        debug_assert!(start + len <= self.cells.end);
-        CheckCtx {
-            store: self.store,
-            cells: start..start + len,
-        }
-    }
-}
-
-/// What [`Constraint::on_assign`], [`Constraint::propagate`], [`Constraint::revise`] and
-/// [`Constraint::notify`] may read and change. Every change is recorded on the store's trail.
+/// A constraint's own conflict counting for local search (min-conflicts repair in `csp-local`), with
+/// incremental state in its cells. A constraint offers it through
+/// [`Constraint::local_search`]; one without it counts one conflict when its checker refuses the
+/// assignment ([`checker_conflicts`]).
 ///
-/// Bounds are taken and given as `i64` where a propagator computes them, so that no arithmetic on the
-/// way overflows: a bound beyond the `i32` range simply empties the domain (or changes nothing).
-pub struct PropagationCtx<'a> {
-    pub(crate) store: &'a mut Store,
-    /// Where this constraint's cells lie in the store.
-    pub(crate) cells: std::ops::Range<usize>,
+/// Local search needs no undo: it changes one assignment in place, and keeps the cells current through
+/// [`reset_local`](LocalSearch::reset_local) and [`moved`](LocalSearch::moved).
+pub trait LocalSearch: Constraint {
+    /// How many violations this constraint would count if `var` took `value`, every other variable
+    /// keeping its value in `ctx`.
+    fn conflicts(&self, var: VarId, value: i32, ctx: &LocalCtx<'_>) -> u32;
+
+    /// Many values at once: adds to `conflicts[i]` what [`conflicts`](LocalSearch::conflicts) counts for
+    /// `var = values[i]`. Min-conflicts scans whole domains through this; override it when one tight
+    /// loop beats a call per value.
+    fn add_conflicts(&self, var: VarId, values: &[i32], ctx: &LocalCtx<'_>, conflicts: &mut [u32]) {
+        for (&value, total) in values.iter().zip(conflicts) {
+            *total += self.conflicts(var, value, ctx);
+        }
+    }
+
+    /// Every scope variable at once: adds to `conflicts[k]` what
+    /// [`conflicts`](LocalSearch::conflicts) counts for the `k`-th scope variable at its current
+    /// value. Min-conflicts finds its conflicted variables through this; override it when one tight
+    /// loop beats a call per variable.
+    fn add_scope_conflicts(&self, ctx: &LocalCtx<'_>, conflicts: &mut [u32]) {
+        for (&var, total) in self.scope().iter().zip(conflicts) {
+            *total += self.conflicts(var, ctx.values[var.index()], ctx);
+        }
+    }
+
+    /// Rebuild the state cells from the complete assignment `values` (default: nothing).
+    fn reset_local(&self, _values: &[i32], _cells: &mut [i64]) {}
+
+    /// `var` moved from `old` to `new`; keep the state cells current (default: nothing).
+    fn moved(&self, _var: VarId, _old: i32, _new: i32, _cells: &mut [i64]) {}
 }
 
-impl PropagationCtx<'_> {
-    /// A context over `store` for a constraint whose state cells are `cells` (from
-    /// [`crate::Model::cell_range`]): for tests that drive a constraint by hand.
-    pub fn new(store: &mut Store, cells: std::ops::Range<usize>) -> PropagationCtx<'_> {
-        PropagationCtx { store, cells }
-    }
-
-    /// A read-only view of the same state.
-    #[inline]
-    pub fn as_check(&self) -> CheckCtx<'_> {
-        CheckCtx {
-            store: self.store,
-            cells: self.cells.clone(),
-        }
-    }
-
-    /// The same context with the cells of an inner constraint: `offset..offset + len` of this
-    /// constraint's cells (for wrappers such as [`crate::constraints::Reified`]).
-    pub fn inner(&mut self, offset: usize, len: usize) -> PropagationCtx<'_> {
-        let start = self.cells.start + offset;
-        debug_assert!(start + len <= self.cells.end);
-        PropagationCtx {
-            store: self.store,
-            cells: start..start + len,
-        }
-    }
-
-    /// The variable's value, if search assigned it.
-    #[inline]
-    pub fn value(&self, var: VarId) -> Option<i32> {
-        self.store.value(var)
-    }
-
-    /// The variable's current domain.
-    #[inline]
-    pub fn domain(&self, var: VarId) -> DomainView<'_> {
-        self.store.domain(var)
-    }
-
-    /// The variable's smallest value.
-    #[inline]
-    pub fn lb(&self, var: VarId) -> i32 {
-        self.store.lb(var)
-    }
-
-    /// The variable's largest value.
-    #[inline]
-    pub fn ub(&self, var: VarId) -> i32 {
-        self.store.ub(var)
-    }
-
-    /// How many values the variable has left.
-    #[inline]
-    pub fn size(&self, var: VarId) -> u64 {
-        self.store.size(var)
-    }
-
-    /// Whether the variable has exactly one value left.
-    #[inline]
-    pub fn is_fixed(&self, var: VarId) -> bool {
-        self.store.size(var) == 1
-    }
-
-    /// Removes `value` from `var`'s domain; returns whether it was there. Emptying a domain is a
-    /// [`Wipeout`]. (An assigned variable's domain holds its value alone.)
-    #[inline(always)]
-    pub fn remove(&mut self, var: VarId, value: i32) -> Result<bool, Wipeout> {
-        self.store.remove_value(var, value)
-    }
-
-    /// Removes every value below `bound`: one trail entry however many values go. Returns whether
-    /// anything changed; emptying the domain is a [`Wipeout`].
-    #[inline]
-    pub fn set_min(&mut self, var: VarId, bound: i64) -> Result<bool, Wipeout> {
-        self.store.set_bounds(var, bound, i64::MAX)
-    }
-
-    /// Removes every value above `bound`; see [`PropagationCtx::set_min`].
-    #[inline]
-    pub fn set_max(&mut self, var: VarId, bound: i64) -> Result<bool, Wipeout> {
-        self.store.set_bounds(var, i64::MIN, bound)
-    }
-
-    /// Keeps only `value`; see [`PropagationCtx::set_min`].
-    #[inline]
-    pub fn fix(&mut self, var: VarId, value: i64) -> Result<bool, Wipeout> {
-        self.store.set_bounds(var, value, value)
-    }
-
-    /// Keeps only values in `lo..=hi` of `var`'s domain.
-    #[inline]
-    pub fn restrict_bounds(&mut self, var: VarId, lo: i64, hi: i64) -> Result<(), Wipeout> {
-        self.store.set_bounds(var, lo, hi).map(|_| ())
-    }
-
-    /// How many values the variable can still take: the same as [`PropagationCtx::size`] (an assigned
-    /// variable's domain holds its value alone).
-    #[inline]
-    pub fn current_size(&self, var: VarId) -> u64 {
-        self.size(var)
-    }
-
-    /// The values the variable can still take, ascending: its domain.
-    pub fn current_values(&self, var: VarId) -> impl Iterator<Item = i32> + '_ {
-        self.store.domain(var).values()
-    }
-
-    /// The variable's only possible value, if it has one.
-    #[inline]
-    pub fn fixed_value(&self, var: VarId) -> Option<i32> {
-        (self.store.size(var) == 1).then(|| self.store.lb(var))
-    }
-
-    /// Whether the variable was assigned by a search decision.
-    #[inline]
-    pub fn is_assigned(&self, var: VarId) -> bool {
-        self.store.is_assigned(var)
-    }
-
-    /// The assigned variables, by index: a propagator over consecutive variables can sweep the
-    /// unassigned ones a word at a time instead of asking [`PropagationCtx::is_assigned`] of each.
-    #[inline]
-    pub fn assigned_set(&self) -> &FixedBitSet {
-        self.store.assigned_set()
-    }
-
-    /// The constraint's state cell `index`.
-    #[inline]
-    pub fn cell(&self, index: usize) -> i64 {
-        self.cells()[index]
-    }
-
-    /// All of the constraint's state cells.
-    #[inline]
-    pub fn cells(&self) -> &[i64] {
-        &self.store.cells[self.cells.clone()]
-    }
-
-    /// Sets state cell `index` (trailed).
-    #[inline]
-    pub fn set_cell(&mut self, index: usize, value: i64) {
-        assert!(
-            index < self.cells.len(),
-            "cell {index} is not this constraint's"
-        );
-        self.store.set_cell(self.cells.start + index, value);
-    }
-
-    /// Adds `delta` to state cell `index` (trailed).
-    #[inline]
-    pub fn add_cell(&mut self, index: usize, delta: i64) {
-        let old = self.cell(index);
-        self.store.set_cell(self.cells.start + index, old + delta);
-    }
+/// The conflicts of a constraint without [`LocalSearch`] hooks: 1 if its checker refuses the assignment
+/// with `var = value`, else 0.
+pub fn checker_conflicts(
+    constraint: &dyn Constraint,
+    var: VarId,
+    value: i32,
+    values: &[i32],
+) -> u32 {
+    let scope_values: SmallVec<[i32; 8]> = constraint
+        .scope()
+        .iter()
+        .map(|&v| if v == var { value } else { values[v.index()] })
+        .collect();
+    u32::from(!constraint.is_satisfied(&scope_values))
 }

@@ -27,21 +27,22 @@ pub mod constraints;
 mod domain;
 mod error;
 mod event;
-mod local_search;
+mod ids;
 mod memory;
 mod model;
+mod revision;
 mod rng;
 mod store;
 
-pub use constraint::{
-    CheckCtx, Constraint, GENERIC_REVISE_BUDGET, Priority, PropagationCtx, Wipeout,
-};
+pub use constraint::{Constraint, GENERIC_REVISE_BUDGET, LocalCtx, LocalSearch, checker_conflicts};
 pub use domain::{BITSET_MAX_SPAN, Domain, DomainView, Values};
 pub use error::ModelError;
 pub use event::EventSet;
-pub use local_search::{LocalCtx, LocalSearch, checker_conflicts};
+pub use ids::{ConstraintId, VarId};
 pub use memory::ModelSize;
-pub use model::{ConstraintId, MAX_VARIABLES, Model, ModelBuilder, Objective, VarId, Watch};
+pub use model::{MAX_VARIABLES, Model, ModelBuilder, Objective, Watch};
+pub use revision::{Priority, Wipeout};
 
 pub use rng::{Rng, rng_for};
+pub use store::context::{CheckCtx, PropagationCtx};
 pub use store::{Checkpoint, Store};

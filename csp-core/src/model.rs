@@ -1,45 +1,8 @@
-use std::fmt;
 use std::ops::RangeInclusive;
 
 use hashbrown::HashSet;
 
-use crate::{Constraint, Domain, EventSet, ModelError, constraint::Priority};
-
-/// A variable of a [`Model`]: a dense index, in the order the variables were declared.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct VarId(u32);
-
-impl VarId {
-    /// The variable with declaration index `index`.
-    #[inline]
-    pub fn from_index(index: usize) -> Self {
-        VarId(u32::try_from(index).expect("variable index fits in u32"))
-    }
-
-    /// The declaration index (0 for the first variable declared).
-    #[inline]
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-}
-
-impl fmt::Debug for VarId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "x{}", self.0)
-    }
-}
-
-/// A constraint of a [`Model`], by posting order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct ConstraintId(u32);
-
-impl ConstraintId {
-    /// The posting index (0 for the first constraint posted).
-    #[inline]
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-}
+use crate::{Constraint, ConstraintId, Domain, EventSet, ModelError, Priority, VarId};
 
 /// What a model asks of its solutions: any one (satisfaction), or the best by one variable's value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -1,17 +1,19 @@
 //! The state of a model under search, the trail that undoes it, and the propagation queue.
 
+mod build;
 mod compaction;
+// The crate root re-exports the contexts: a re-export here would make this module use the one
+// that wraps it.
+pub(crate) mod context;
+mod propagation;
 
 use std::collections::VecDeque;
 
 use fixedbitset::FixedBitSet;
 
 use crate::{
-    CheckCtx, ConstraintId, Domain, DomainView, EventSet, Model, PropagationCtx, VarId, Wipeout,
-    constraint::Priority,
-    domain::{
-        DomainMut, Header, Repr, remove_from_word, restore_to_word, whole_span_words, words_for,
-    },
+    ConstraintId, DomainView, EventSet, Priority, VarId, Wipeout,
+    domain::{DomainMut, Header, Repr, remove_from_word},
 };
 
 /// The fewest same-sized bit-set domains a store interleaves (see [`Store`]): a cache line holds
@@ -168,121 +170,6 @@ pub struct Store {
 }
 
 impl Store {
-    /// A fresh store for `model`: initial domains, nothing assigned, all state cells zero.
-    pub fn new(model: &Model) -> Self {
-        let mut store = Self::with_domains(model, model.initial_domains().to_vec());
-        store.interleave();
-        // Materialised now, so that pruning during search never allocates (a lazily whole bit
-        // set allocates its words at its first removal).
-        for repr in &mut store.reprs {
-            if let Repr::Bits { width, words, .. } = repr
-                && words.is_empty()
-            {
-                *words = whole_span_words(*width);
-            }
-        }
-        store
-    }
-
-    /// Moves the bit words of every group of at least [`INTERLEAVE_MIN_GROUP`] materialised bit-set
-    /// domains with the same declared span into one interleaved block (see [`Store`]'s layout).
-    fn interleave(&mut self) {
-        let mut spans: std::collections::BTreeMap<(i32, u32), Vec<usize>> = Default::default();
-        for (index, repr) in self.reprs.iter().enumerate() {
-            if let Repr::Bits { base, width, .. } = repr {
-                spans.entry((*base, *width)).or_default().push(index);
-            }
-        }
-        for ((base, width), members) in spans {
-            if members.len() < INTERLEAVE_MIN_GROUP {
-                continue;
-            }
-            let stride = members.len();
-            let mut words = vec![0u64; words_for(width) * stride].into_boxed_slice();
-            let group = self.groups.len() as u32;
-            for (slot, &index) in members.iter().enumerate() {
-                let own = std::mem::replace(
-                    &mut self.reprs[index],
-                    Repr::Strided {
-                        base,
-                        width,
-                        group,
-                        slot: slot as u32,
-                    },
-                );
-                let Repr::Bits { words: own, .. } = own else {
-                    unreachable!("grouped as a bit set")
-                };
-                // A lazily whole span (no words yet) is written whole, without allocating its own.
-                let whole;
-                let own = if own.is_empty() {
-                    whole = whole_span_words(width);
-                    &whole
-                } else {
-                    &own
-                };
-                for (w, &word) in own.iter().enumerate() {
-                    words[w * stride + slot] = word;
-                }
-                self.locations[index] = Location {
-                    group,
-                    slot: slot as u32,
-                };
-            }
-            self.groups.push(Group {
-                words,
-                stride,
-                base,
-            });
-        }
-    }
-
-    /// A fresh store whose bit-set domains that hold their whole span stay unmaterialised until a value
-    /// inside them is removed, so it costs O(1) per variable instead of a bit per value.
-    ///
-    /// For building one assignment by checks alone — a greedy start for local search, say — over
-    /// domains too wide for a bit each. The first removal from a domain allocates its bits, so a tree
-    /// search should use [`Store::new`].
-    pub fn with_lazy_domains(model: &Model) -> Self {
-        Self::with_domains(model, model.initial_domains().to_vec())
-    }
-
-    fn with_domains(model: &Model, domains: Vec<Domain>) -> Self {
-        let (headers, reprs) = domains.into_iter().map(Domain::into_parts).unzip();
-        Store {
-            headers,
-            reprs,
-            groups: Vec::new(),
-            locations: vec![
-                Location {
-                    group: Location::NONE,
-                    slot: 0,
-                };
-                model.num_vars()
-            ],
-            values: vec![0; model.num_vars()],
-            assigned: FixedBitSet::with_capacity(model.num_vars()),
-            num_assigned: 0,
-            free: model.vars().collect(),
-            free_position: (0..model.num_vars() as u32).collect(),
-            cells: vec![0; model.num_cells()],
-            unassigned_in_scope: model
-                .constraint_ids()
-                .map(|c| model.constraint(c).scope().len() as u32)
-                .collect(),
-            trail: Trail::default(),
-            floor: Checkpoint::default(),
-            forgotten_assignments: Vec::new(),
-            root: None,
-            tracking: false,
-            pending: vec![EventSet::EMPTY; model.num_vars()],
-            modified: Vec::new(),
-            queues: Default::default(),
-            queued: FixedBitSet::with_capacity(model.num_constraints()),
-            propagations: 0,
-        }
-    }
-
     /// How many variables the store holds.
     #[inline]
     pub fn num_vars(&self) -> usize {
@@ -421,66 +308,6 @@ impl Store {
         }
     }
 
-    /// Undoes every change made since `checkpoint`: assignments, removals, bound changes and
-    /// state-cell writes. Anything waiting to propagate is dropped. The checkpoint must not lie in a
-    /// forgotten part of the trail (see [`Store::trail_floor`]).
-    pub fn undo_to(&mut self, model: &Model, checkpoint: Checkpoint) {
-        debug_assert!(
-            checkpoint.removals >= self.floor.removals
-                && checkpoint.bounds >= self.floor.bounds
-                && checkpoint.cells >= self.floor.cells,
-            "undo to a forgotten checkpoint"
-        );
-        if !self.modified.is_empty() {
-            self.clear_propagation();
-        }
-        let checkpoint = Checkpoint {
-            removals: checkpoint.removals - self.floor.removals,
-            bounds: checkpoint.bounds - self.floor.bounds,
-            cells: checkpoint.cells - self.floor.cells,
-        };
-        // Pops rather than drains: most undos leave some logs untouched, and an empty drain still
-        // costs its construction and drop (a tenth of a LEX node).
-        while self.trail.removals.len() > checkpoint.removals {
-            let removal = self.trail.removals.pop().expect("longer than the mark");
-            let index = removal.var as usize;
-            // An inline word in place, as `remove_value` changed it.
-            if let Repr::Word { base, bits, .. } = &mut self.reprs[index] {
-                restore_to_word(&mut self.headers[index], *base, bits, removal.offset);
-            } else {
-                self.domain_mut(index).restore(removal.offset);
-            }
-        }
-        while self.trail.bounds.len() > checkpoint.bounds {
-            let change = self.trail.bounds.pop().expect("longer than the mark");
-            let index = (change.var & !ASSIGNMENT) as usize;
-            self.domain_mut(index).untighten(
-                change.old_lo,
-                change.old_hi,
-                u64::from(change.removed),
-            );
-            if change.var & ASSIGNMENT != 0 {
-                self.unassign(model, VarId::from_index(index));
-            }
-        }
-        while self.trail.cells.len() > checkpoint.cells {
-            let (cell, old) = self.trail.cells.pop().expect("longer than the mark");
-            self.cells[cell as usize] = old;
-        }
-    }
-
-    /// Takes back the newest assignment, of `var`.
-    #[inline]
-    fn unassign(&mut self, model: &Model, var: VarId) {
-        self.assigned.set(var.index(), false);
-        self.num_assigned -= 1;
-        // Assignments are undone newest first, so `var` is the one just past the free prefix.
-        debug_assert_eq!(self.free[self.free.len() - self.num_assigned - 1], var);
-        for &c in model.constraints_of(var) {
-            self.unassigned_in_scope[c.index()] += 1;
-        }
-    }
-
     /// Whether domain changes are recorded as events for the propagation queue. It is off in a new
     /// store (check-past and forward checking need no events); [`Store::propagate`] and the arc
     /// consistency methods turn it on, and search turns it on from the start for MAC and for search by
@@ -490,153 +317,6 @@ impl Store {
             self.clear_propagation();
         }
         self.tracking = tracking;
-    }
-
-    /// Assigns `var = value` (trailed): fixes the domain to the value, marks the variable assigned and
-    /// lets every constraint on `var` update its state ([`crate::Constraint::on_assign`]). The value
-    /// must be in the variable's domain.
-    pub fn assign(&mut self, model: &Model, var: VarId, value: i32) {
-        debug_assert!(!self.is_assigned(var), "{var:?} is already assigned");
-        debug_assert!(
-            self.domain(var).contains(value),
-            "{value} is not in {var:?}'s domain"
-        );
-        let (old_lo, old_hi, old_size) = self.domain_mut(var.index()).fix(value);
-        self.trail.bounds.push(BoundChange {
-            var: var.index() as u32 | ASSIGNMENT,
-            old_lo,
-            old_hi,
-            removed: (old_size - 1) as u32,
-        });
-        if self.tracking {
-            self.record(
-                var,
-                crate::domain::fix_events(old_lo, old_hi, old_size, value),
-            );
-        }
-        self.assigned.insert(var.index());
-        self.values[var.index()] = value;
-        // Swap `var` to the end of the free prefix, then shrink the prefix past it.
-        let last = self.free.len() - self.num_assigned - 1;
-        let position = self.free_position[var.index()] as usize;
-        let moved = self.free[last];
-        self.free.swap(position, last);
-        self.free_position[moved.index()] = position as u32;
-        self.free_position[var.index()] = last as u32;
-        self.num_assigned += 1;
-        for &c in model.constraints_of(var) {
-            self.unassigned_in_scope[c.index()] -= 1;
-            let cells = model.cell_range(c);
-            let mut ctx = PropagationCtx { store: self, cells };
-            model.constraint(c).on_assign(var, value, &mut ctx);
-        }
-    }
-
-    /// Forward checking after `var`'s assignment: runs [`crate::Constraint::propagate`] of every
-    /// constraint on `var`, in posting order, and names the first that failed.
-    pub fn forward_check(&mut self, model: &Model, var: VarId) -> Result<(), ConstraintId> {
-        for &c in model.constraints_of(var) {
-            let cells = model.cell_range(c);
-            let mut ctx = PropagationCtx { store: self, cells };
-            model
-                .constraint(c)
-                .propagate(var, &mut ctx)
-                .map_err(|Wipeout| c)?;
-        }
-        Ok(())
-    }
-
-    /// Maintaining arc consistency after `var`'s assignment: forward checking first (exactly
-    /// [`Store::forward_check`]), then every constraint on `var` and every constraint woken by a
-    /// change since ([`Store::propagate`]). Names the constraint that failed.
-    ///
-    /// Arc consistency prunes at least what forward checking prunes, and with built-in constraints
-    /// (whose revisions are arc consistent, or bounds consistent for `Linear`) much more.
-    pub fn maintain_arc_consistency(
-        &mut self,
-        model: &Model,
-        var: VarId,
-    ) -> Result<(), ConstraintId> {
-        self.tracking = true;
-        if let Err(c) = self.forward_check(model, var) {
-            self.clear_propagation();
-            return Err(c);
-        }
-        for &c in model.constraints_of(var) {
-            self.enqueue(c, model.priority(c));
-        }
-        self.propagate(model)
-    }
-
-    /// Makes every constraint reach its fixpoint with the current domains: the root propagation of a
-    /// search that maintains arc consistency. Names the constraint that failed.
-    pub fn establish_arc_consistency(&mut self, model: &Model) -> Result<(), ConstraintId> {
-        self.tracking = true;
-        for c in model.constraint_ids() {
-            self.enqueue(c, model.priority(c));
-        }
-        self.propagate(model)
-    }
-
-    /// Propagation to a fixpoint: hands every change recorded since the last call to the constraints
-    /// subscribed to it ([`crate::Constraint::notify`]; the woken ones join the queue), then revises
-    /// queued constraints, cheapest priority first, until none is left. Names the constraint that
-    /// failed; the queue is then empty again, ready for the next call.
-    ///
-    /// Changes made directly through the store (a search decision such as `x ≤ 5`, or a bound on the
-    /// objective) wake every subscribed constraint; a constraint's own changes wake only the others,
-    /// since a revision reaches its own fixpoint.
-    pub fn propagate(&mut self, model: &Model) -> Result<(), ConstraintId> {
-        self.tracking = true;
-        self.flush(model, None);
-        while let Some(c) = self.pop() {
-            self.queued.set(c.index(), false);
-            self.propagations += 1;
-            let cells = model.cell_range(c);
-            let mut ctx = PropagationCtx { store: self, cells };
-            if model.constraint(c).revise(&mut ctx).is_err() {
-                self.clear_propagation();
-                return Err(c);
-            }
-            self.flush(model, Some(c));
-        }
-        Ok(())
-    }
-
-    /// Hands the pending events to the subscribed constraints and queues those that ask for it, but
-    /// never `except` (the constraint whose revision made the changes).
-    fn flush(&mut self, model: &Model, except: Option<ConstraintId>) {
-        if self.modified.is_empty() {
-            return;
-        }
-        let mut modified = std::mem::take(&mut self.modified);
-        for &var in &modified {
-            let events = std::mem::take(&mut self.pending[var as usize]);
-            for watch in model.watchers(VarId::from_index(var as usize)) {
-                if !watch.events.intersects(events) {
-                    continue;
-                }
-                let c = watch.constraint;
-                let wake = if watch.notify {
-                    let cells = model.cell_range(c);
-                    let mut ctx = PropagationCtx { store: self, cells };
-                    model
-                        .constraint(c)
-                        .notify(watch.position as usize, events, &mut ctx)
-                } else {
-                    true
-                };
-                if wake && Some(c) != except {
-                    self.enqueue(c, watch.priority);
-                }
-            }
-        }
-        debug_assert!(
-            self.modified.is_empty(),
-            "notify changed a domain: it may only update state cells"
-        );
-        modified.clear();
-        self.modified = modified;
     }
 
     #[inline]
@@ -664,44 +344,9 @@ impl Store {
         self.modified.clear();
     }
 
-    /// Dijkstra's test for an unassigned `var`: does `var = value` pass every constraint's
-    /// [`crate::Constraint::check`] against the variables assigned so far?
-    #[inline]
-    pub fn is_consistent(&self, model: &Model, var: VarId, value: i32) -> bool {
-        model.constraints_of(var).iter().all(|&c| {
-            let ctx = CheckCtx {
-                store: self,
-                cells: model.cell_range(c),
-            };
-            model.constraint(c).check(var, value, &ctx)
-        })
-    }
-
-    /// Dijkstra's test for many values of an unassigned `var` at once: moves the values of `values`
-    /// that pass every constraint's [`crate::Constraint::check`] to the front, in their order, and
-    /// returns how many there are. One call per constraint, not per value: the hot path of check-past
-    /// search.
-    #[inline]
-    pub fn retain_consistent(&self, model: &Model, var: VarId, values: &mut [i32]) -> usize {
-        let mut len = values.len();
-        for &c in model.constraints_of(var) {
-            if len == 0 {
-                break;
-            }
-            let ctx = CheckCtx {
-                store: self,
-                cells: model.cell_range(c),
-            };
-            len = model
-                .constraint(c)
-                .retain_consistent(var, &mut values[..len], &ctx);
-        }
-        len
-    }
-
     /// Removes `value` from `var`'s domain (trailed); returns whether it was there. Emptying the
     /// domain is a [`Wipeout`]. Search uses it for the decision `x ≠ v`; constraints reach it through
-    /// [`PropagationCtx::remove`].
+    /// [`PropagationCtx::remove`](crate::PropagationCtx::remove).
     #[inline(always)]
     pub fn remove_value(&mut self, var: VarId, value: i32) -> Result<bool, Wipeout> {
         let index = var.index();
@@ -768,7 +413,7 @@ impl Store {
     /// Narrows `var`'s domain to the values in `lo..=hi` (trailed, one entry however many values go);
     /// returns whether anything changed. Leaving no value is a [`Wipeout`] (the domain is then
     /// unchanged). Search uses it for the decisions `x ≤ m` and `x ≥ m`; constraints reach it through
-    /// [`PropagationCtx::set_min`] and its siblings.
+    /// [`PropagationCtx::set_min`](crate::PropagationCtx::set_min) and its siblings.
     #[inline]
     pub fn set_bounds(&mut self, var: VarId, lo: i64, hi: i64) -> Result<bool, Wipeout> {
         match self.domain_mut(var.index()).tighten(lo, hi) {
@@ -935,48 +580,6 @@ impl Store {
             bounds: self.floor.bounds + bounds,
             cells: self.floor.cells + cells,
         };
-    }
-
-    /// Returns to the root state kept by [`Store::snapshot_root`]: every assignment is taken back
-    /// (newest first, so the unassigned variables are in the order they had at the root), the domains
-    /// and cells are the root's again, and the trail is empty. Without a snapshot, undoes the trail to
-    /// its start (which needs no part of it forgotten).
-    pub fn reset_to_root(&mut self, model: &Model) {
-        self.undo_to(model, self.floor);
-        while let Some(var) = self.forgotten_assignments.pop() {
-            self.unassign(model, VarId::from_index(var as usize));
-        }
-        if let Some(root) = &self.root {
-            self.headers.copy_from_slice(&root.headers);
-            for (repr, saved) in self.reprs.iter_mut().zip(&root.reprs) {
-                // The same representation as at the root: copied in place, without allocating.
-                match (repr, saved) {
-                    (Repr::Word { bits, .. }, Repr::Word { bits: source, .. }) => *bits = *source,
-                    (Repr::Bits { words, .. }, Repr::Bits { words: source, .. })
-                        if words.len() == source.len() =>
-                    {
-                        words.copy_from_slice(source);
-                    }
-                    (Repr::Strided { .. }, Repr::Strided { .. }) => {}
-                    (Repr::Spans { spans, .. }, Repr::Spans { spans: source, .. }) => {
-                        spans.clear();
-                        spans.extend_from_slice(source);
-                    }
-                    (repr, source) => *repr = source.clone(),
-                }
-            }
-            for (group, saved) in self.groups.iter_mut().zip(&root.groups) {
-                group.words.copy_from_slice(&saved.words);
-            }
-            self.cells.copy_from_slice(&root.cells);
-        } else {
-            debug_assert_eq!(
-                self.floor,
-                Checkpoint::default(),
-                "forgotten without a snapshot"
-            );
-        }
-        self.floor = Checkpoint::default();
     }
 }
 

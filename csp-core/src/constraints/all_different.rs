@@ -1,8 +1,7 @@
 use std::cell::RefCell;
 
 use crate::{
-    CheckCtx, Constraint, LocalCtx, LocalSearch, PropagationCtx, VarId, Wipeout,
-    constraint::Priority,
+    CheckCtx, Constraint, LocalCtx, LocalSearch, PropagationCtx, VarId, Wipeout, revision::Priority,
 };
 
 /// The state cell counting pairs of assigned variables that share a value.

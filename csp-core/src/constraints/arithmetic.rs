@@ -6,10 +6,10 @@ use smallvec::SmallVec;
 
 use crate::{
     Constraint, ModelError, PropagationCtx, VarId, Wipeout,
-    constraint::Priority,
     constraints::util::{
         Args, ceil_div, clamp_i64, floor_div, invalid, keep_flagged, retain_values,
     },
+    revision::Priority,
 };
 
 /// The most tuples of the inputs' current values [`Arithmetic`] enumerates for domain consistency;

@@ -7,7 +7,7 @@
 use hashbrown::HashMap;
 use smallvec::SmallVec;
 
-use crate::{CheckCtx, Constraint, EventSet, PropagationCtx, VarId, Wipeout, constraint::Priority};
+use crate::{CheckCtx, Constraint, EventSet, PropagationCtx, VarId, Wipeout, revision::Priority};
 
 /// A Boolean variable or its negation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -1,7 +1,7 @@
 use crate::{
     Constraint, PropagationCtx, VarId, Wipeout,
-    constraint::Priority,
     constraints::{AllDifferent, util::Args},
+    revision::Priority,
 };
 
 /// The successors `succ` form one Hamiltonian circuit: FlatZinc's `circuit(x)`, node `i`'s successor

@@ -1,10 +1,10 @@
 use crate::{
     CheckCtx, Constraint, EventSet, ModelError, PropagationCtx, VarId, Wipeout,
-    constraint::Priority,
     constraints::{
         Reification,
         util::{LIST_BUDGET, clamp_i64, invalid, retain_values_where},
     },
+    revision::Priority,
 };
 
 /// How the left side of a [`Compare`] relates to its right side.

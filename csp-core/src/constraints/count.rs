@@ -2,11 +2,11 @@ use hashbrown::HashSet;
 
 use crate::{
     Constraint, ModelError, PropagationCtx, VarId, Wipeout,
-    constraint::Priority,
     constraints::{
         set::ValueSet,
         util::{Args, invalid},
     },
+    revision::Priority,
 };
 
 /// `count = |{i : xᵢ ∈ S}|` for a constant set `S`: FlatZinc's `among(n, x, S)` and, with `S` one

@@ -2,8 +2,8 @@ use smallvec::SmallVec;
 
 use crate::{
     Constraint, DomainView, ModelError, PropagationCtx, VarId, Wipeout,
-    constraint::Priority,
     constraints::util::{Args, LIST_BUDGET, invalid, retain_values, retain_values_where},
+    revision::Priority,
 };
 
 /// The array position `index` names, if it names one: `index − first` within `0..len`.

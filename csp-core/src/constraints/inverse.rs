@@ -1,7 +1,7 @@
 use std::cell::RefCell;
 
 use crate::{
-    Constraint, PropagationCtx, VarId, Wipeout, constraint::Priority, constraints::util::Args,
+    Constraint, PropagationCtx, VarId, Wipeout, constraints::util::Args, revision::Priority,
 };
 
 /// The most state cells an [`Inverse`] keeps for its domain copies (one 64-bit word per variable

@@ -1,5 +1,5 @@
 use crate::{
-    Constraint, PropagationCtx, VarId, Wipeout, constraint::Priority, constraints::util::Args,
+    Constraint, PropagationCtx, VarId, Wipeout, constraints::util::Args, revision::Priority,
 };
 
 /// `x ≤lex y` or `x <lex y`: FlatZinc's `lex_lesseq_int`, `lex_less_int` and their Boolean twins. The

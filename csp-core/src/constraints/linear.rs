@@ -1,7 +1,7 @@
 use crate::{
     CheckCtx, Constraint, EventSet, ModelError, PropagationCtx, VarId, Wipeout,
-    constraint::Priority,
     constraints::util::{ceil_div, clamp_i64, floor_div, read_i128, write_i128},
+    revision::Priority,
 };
 
 /// How a linear sum relates to its right-hand side.

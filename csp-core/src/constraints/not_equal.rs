@@ -1,7 +1,7 @@
 use crate::{
     CheckCtx, Constraint, EventSet, PropagationCtx, VarId, Wipeout,
-    constraint::Priority,
     constraints::{Linear, Relation},
+    revision::Priority,
 };
 
 /// `x + a != y + b`: plain disequality with offsets, enough to state the N-queens diagonals

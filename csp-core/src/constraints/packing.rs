@@ -4,8 +4,8 @@
 
 use crate::{
     Constraint, EventSet, ModelError, PropagationCtx, VarId, Wipeout,
-    constraint::Priority,
     constraints::util::{Args, invalid},
+    revision::Priority,
 };
 
 /// A box of origins `[xa, xb] × [ya, yb]` a rectangle may not take (inclusive).

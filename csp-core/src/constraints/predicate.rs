@@ -58,8 +58,8 @@ impl Constraint for Predicate {
         &self.scope
     }
 
-    fn priority(&self) -> crate::constraint::Priority {
-        crate::constraint::Priority::High
+    fn priority(&self) -> crate::revision::Priority {
+        crate::revision::Priority::High
     }
 
     /// A binary relation, checked only when the partner is assigned.

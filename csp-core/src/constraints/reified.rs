@@ -1,6 +1,5 @@
 use crate::{
-    CheckCtx, Constraint, EventSet, ModelError, PropagationCtx, VarId, Wipeout,
-    constraint::Priority,
+    CheckCtx, Constraint, EventSet, ModelError, PropagationCtx, VarId, Wipeout, revision::Priority,
 };
 
 /// How a [`Reified`] constraint ties its Boolean to the constraint it wraps.

@@ -4,8 +4,8 @@ use std::cell::RefCell;
 
 use crate::{
     Constraint, EventSet, ModelError, PropagationCtx, VarId, Wipeout,
-    constraint::Priority,
     constraints::util::{Args, invalid},
+    revision::Priority,
 };
 
 /// A stretch `[start, end)` of the resource profile and the height the compulsory parts put on it.

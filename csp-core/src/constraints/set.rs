@@ -1,6 +1,6 @@
 use crate::{
     CheckCtx, Constraint, DomainView, EventSet, PropagationCtx, VarId, Wipeout,
-    constraint::Priority, constraints::util::LIST_BUDGET,
+    constraints::util::LIST_BUDGET, revision::Priority,
 };
 
 /// A finite set of integers as sorted, disjoint, non-touching ranges: FlatZinc's set literals

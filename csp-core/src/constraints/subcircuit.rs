@@ -2,8 +2,8 @@
 
 use crate::{
     Constraint, PropagationCtx, VarId, Wipeout,
-    constraint::Priority,
     constraints::{AllDifferent, util::Args},
+    revision::Priority,
 };
 
 /// The successors `succ` form one circuit over some of the nodes, every other node being its own

@@ -2,8 +2,8 @@ use std::cell::RefCell;
 
 use crate::{
     CheckCtx, Constraint, ModelError, PropagationCtx, VarId, Wipeout,
-    constraint::Priority,
     constraints::util::{Args, retain_values},
+    revision::Priority,
 };
 
 /// How a [`Table`] revises.

@@ -11,8 +11,8 @@ use std::cmp::Reverse;
 
 use crate::{
     Constraint, EventSet, ModelError, PropagationCtx, VarId, Wipeout,
-    constraint::Priority,
     constraints::util::{Args, invalid},
+    revision::Priority,
 };
 
 /// One task of a [`VarCumulative`] or a [`VarDisjunctive`]: its start, its duration (which must not

@@ -1,0 +1,244 @@
+//! The contexts through which a constraint reads and changes a [`Store`]: [`CheckCtx`] (read-only,
+//! for checks and entailment) and [`PropagationCtx`] (trailed changes, for propagation). They hold
+//! the store and the constraint's own range of state cells.
+
+use fixedbitset::FixedBitSet;
+
+use super::Store;
+use crate::{DomainView, VarId, Wipeout};
+
+/// What [`Constraint::check`] and [`Constraint::entailment`] may read: the current domains and
+/// assignment, and the constraint's own state cells.
+pub struct CheckCtx<'a> {
+    pub(crate) store: &'a Store,
+    /// Where this constraint's cells lie in the store.
+    pub(crate) cells: std::ops::Range<usize>,
+}
+
+impl<'a> CheckCtx<'a> {
+    /// A read-only context over `store` for a constraint whose state cells are `cells` (from
+    /// [`crate::Model::cell_range`]): for wrappers that ask an inner constraint, and for tests.
+    pub fn new(store: &'a Store, cells: std::ops::Range<usize>) -> Self {
+        CheckCtx { store, cells }
+    }
+
+    /// The variable's value, if search assigned it.
+    #[inline]
+    pub fn value(&self, var: VarId) -> Option<i32> {
+        self.store.value(var)
+    }
+
+    /// The variable's current domain.
+    #[inline]
+    pub fn domain(&self, var: VarId) -> DomainView<'a> {
+        self.store.domain(var)
+    }
+
+    /// The variable's smallest value.
+    #[inline]
+    pub fn lb(&self, var: VarId) -> i32 {
+        self.store.lb(var)
+    }
+
+    /// The variable's largest value.
+    #[inline]
+    pub fn ub(&self, var: VarId) -> i32 {
+        self.store.ub(var)
+    }
+
+    /// The variable's only value, if it has one left.
+    #[inline]
+    pub fn fixed_value(&self, var: VarId) -> Option<i32> {
+        (self.store.size(var) == 1).then(|| self.store.lb(var))
+    }
+
+    /// The constraint's state cell `index`.
+    #[inline]
+    pub fn cell(&self, index: usize) -> i64 {
+        self.cells()[index]
+    }
+
+    /// All of the constraint's state cells.
+    #[inline]
+    pub fn cells(&self) -> &'a [i64] {
+        &self.store.cells[self.cells.clone()]
+    }
+
+    /// The same view with the cells of an inner constraint: `offset..offset + len` of this
+    /// constraint's cells (for wrappers such as [`crate::constraints::Reified`]).
+    pub fn inner(&self, offset: usize, len: usize) -> CheckCtx<'a> {
+        let start = self.cells.start + offset;
+        debug_assert!(start + len <= self.cells.end);
+        CheckCtx {
+            store: self.store,
+            cells: start..start + len,
+        }
+    }
+}
+
+/// What [`Constraint::on_assign`], [`Constraint::propagate`], [`Constraint::revise`] and
+/// [`Constraint::notify`] may read and change. Every change is recorded on the store's trail.
+///
+/// Bounds are taken and given as `i64` where a propagator computes them, so that no arithmetic on the
+/// way overflows: a bound beyond the `i32` range simply empties the domain (or changes nothing).
+pub struct PropagationCtx<'a> {
+    pub(crate) store: &'a mut Store,
+    /// Where this constraint's cells lie in the store.
+    pub(crate) cells: std::ops::Range<usize>,
+}
+
+impl PropagationCtx<'_> {
+    /// A context over `store` for a constraint whose state cells are `cells` (from
+    /// [`crate::Model::cell_range`]): for tests that drive a constraint by hand.
+    pub fn new(store: &mut Store, cells: std::ops::Range<usize>) -> PropagationCtx<'_> {
+        PropagationCtx { store, cells }
+    }
+
+    /// A read-only view of the same state.
+    #[inline]
+    pub fn as_check(&self) -> CheckCtx<'_> {
+        CheckCtx {
+            store: self.store,
+            cells: self.cells.clone(),
+        }
+    }
+
+    /// The same context with the cells of an inner constraint: `offset..offset + len` of this
+    /// constraint's cells (for wrappers such as [`crate::constraints::Reified`]).
+    pub fn inner(&mut self, offset: usize, len: usize) -> PropagationCtx<'_> {
+        let start = self.cells.start + offset;
+        debug_assert!(start + len <= self.cells.end);
+        PropagationCtx {
+            store: self.store,
+            cells: start..start + len,
+        }
+    }
+
+    /// The variable's value, if search assigned it.
+    #[inline]
+    pub fn value(&self, var: VarId) -> Option<i32> {
+        self.store.value(var)
+    }
+
+    /// The variable's current domain.
+    #[inline]
+    pub fn domain(&self, var: VarId) -> DomainView<'_> {
+        self.store.domain(var)
+    }
+
+    /// The variable's smallest value.
+    #[inline]
+    pub fn lb(&self, var: VarId) -> i32 {
+        self.store.lb(var)
+    }
+
+    /// The variable's largest value.
+    #[inline]
+    pub fn ub(&self, var: VarId) -> i32 {
+        self.store.ub(var)
+    }
+
+    /// How many values the variable has left.
+    #[inline]
+    pub fn size(&self, var: VarId) -> u64 {
+        self.store.size(var)
+    }
+
+    /// Whether the variable has exactly one value left.
+    #[inline]
+    pub fn is_fixed(&self, var: VarId) -> bool {
+        self.store.size(var) == 1
+    }
+
+    /// Removes `value` from `var`'s domain; returns whether it was there. Emptying a domain is a
+    /// [`Wipeout`]. (An assigned variable's domain holds its value alone.)
+    #[inline(always)]
+    pub fn remove(&mut self, var: VarId, value: i32) -> Result<bool, Wipeout> {
+        self.store.remove_value(var, value)
+    }
+
+    /// Removes every value below `bound`: one trail entry however many values go. Returns whether
+    /// anything changed; emptying the domain is a [`Wipeout`].
+    #[inline]
+    pub fn set_min(&mut self, var: VarId, bound: i64) -> Result<bool, Wipeout> {
+        self.store.set_bounds(var, bound, i64::MAX)
+    }
+
+    /// Removes every value above `bound`; see [`PropagationCtx::set_min`].
+    #[inline]
+    pub fn set_max(&mut self, var: VarId, bound: i64) -> Result<bool, Wipeout> {
+        self.store.set_bounds(var, i64::MIN, bound)
+    }
+
+    /// Keeps only `value`; see [`PropagationCtx::set_min`].
+    #[inline]
+    pub fn fix(&mut self, var: VarId, value: i64) -> Result<bool, Wipeout> {
+        self.store.set_bounds(var, value, value)
+    }
+
+    /// Keeps only values in `lo..=hi` of `var`'s domain.
+    #[inline]
+    pub fn restrict_bounds(&mut self, var: VarId, lo: i64, hi: i64) -> Result<(), Wipeout> {
+        self.store.set_bounds(var, lo, hi).map(|_| ())
+    }
+
+    /// How many values the variable can still take: the same as [`PropagationCtx::size`] (an assigned
+    /// variable's domain holds its value alone).
+    #[inline]
+    pub fn current_size(&self, var: VarId) -> u64 {
+        self.size(var)
+    }
+
+    /// The values the variable can still take, ascending: its domain.
+    pub fn current_values(&self, var: VarId) -> impl Iterator<Item = i32> + '_ {
+        self.store.domain(var).values()
+    }
+
+    /// The variable's only possible value, if it has one.
+    #[inline]
+    pub fn fixed_value(&self, var: VarId) -> Option<i32> {
+        (self.store.size(var) == 1).then(|| self.store.lb(var))
+    }
+
+    /// Whether the variable was assigned by a search decision.
+    #[inline]
+    pub fn is_assigned(&self, var: VarId) -> bool {
+        self.store.is_assigned(var)
+    }
+
+    /// The assigned variables, by index: a propagator over consecutive variables can sweep the
+    /// unassigned ones a word at a time instead of asking [`PropagationCtx::is_assigned`] of each.
+    #[inline]
+    pub fn assigned_set(&self) -> &FixedBitSet {
+        self.store.assigned_set()
+    }
+
+    /// The constraint's state cell `index`.
+    #[inline]
+    pub fn cell(&self, index: usize) -> i64 {
+        self.cells()[index]
+    }
+
+    /// All of the constraint's state cells.
+    #[inline]
+    pub fn cells(&self) -> &[i64] {
+        &self.store.cells[self.cells.clone()]
+    }
+
+    /// Sets state cell `index` (trailed).
+    #[inline]
+    pub fn set_cell(&mut self, index: usize, value: i64) {
+        assert!(
+            index < self.cells.len(),
+            "cell {index} is not this constraint's"
+        );
+        self.store.set_cell(self.cells.start + index, value);
+    }
+
+    /// Adds `delta` to state cell `index` (trailed).
+    #[inline]
+    pub fn add_cell(&mut self, index: usize, delta: i64) {
+        let old = self.cell(index);
+        self.store.set_cell(self.cells.start + index, old + delta);
+    }
+}
