@@ -6,25 +6,36 @@ use csp_core::constraints::{Arithmetic, Extremum};
 use super::{Arg, Poster, Val};
 use crate::error::Error;
 
-pub const TIMES: u8 = 0;
-pub const DIV: u8 = 1;
-pub const MOD: u8 = 2;
-pub const MIN: u8 = 3;
-pub const MAX: u8 = 4;
-pub const POW: u8 = 5;
+/// The function of an `int_times`, `int_div`, `int_mod`, `int_min`, `int_max` or `int_pow` (and, with
+/// `Min` or `Max`, of an array's minimum or maximum).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArithOp {
+    /// `x · y`.
+    Times,
+    /// `x div y`, truncating.
+    Div,
+    /// `x mod y`, with `x`'s sign.
+    Mod,
+    /// The smaller.
+    Min,
+    /// The larger.
+    Max,
+    /// `x ^ y`.
+    Pow,
+}
 
-/// `int_times(x, y, z)` and the others: `z = OP(x, y)`, an `Arithmetic` (an `Extremum` of two for
+/// `int_times(x, y, z)` and the others: `z = op(x, y)`, an `Arithmetic` (an `Extremum` of two for
 /// the minimum and maximum); constants become fixed variables.
-pub fn arith<const OP: u8>(p: &mut Poster<'_>, args: &[Arg]) -> Result<(), Error> {
+pub fn arith(p: &mut Poster<'_>, args: &[Arg], op: ArithOp) -> Result<(), Error> {
     let (x, y, z) = (p.elem(&args[0])?, p.elem(&args[1])?, p.elem(&args[2])?);
     let (x, y, z) = (p.var(x)?, p.var(y)?, p.var(z)?);
-    match OP {
-        TIMES => p.post(Arithmetic::times(x, y, z)),
-        DIV => p.post(Arithmetic::div(x, y, z)),
-        MOD => p.post(Arithmetic::modulo(x, y, z)),
-        POW => p.post(Arithmetic::pow(x, y, z)),
-        _ => {
-            let extremum = if OP == MIN {
+    match op {
+        ArithOp::Times => p.post(Arithmetic::times(x, y, z)),
+        ArithOp::Div => p.post(Arithmetic::div(x, y, z)),
+        ArithOp::Mod => p.post(Arithmetic::modulo(x, y, z)),
+        ArithOp::Pow => p.post(Arithmetic::pow(x, y, z)),
+        ArithOp::Min | ArithOp::Max => {
+            let extremum = if op == ArithOp::Min {
                 Extremum::minimum(z, vec![x, y])
             } else {
                 Extremum::maximum(z, vec![x, y])
@@ -36,29 +47,29 @@ pub fn arith<const OP: u8>(p: &mut Poster<'_>, args: &[Arg]) -> Result<(), Error
 
 /// The FlatZinc definitions, written out again rather than taken from the engine's constraints, so
 /// that the check does not share their code.
-pub fn arith_holds<const OP: u8>(v: &[Val<'_>]) -> bool {
+pub fn arith_holds(v: &[Val<'_>], op: ArithOp) -> bool {
     let (Some(x), Some(y), Some(z)) = (v[0].int(), v[1].int(), v[2].int()) else {
         return false;
     };
     let (x, y, z) = (i128::from(x), i128::from(y), i128::from(z));
-    match OP {
-        TIMES => x * y == z,
+    match op {
+        ArithOp::Times => x * y == z,
         // Truncating division: the quotient rounds towards zero, the remainder takes x's sign.
-        DIV => {
+        ArithOp::Div => {
             let remainder = x - z * y;
             y != 0
                 && remainder.abs() < y.abs()
                 && (remainder == 0 || remainder.signum() == x.signum())
         }
-        MOD => {
+        ArithOp::Mod => {
             y != 0 && z.abs() < y.abs() && (z == 0 || z.signum() == x.signum()) && (x - z) % y == 0
         }
-        MIN => z == x.min(y),
-        MAX => z == x.max(y),
+        ArithOp::Min => z == x.min(y),
+        ArithOp::Max => z == x.max(y),
         // x^y; for y < 0, 1 div x^|y|: 1 for x = 1, ±1 for x = −1 by the parity of y, 0 for
         // |x| ≥ 2, and no value for x = 0. (MiniZinc 2.6.4's evaluator of constants gives 0 for
         // x = −1 as well; the catalogue's `Arithmetic` follows the arithmetic, and so does this.)
-        _ => match x {
+        ArithOp::Pow => match x {
             0 if y < 0 => false,
             0 => z == i128::from(y == 0),
             1 => z == 1,
@@ -93,9 +104,9 @@ pub fn int_abs_holds(v: &[Val<'_>]) -> bool {
     }
 }
 
-/// `array_int_maximum(m, xs)` (`OP` = `MAX`) or `array_int_minimum`: one `Extremum` over the array;
+/// `array_int_maximum(m, xs)` (`op` = [`ArithOp::Max`]) or `array_int_minimum`: one `Extremum` over the array;
 /// an empty array has no maximum, so nothing satisfies it.
-pub fn extremum<const OP: u8>(p: &mut Poster<'_>, args: &[Arg]) -> Result<(), Error> {
+pub fn extremum(p: &mut Poster<'_>, args: &[Arg], op: ArithOp) -> Result<(), Error> {
     let m = p.elem(&args[0])?;
     let items = p.elems(&args[1])?.to_vec();
     if items.is_empty() {
@@ -103,7 +114,7 @@ pub fn extremum<const OP: u8>(p: &mut Poster<'_>, args: &[Arg]) -> Result<(), Er
     }
     let m = p.var(m)?;
     let xs = p.vars(&items)?;
-    let extremum = if OP == MAX {
+    let extremum = if op == ArithOp::Max {
         Extremum::maximum(m, xs)
     } else {
         Extremum::minimum(m, xs)
@@ -111,10 +122,10 @@ pub fn extremum<const OP: u8>(p: &mut Poster<'_>, args: &[Arg]) -> Result<(), Er
     p.post(extremum.map_err(|e| p.invalid(e.to_string()))?)
 }
 
-pub fn extremum_holds<const OP: u8>(v: &[Val<'_>]) -> bool {
+pub fn extremum_holds(v: &[Val<'_>], op: ArithOp) -> bool {
     match (v[0].int(), v[1].array()) {
         (Some(m), Some(items)) => {
-            let best = if OP == MAX {
+            let best = if op == ArithOp::Max {
                 items.iter().max()
             } else {
                 items.iter().min()

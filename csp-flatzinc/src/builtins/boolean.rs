@@ -5,17 +5,27 @@
 
 use csp_core::constraints::{BoolAnd, Clause, Comparison, Literal, Parity};
 
-use super::{Arg, EQ, IMP, LE, NE, PLAIN, Poster, REIF, Reif, Val, compare, tied};
+use super::{Arg, Poster, Reif, Suffix, Val, compare, tied};
 use crate::Elem;
 use crate::error::Error;
 
-pub const AND: u8 = 0;
-pub const OR: u8 = 1;
-pub const XOR: u8 = 2;
-/// `a = b`, `a ≤ b`, `a < b` on Booleans.
-pub const BEQ: u8 = 3;
-pub const BLE: u8 = 4;
-pub const BLT: u8 = 5;
+/// The Boolean operator of a `bool_and`, `bool_or`, `bool_xor`, `bool_eq`, `bool_le` or `bool_lt`
+/// with a trailing Boolean (reified or half-reified).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BoolOp {
+    /// `a ∧ b`.
+    And,
+    /// `a ∨ b`.
+    Or,
+    /// `a ⊕ b`.
+    Xor,
+    /// `a = b`.
+    Eq,
+    /// `a ≤ b`, that is `a → b`.
+    Le,
+    /// `a < b`, that is `¬a ∧ b`.
+    Lt,
+}
 
 /// A Boolean argument (a variable or a constant) or its negation.
 #[derive(Debug, Clone, Copy)]
@@ -136,38 +146,32 @@ fn parity(p: &mut Poster<'_>, elems: &[Elem], mut odd: bool) -> Result<(), Error
 
 /// Two Booleans compared as 0/1, as a `Compare`: `bool2int` and `bool_eq` (=), `bool_le` (≤),
 /// `bool_lt` (<), `bool_not` and the two-argument `bool_xor` (≠).
-pub fn bool_cmp<const REL: u8>(p: &mut Poster<'_>, args: &[Arg]) -> Result<(), Error> {
+pub fn bool_cmp(p: &mut Poster<'_>, args: &[Arg], rel: Comparison) -> Result<(), Error> {
     let (a, b) = (p.elem(&args[0])?, p.elem(&args[1])?);
-    let comparison = match REL {
-        EQ => Comparison::Equal,
-        NE => Comparison::NotEqual,
-        LE => Comparison::LessOrEqual,
-        _ => Comparison::Less,
-    };
-    p.compare(a, comparison, b, 0, Reif::Plain)
+    p.compare(a, rel, b, 0, Reif::Plain)
 }
 
-pub fn bool_cmp_holds<const REL: u8>(v: &[Val<'_>]) -> bool {
+pub fn bool_cmp_holds(v: &[Val<'_>], rel: Comparison) -> bool {
     let boolean = |x: Option<i64>| x.filter(|x| (0..=1).contains(x));
     // bool2int's second argument is an integer, equal to the first as 0/1.
     match (boolean(v[0].int()), v[1].int()) {
-        (Some(a), Some(b)) => compare::<REL>(i128::from(a), i128::from(b)),
+        (Some(a), Some(b)) => compare(rel, i128::from(a), i128::from(b)),
         _ => false,
     }
 }
 
 /// `bool_clause(as, bs)`: some `asᵢ` true or some `bsᵢ` false, a `Clause`; `bool_clause_imp(as, bs,
 /// r)` is the clause with `¬r` added, and `bool_clause_reif` is `¬r ↔ ∧ ¬asᵢ ∧ bsᵢ`, a `BoolAnd`.
-pub fn bool_clause<const MODE: u8>(p: &mut Poster<'_>, args: &[Arg]) -> Result<(), Error> {
+pub fn bool_clause(p: &mut Poster<'_>, args: &[Arg], suffix: Suffix) -> Result<(), Error> {
     let mut literals = lits(p, &args[0], true)?;
     literals.extend(lits(p, &args[1], false)?);
-    match MODE {
-        PLAIN => clause(p, &literals),
-        IMP => {
+    match suffix {
+        Suffix::Plain => clause(p, &literals),
+        Suffix::Implied => {
             literals.push(lit(p, p.elem(&args[2])?, false)?);
             clause(p, &literals)
         }
-        _ => {
+        Suffix::Reified => {
             let not_r = lit(p, p.elem(&args[2])?, false)?;
             let negated: Vec<Lit> = literals.iter().map(|l| l.negated()).collect();
             and_reif(p, not_r, &negated)
@@ -175,10 +179,14 @@ pub fn bool_clause<const MODE: u8>(p: &mut Poster<'_>, args: &[Arg]) -> Result<(
     }
 }
 
-pub fn bool_clause_holds<const MODE: u8>(v: &[Val<'_>]) -> bool {
-    let r = if MODE == PLAIN { None } else { v[2].int() };
+pub fn bool_clause_holds(v: &[Val<'_>], suffix: Suffix) -> bool {
+    let r = if suffix == Suffix::Plain {
+        None
+    } else {
+        v[2].int()
+    };
     match (v[0].array(), v[1].array()) {
-        (Some(a), Some(b)) => tied::<MODE>(a.contains(&1) || b.contains(&0), r),
+        (Some(a), Some(b)) => tied(suffix, a.contains(&1) || b.contains(&0), r),
         _ => false,
     }
 }
@@ -192,7 +200,7 @@ pub fn array_bool_and(p: &mut Poster<'_>, args: &[Arg]) -> Result<(), Error> {
 
 pub fn array_bool_and_holds(v: &[Val<'_>]) -> bool {
     match (v[0].array(), v[1].int()) {
-        (Some(a), r) => tied::<REIF>(a.iter().all(|&x| x == 1), r),
+        (Some(a), r) => tied(Suffix::Reified, a.iter().all(|&x| x == 1), r),
         _ => false,
     }
 }
@@ -206,7 +214,7 @@ pub fn array_bool_or(p: &mut Poster<'_>, args: &[Arg]) -> Result<(), Error> {
 
 pub fn array_bool_or_holds(v: &[Val<'_>]) -> bool {
     match (v[0].array(), v[1].int()) {
-        (Some(a), r) => tied::<REIF>(a.contains(&1), r),
+        (Some(a), r) => tied(Suffix::Reified, a.contains(&1), r),
         _ => false,
     }
 }
@@ -222,48 +230,46 @@ pub fn array_bool_xor_holds(v: &[Val<'_>]) -> bool {
         .is_some_and(|a| a.iter().filter(|&&x| x == 1).count() % 2 == 1)
 }
 
-fn apply<const OP: u8>(a: i64, b: i64) -> bool {
-    match OP {
-        AND => a == 1 && b == 1,
-        OR => a == 1 || b == 1,
-        XOR => a != b,
-        BEQ => a == b,
-        BLE => a <= b,
-        _ => a < b,
+fn apply(op: BoolOp, a: i64, b: i64) -> bool {
+    match op {
+        BoolOp::And => a == 1 && b == 1,
+        BoolOp::Or => a == 1 || b == 1,
+        BoolOp::Xor => a != b,
+        BoolOp::Eq => a == b,
+        BoolOp::Le => a <= b,
+        BoolOp::Lt => a < b,
     }
 }
 
-/// `r ↔ a OP b` (`MODE` = `REIF`): a `BoolAnd` for and, or, `≤` and `<` (by De Morgan where needed),
-/// a `Parity` for xor and equality. `r → a OP b` (`IMP`): the clauses of `a OP b`, each with `¬r`.
-pub fn bool_op<const OP: u8, const MODE: u8>(
-    p: &mut Poster<'_>,
-    args: &[Arg],
-) -> Result<(), Error> {
+/// `r ↔ a op b` ([`Suffix::Reified`]): a `BoolAnd` for and, or, `≤` and `<` (by De Morgan where
+/// needed), a `Parity` for xor and equality. `r → a op b` ([`Suffix::Implied`]): the clauses of
+/// `a op b`, each with `¬r`.
+pub fn bool_op(p: &mut Poster<'_>, args: &[Arg], op: BoolOp, suffix: Suffix) -> Result<(), Error> {
     let (a, b, r) = (
         lit(p, p.elem(&args[0])?, true)?,
         lit(p, p.elem(&args[1])?, true)?,
         lit(p, p.elem(&args[2])?, true)?,
     );
     let (not_a, not_b, not_r) = (a.negated(), b.negated(), r.negated());
-    if MODE == REIF {
-        return match OP {
-            AND => and_reif(p, r, &[a, b]),
-            OR => and_reif(p, not_r, &[not_a, not_b]),
+    if suffix == Suffix::Reified {
+        return match op {
+            BoolOp::And => and_reif(p, r, &[a, b]),
+            BoolOp::Or => and_reif(p, not_r, &[not_a, not_b]),
             // r = a ⊕ b: a ⊕ b ⊕ r is even; r = (a = b): it is odd.
-            XOR => parity(p, &[a.elem, b.elem, r.elem], false),
-            BEQ => parity(p, &[a.elem, b.elem, r.elem], true),
+            BoolOp::Xor => parity(p, &[a.elem, b.elem, r.elem], false),
+            BoolOp::Eq => parity(p, &[a.elem, b.elem, r.elem], true),
             // r ↔ ¬a ∨ b, that is ¬r ↔ a ∧ ¬b.
-            BLE => and_reif(p, not_r, &[a, not_b]),
-            _ => and_reif(p, r, &[not_a, b]),
+            BoolOp::Le => and_reif(p, not_r, &[a, not_b]),
+            BoolOp::Lt => and_reif(p, r, &[not_a, b]),
         };
     }
-    let clauses: &[&[Lit]] = match OP {
-        AND => &[&[not_r, a], &[not_r, b]],
-        OR => &[&[not_r, a, b]],
-        XOR => &[&[not_r, a, b], &[not_r, not_a, not_b]],
-        BEQ => &[&[not_r, not_a, b], &[not_r, a, not_b]],
-        BLE => &[&[not_r, not_a, b]],
-        _ => &[&[not_r, not_a], &[not_r, b]],
+    let clauses: &[&[Lit]] = match op {
+        BoolOp::And => &[&[not_r, a], &[not_r, b]],
+        BoolOp::Or => &[&[not_r, a, b]],
+        BoolOp::Xor => &[&[not_r, a, b], &[not_r, not_a, not_b]],
+        BoolOp::Eq => &[&[not_r, not_a, b], &[not_r, a, not_b]],
+        BoolOp::Le => &[&[not_r, not_a, b]],
+        BoolOp::Lt => &[&[not_r, not_a], &[not_r, b]],
     };
     for literals in clauses {
         clause(p, literals)?;
@@ -271,10 +277,10 @@ pub fn bool_op<const OP: u8, const MODE: u8>(
     Ok(())
 }
 
-pub fn bool_op_holds<const OP: u8, const MODE: u8>(v: &[Val<'_>]) -> bool {
+pub fn bool_op_holds(v: &[Val<'_>], op: BoolOp, suffix: Suffix) -> bool {
     let boolean = |x: Option<i64>| x.filter(|x| (0..=1).contains(x));
     match (boolean(v[0].int()), boolean(v[1].int()), v[2].int()) {
-        (Some(a), Some(b), r) => tied::<MODE>(apply::<OP>(a, b), r),
+        (Some(a), Some(b), r) => tied(suffix, apply(op, a, b), r),
         _ => false,
     }
 }

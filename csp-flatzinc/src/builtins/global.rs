@@ -5,7 +5,7 @@ use csp_core::constraints::{
     AllDifferent, Among, Circuit, Comparison, GlobalCardinality, Inverse, LexLess, Relation, SetIn,
 };
 
-use super::{Arg, Poster, Reif, Val, reif_of, tied};
+use super::{Arg, Poster, Reif, Suffix, Val, reif_of, tied};
 use crate::Elem;
 use crate::ast::ranges_contain;
 use crate::error::Error;
@@ -57,21 +57,21 @@ pub fn table_holds(v: &[Val<'_>]) -> bool {
 
 /// `set_in(x, S)` and its `_reif`/`_imp` forms: a `SetIn` (domain consistent), reified by
 /// `Reified` through its entailment and negation.
-pub fn set_in<const MODE: u8>(p: &mut Poster<'_>, args: &[Arg]) -> Result<(), Error> {
+pub fn set_in(p: &mut Poster<'_>, args: &[Arg], suffix: Suffix) -> Result<(), Error> {
     let x = p.elem(&args[0])?;
     let set = p.set(&args[1])?.clone();
-    let reif = reif_of::<MODE>(p, args)?;
+    let reif = reif_of(suffix, p, args)?;
     match x {
         Elem::Const(value) => p.post_truth(ranges_contain(&set, value), reif),
         Elem::Var(var) => p.reified(reif, Box::new(super::set_in_constraint(var, &set))),
     }
 }
 
-pub fn set_in_holds<const MODE: u8>(v: &[Val<'_>]) -> bool {
+pub fn set_in_holds(v: &[Val<'_>], suffix: Suffix) -> bool {
     match (v[0].int(), v[1].set()) {
         (Some(x), Some(set)) => {
             let holds = set.iter().any(|&(lo, hi)| lo <= x && x <= hi);
-            tied::<MODE>(holds, v.get(2).and_then(Val::int))
+            tied(suffix, holds, v.get(2).and_then(Val::int))
         }
         _ => false,
     }

@@ -3,11 +3,10 @@
 //! every solution passes before it is printed). [`BUILTINS`] is the one place a constraint is added:
 //! when the catalogue gives the engine a new constraint, its entry here names it, and the solver
 //! library in `minizinc/mznlib` may then declare it native.
-
 //!
 //! This file is the table and its entries' type; what the entries' constructors share is in the
 //! leaves `args` (the arguments and their values), `poster` (posting them) and `relation` (the
-//! relation and reification tags), which the families (`linear`, `boolean`, …) build on.
+//! [`Suffix`] tag and the checks of a relation), which the families (`linear`, `boolean`, …) build on.
 
 mod args;
 mod arith;
@@ -24,7 +23,10 @@ mod values;
 
 pub use args::{Arg, Val};
 pub use poster::{Poster, Reif, set_in_constraint};
-pub(crate) use relation::{EQ, IMP, LE, LT, NE, PLAIN, REIF, compare, reif_of, tied};
+pub use relation::Suffix;
+pub(crate) use relation::{compare, reif_of, tied};
+
+use csp_core::constraints::Comparison;
 
 use crate::error::Error;
 use crate::types::Type;
@@ -92,8 +94,26 @@ const fn count_parameters(signature: &str) -> usize {
     count
 }
 
+/// One table entry. A family's constructor and checker take the tags that pick one member
+/// (`int_cmp(Less, Reified)` is `int_lt_reif`) after their usual arguments; the entry passes them
+/// through a closure, so that every entry is a plain function pointer.
 macro_rules! builtin {
-    ($name:literal, $signature:literal, $support:ident, $post:expr, $holds:expr) => {
+    (
+        $name:literal,
+        $signature:literal,
+        $support:ident,
+        $post:ident($($post_tag:expr),+ $(,)?),
+        $holds:ident($($holds_tag:expr),+ $(,)?) $(,)?
+    ) => {
+        builtin!(
+            $name,
+            $signature,
+            $support,
+            |p, args| $post(p, args, $($post_tag),+),
+            |values| $holds(values, $($holds_tag),+)
+        )
+    };
+    ($name:literal, $signature:literal, $support:ident, $post:expr, $holds:expr $(,)?) => {
         Builtin {
             name: $name,
             signature: $signature,
@@ -107,6 +127,8 @@ macro_rules! builtin {
 
 /// Every builtin, by FlatZinc name. Keep each family together, plain form first.
 pub static BUILTINS: &[Builtin] = {
+    use Comparison::{Equal, Less, LessOrEqual, NotEqual};
+    use Suffix::{Implied, Plain, Reified};
     use arith::*;
     use automaton::*;
     use boolean::*;
@@ -122,85 +144,85 @@ pub static BUILTINS: &[Builtin] = {
             "int_eq",
             "var int, var int",
             Native,
-            int_cmp::<EQ, PLAIN>,
-            int_cmp_holds::<EQ, PLAIN>
+            int_cmp(Equal, Plain),
+            int_cmp_holds(Equal, Plain)
         ),
         builtin!(
             "int_ne",
             "var int, var int",
             Native,
-            int_cmp::<NE, PLAIN>,
-            int_cmp_holds::<NE, PLAIN>
+            int_cmp(NotEqual, Plain),
+            int_cmp_holds(NotEqual, Plain)
         ),
         builtin!(
             "int_le",
             "var int, var int",
             Native,
-            int_cmp::<LE, PLAIN>,
-            int_cmp_holds::<LE, PLAIN>
+            int_cmp(LessOrEqual, Plain),
+            int_cmp_holds(LessOrEqual, Plain)
         ),
         builtin!(
             "int_lt",
             "var int, var int",
             Native,
-            int_cmp::<LT, PLAIN>,
-            int_cmp_holds::<LT, PLAIN>
+            int_cmp(Less, Plain),
+            int_cmp_holds(Less, Plain)
         ),
         builtin!(
             "int_eq_reif",
             "var int, var int, var bool",
             Native,
-            int_cmp::<EQ, REIF>,
-            int_cmp_holds::<EQ, REIF>
+            int_cmp(Equal, Reified),
+            int_cmp_holds(Equal, Reified)
         ),
         builtin!(
             "int_ne_reif",
             "var int, var int, var bool",
             Native,
-            int_cmp::<NE, REIF>,
-            int_cmp_holds::<NE, REIF>
+            int_cmp(NotEqual, Reified),
+            int_cmp_holds(NotEqual, Reified)
         ),
         builtin!(
             "int_le_reif",
             "var int, var int, var bool",
             Native,
-            int_cmp::<LE, REIF>,
-            int_cmp_holds::<LE, REIF>
+            int_cmp(LessOrEqual, Reified),
+            int_cmp_holds(LessOrEqual, Reified)
         ),
         builtin!(
             "int_lt_reif",
             "var int, var int, var bool",
             Native,
-            int_cmp::<LT, REIF>,
-            int_cmp_holds::<LT, REIF>
+            int_cmp(Less, Reified),
+            int_cmp_holds(Less, Reified)
         ),
         builtin!(
             "int_eq_imp",
             "var int, var int, var bool",
             Native,
-            int_cmp::<EQ, IMP>,
-            int_cmp_holds::<EQ, IMP>
+            int_cmp(Equal, Implied),
+            int_cmp_holds(Equal, Implied)
         ),
         builtin!(
             "int_ne_imp",
             "var int, var int, var bool",
             Native,
-            int_cmp::<NE, IMP>,
-            int_cmp_holds::<NE, IMP>
+            int_cmp(NotEqual, Implied),
+            int_cmp_holds(NotEqual, Implied)
         ),
         builtin!(
             "int_le_imp",
             "var int, var int, var bool",
             Native,
-            int_cmp::<LE, IMP>,
-            int_cmp_holds::<LE, IMP>
+            int_cmp(LessOrEqual, Implied),
+            int_cmp_holds(LessOrEqual, Implied)
         ),
         builtin!(
             "int_lt_imp",
             "var int, var int, var bool",
             Native,
-            int_cmp::<LT, IMP>,
-            int_cmp_holds::<LT, IMP>
+            int_cmp(Less, Implied),
+            int_cmp_holds(Less, Implied)
         ),
         // Linear sums: `Linear`, constants folded and repeated variables merged; one or two unit
         // terms are a `Compare`.
@@ -208,142 +230,142 @@ pub static BUILTINS: &[Builtin] = {
             "int_lin_eq",
             "array [int] of int, array [int] of var int, int",
             Native,
-            int_lin::<EQ, PLAIN>,
-            int_lin_holds::<EQ, PLAIN>
+            int_lin(Equal, Plain),
+            int_lin_holds(Equal, Plain)
         ),
         builtin!(
             "int_lin_ne",
             "array [int] of int, array [int] of var int, int",
             Native,
-            int_lin::<NE, PLAIN>,
-            int_lin_holds::<NE, PLAIN>
+            int_lin(NotEqual, Plain),
+            int_lin_holds(NotEqual, Plain)
         ),
         builtin!(
             "int_lin_le",
             "array [int] of int, array [int] of var int, int",
             Native,
-            int_lin::<LE, PLAIN>,
-            int_lin_holds::<LE, PLAIN>
+            int_lin(LessOrEqual, Plain),
+            int_lin_holds(LessOrEqual, Plain)
         ),
         builtin!(
             "int_lin_eq_reif",
             "array [int] of int, array [int] of var int, int, var bool",
             Native,
-            int_lin::<EQ, REIF>,
-            int_lin_holds::<EQ, REIF>
+            int_lin(Equal, Reified),
+            int_lin_holds(Equal, Reified)
         ),
         builtin!(
             "int_lin_ne_reif",
             "array [int] of int, array [int] of var int, int, var bool",
             Native,
-            int_lin::<NE, REIF>,
-            int_lin_holds::<NE, REIF>
+            int_lin(NotEqual, Reified),
+            int_lin_holds(NotEqual, Reified)
         ),
         builtin!(
             "int_lin_le_reif",
             "array [int] of int, array [int] of var int, int, var bool",
             Native,
-            int_lin::<LE, REIF>,
-            int_lin_holds::<LE, REIF>
+            int_lin(LessOrEqual, Reified),
+            int_lin_holds(LessOrEqual, Reified)
         ),
         builtin!(
             "int_lin_eq_imp",
             "array [int] of int, array [int] of var int, int, var bool",
             Native,
-            int_lin::<EQ, IMP>,
-            int_lin_holds::<EQ, IMP>
+            int_lin(Equal, Implied),
+            int_lin_holds(Equal, Implied)
         ),
         builtin!(
             "int_lin_ne_imp",
             "array [int] of int, array [int] of var int, int, var bool",
             Native,
-            int_lin::<NE, IMP>,
-            int_lin_holds::<NE, IMP>
+            int_lin(NotEqual, Implied),
+            int_lin_holds(NotEqual, Implied)
         ),
         builtin!(
             "int_lin_le_imp",
             "array [int] of int, array [int] of var int, int, var bool",
             Native,
-            int_lin::<LE, IMP>,
-            int_lin_holds::<LE, IMP>
+            int_lin(LessOrEqual, Implied),
+            int_lin_holds(LessOrEqual, Implied)
         ),
         builtin!(
             "bool_lin_eq",
             "array [int] of int, array [int] of var bool, var int",
             Native,
-            bool_lin::<EQ>,
-            bool_lin_holds::<EQ>
+            bool_lin(Equal),
+            bool_lin_holds(Equal)
         ),
         builtin!(
             "bool_lin_le",
             "array [int] of int, array [int] of var bool, int",
             Native,
-            bool_lin::<LE>,
-            bool_lin_holds::<LE>
+            bool_lin(LessOrEqual),
+            bool_lin_holds(LessOrEqual)
         ),
         // Booleans: `Compare`, `Clause` (watched literals), `BoolAnd` (reified conjunctions), `Parity`.
         builtin!(
             "bool2int",
             "var bool, var int",
             Native,
-            bool_cmp::<EQ>,
-            bool_cmp_holds::<EQ>
+            bool_cmp(Equal),
+            bool_cmp_holds(Equal)
         ),
         builtin!(
             "bool_eq",
             "var bool, var bool",
             Native,
-            bool_cmp::<EQ>,
-            bool_cmp_holds::<EQ>
+            bool_cmp(Equal),
+            bool_cmp_holds(Equal)
         ),
         builtin!(
             "bool_le",
             "var bool, var bool",
             Native,
-            bool_cmp::<LE>,
-            bool_cmp_holds::<LE>
+            bool_cmp(LessOrEqual),
+            bool_cmp_holds(LessOrEqual)
         ),
         builtin!(
             "bool_lt",
             "var bool, var bool",
             Native,
-            bool_cmp::<LT>,
-            bool_cmp_holds::<LT>
+            bool_cmp(Less),
+            bool_cmp_holds(Less)
         ),
         builtin!(
             "bool_not",
             "var bool, var bool",
             Native,
-            bool_cmp::<NE>,
-            bool_cmp_holds::<NE>
+            bool_cmp(NotEqual),
+            bool_cmp_holds(NotEqual)
         ),
         builtin!(
             "bool_xor",
             "var bool, var bool",
             Native,
-            bool_cmp::<NE>,
-            bool_cmp_holds::<NE>
+            bool_cmp(NotEqual),
+            bool_cmp_holds(NotEqual)
         ),
         builtin!(
             "bool_clause",
             "array [int] of var bool, array [int] of var bool",
             Native,
-            bool_clause::<PLAIN>,
-            bool_clause_holds::<PLAIN>
+            bool_clause(Plain),
+            bool_clause_holds(Plain)
         ),
         builtin!(
             "bool_clause_reif",
             "array [int] of var bool, array [int] of var bool, var bool",
             Native,
-            bool_clause::<REIF>,
-            bool_clause_holds::<REIF>
+            bool_clause(Reified),
+            bool_clause_holds(Reified)
         ),
         builtin!(
             "bool_clause_imp",
             "array [int] of var bool, array [int] of var bool, var bool",
             Native,
-            bool_clause::<IMP>,
-            bool_clause_holds::<IMP>
+            bool_clause(Implied),
+            bool_clause_holds(Implied)
         ),
         builtin!(
             "array_bool_and",
@@ -370,85 +392,85 @@ pub static BUILTINS: &[Builtin] = {
             "bool_and",
             "var bool, var bool, var bool",
             Native,
-            bool_op::<AND, REIF>,
-            bool_op_holds::<AND, REIF>
+            bool_op(BoolOp::And, Reified),
+            bool_op_holds(BoolOp::And, Reified)
         ),
         builtin!(
             "bool_or",
             "var bool, var bool, var bool",
             Native,
-            bool_op::<OR, REIF>,
-            bool_op_holds::<OR, REIF>
+            bool_op(BoolOp::Or, Reified),
+            bool_op_holds(BoolOp::Or, Reified)
         ),
         builtin!(
             "bool_xor",
             "var bool, var bool, var bool",
             Native,
-            bool_op::<XOR, REIF>,
-            bool_op_holds::<XOR, REIF>
+            bool_op(BoolOp::Xor, Reified),
+            bool_op_holds(BoolOp::Xor, Reified)
         ),
         builtin!(
             "bool_eq_reif",
             "var bool, var bool, var bool",
             Native,
-            bool_op::<BEQ, REIF>,
-            bool_op_holds::<BEQ, REIF>
+            bool_op(BoolOp::Eq, Reified),
+            bool_op_holds(BoolOp::Eq, Reified)
         ),
         builtin!(
             "bool_le_reif",
             "var bool, var bool, var bool",
             Native,
-            bool_op::<BLE, REIF>,
-            bool_op_holds::<BLE, REIF>
+            bool_op(BoolOp::Le, Reified),
+            bool_op_holds(BoolOp::Le, Reified)
         ),
         builtin!(
             "bool_lt_reif",
             "var bool, var bool, var bool",
             Native,
-            bool_op::<BLT, REIF>,
-            bool_op_holds::<BLT, REIF>
+            bool_op(BoolOp::Lt, Reified),
+            bool_op_holds(BoolOp::Lt, Reified)
         ),
         builtin!(
             "bool_and_imp",
             "var bool, var bool, var bool",
             Native,
-            bool_op::<AND, IMP>,
-            bool_op_holds::<AND, IMP>
+            bool_op(BoolOp::And, Implied),
+            bool_op_holds(BoolOp::And, Implied)
         ),
         builtin!(
             "bool_or_imp",
             "var bool, var bool, var bool",
             Native,
-            bool_op::<OR, IMP>,
-            bool_op_holds::<OR, IMP>
+            bool_op(BoolOp::Or, Implied),
+            bool_op_holds(BoolOp::Or, Implied)
         ),
         builtin!(
             "bool_xor_imp",
             "var bool, var bool, var bool",
             Native,
-            bool_op::<XOR, IMP>,
-            bool_op_holds::<XOR, IMP>
+            bool_op(BoolOp::Xor, Implied),
+            bool_op_holds(BoolOp::Xor, Implied)
         ),
         builtin!(
             "bool_eq_imp",
             "var bool, var bool, var bool",
             Native,
-            bool_op::<BEQ, IMP>,
-            bool_op_holds::<BEQ, IMP>
+            bool_op(BoolOp::Eq, Implied),
+            bool_op_holds(BoolOp::Eq, Implied)
         ),
         builtin!(
             "bool_le_imp",
             "var bool, var bool, var bool",
             Native,
-            bool_op::<BLE, IMP>,
-            bool_op_holds::<BLE, IMP>
+            bool_op(BoolOp::Le, Implied),
+            bool_op_holds(BoolOp::Le, Implied)
         ),
         builtin!(
             "bool_lt_imp",
             "var bool, var bool, var bool",
             Native,
-            bool_op::<BLT, IMP>,
-            bool_op_holds::<BLT, IMP>
+            bool_op(BoolOp::Lt, Implied),
+            bool_op_holds(BoolOp::Lt, Implied)
         ),
         // Element: `Element` over a constant array, `VarElement` over variables.
         builtin!(
@@ -484,43 +506,43 @@ pub static BUILTINS: &[Builtin] = {
             "int_times",
             "var int, var int, var int",
             Native,
-            arith::<TIMES>,
-            arith_holds::<TIMES>
+            arith(ArithOp::Times),
+            arith_holds(ArithOp::Times)
         ),
         builtin!(
             "int_div",
             "var int, var int, var int",
             Native,
-            arith::<DIV>,
-            arith_holds::<DIV>
+            arith(ArithOp::Div),
+            arith_holds(ArithOp::Div)
         ),
         builtin!(
             "int_mod",
             "var int, var int, var int",
             Native,
-            arith::<MOD>,
-            arith_holds::<MOD>
+            arith(ArithOp::Mod),
+            arith_holds(ArithOp::Mod)
         ),
         builtin!(
             "int_min",
             "var int, var int, var int",
             Native,
-            arith::<MIN>,
-            arith_holds::<MIN>
+            arith(ArithOp::Min),
+            arith_holds(ArithOp::Min)
         ),
         builtin!(
             "int_max",
             "var int, var int, var int",
             Native,
-            arith::<MAX>,
-            arith_holds::<MAX>
+            arith(ArithOp::Max),
+            arith_holds(ArithOp::Max)
         ),
         builtin!(
             "int_pow",
             "var int, var int, var int",
             Native,
-            arith::<POW>,
-            arith_holds::<POW>
+            arith(ArithOp::Pow),
+            arith_holds(ArithOp::Pow)
         ),
         builtin!(
             "int_abs",
@@ -533,37 +555,37 @@ pub static BUILTINS: &[Builtin] = {
             "array_int_maximum",
             "var int, array [int] of var int",
             Native,
-            extremum::<MAX>,
-            extremum_holds::<MAX>
+            extremum(ArithOp::Max),
+            extremum_holds(ArithOp::Max)
         ),
         builtin!(
             "array_int_minimum",
             "var int, array [int] of var int",
             Native,
-            extremum::<MIN>,
-            extremum_holds::<MIN>
+            extremum(ArithOp::Min),
+            extremum_holds(ArithOp::Min)
         ),
         // Sets: membership of a constant set, `SetIn` (reified by `Reified`).
         builtin!(
             "set_in",
             "var int, set of int",
             Native,
-            set_in::<PLAIN>,
-            set_in_holds::<PLAIN>
+            set_in(Plain),
+            set_in_holds(Plain)
         ),
         builtin!(
             "set_in_reif",
             "var int, set of int, var bool",
             Native,
-            set_in::<REIF>,
-            set_in_holds::<REIF>
+            set_in(Reified),
+            set_in_holds(Reified)
         ),
         builtin!(
             "set_in_imp",
             "var int, set of int, var bool",
             Native,
-            set_in::<IMP>,
-            set_in_holds::<IMP>
+            set_in(Implied),
+            set_in_holds(Implied)
         ),
         // Global constraints the solver library declares native (`minizinc/mznlib/fzn_*.mzn`).
         builtin!(
