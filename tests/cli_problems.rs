@@ -103,6 +103,52 @@ fn sudoku_json_solves_the_hardest_set_one_object_per_puzzle() {
     }
 }
 
+const TOP95: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/sudoku/norvig_top95.txt");
+
+/// A report without its time, which is the one field threads may change.
+fn untimed(mut report: Value) -> Value {
+    report
+        .as_object_mut()
+        .expect("a report is an object")
+        .remove("elapsed_ms");
+    report
+}
+
+#[test]
+fn sudoku_threads_give_every_puzzle_the_same_search_and_report_in_order() {
+    // 95 puzzles: several batches of two threads' worth, the last one partial.
+    let one = csp(&["sudoku", TOP95, "--all", "--json"]);
+    let two = csp(&["sudoku", TOP95, "--all", "--json", "--threads", "2"]);
+    assert_eq!(one.status.code(), Some(0), "{}", stderr(&one));
+    assert_eq!(two.status.code(), Some(0), "{}", stderr(&two));
+    let puzzles = sudoku::parse_puzzles(&std::fs::read_to_string(TOP95).unwrap()).unwrap();
+    let (one, two) = (json_lines(&one), json_lines(&two));
+    assert_eq!(two.len(), puzzles.len());
+    for ((a, b), puzzle) in one.into_iter().zip(two).zip(&puzzles) {
+        assert_eq!(b["line"], puzzle.line, "in the input's order");
+        let solution: Grid = b["solution"].as_str().expect("a solution").parse().unwrap();
+        assert_eq!(sudoku::check(&puzzle.grid, &solution), Ok(()));
+        assert_eq!(untimed(a), untimed(b));
+    }
+}
+
+#[test]
+fn sudoku_threads_answer_the_puzzles_before_a_bad_line_then_name_it() {
+    let good = std::fs::read_to_string(TOP95).unwrap();
+    let good: Vec<&str> = good.lines().take(40).collect();
+    let input = format!("{}\nnot a puzzle\n{}\n", good.join("\n"), good[0]);
+    let output = csp_with_input(
+        &["sudoku", "-", "--json", "--threads", "2"],
+        Some(input.as_bytes()),
+    );
+    assert_eq!(output.status.code(), Some(2));
+    let err = stderr(&output);
+    assert!(err.starts_with("csp: ") && err.contains("line 41"), "{err}");
+    let reports = json_lines(&output);
+    assert_eq!(reports.len(), 40, "every puzzle before the bad line");
+    assert_eq!(reports[39]["line"], 40);
+}
+
 #[test]
 fn sudoku_all_proves_uniqueness_and_reports_the_negative_examples() {
     let output = csp(&["sudoku", NEGATIVE, "--all", "--json"]);

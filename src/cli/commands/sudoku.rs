@@ -8,6 +8,7 @@ use std::time::Instant;
 use clap::Args;
 use csp_problems::sudoku::{self, Answer, Grid, Puzzle};
 use csp_search::{Outcome, SearchConfig};
+use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::cli::input::open_input;
@@ -29,41 +30,66 @@ pub struct SudokuArgs {
     /// Norvig's "hard1".)
     #[arg(long)]
     pub all: bool,
+    /// Solve this many puzzles at once, each on a thread of its own. Every puzzle's search,
+    /// statistics and report are exactly those of one thread, and the reports keep the input's
+    /// order; only the times differ. There is no progress bar with more than one.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 1,
+        value_parser = clap::value_parser!(u32).range(1..=1024)
+    )]
+    pub threads: u32,
     /// The search options.
     #[command(flatten)]
     pub search: SearchOptions,
 }
 
-/// Runs `csp sudoku`: the puzzles are read one at a time as they arrive, and each is solved, checked
-/// and reported (and flushed, so that a pipe sees it) before the next is read; then the summary
-/// follows. Memory stays bounded however many puzzles come: a line, one search, and the summary's
-/// counts.
+/// Runs `csp sudoku`: the puzzles are read as they arrive, and each is solved, checked and
+/// reported (and flushed, so that a pipe sees it) in the input's order; then the summary follows.
+/// Memory stays bounded however many puzzles come: a line (a batch of lines with `--threads`),
+/// one search per thread, and the summary's counts.
 pub fn run(args: SudokuArgs, out: &mut impl Write) -> Result<Exit, CliError> {
     let reader = open_input(&args.file)?;
     let mut config = args.search.config(Defaults::of(sudoku::default_config()));
     // A second solution settles uniqueness; the search goes no further.
     config.solution_limit = Some(if args.all { 2 } else { 1 });
+    // The limits are each puzzle's: one puzzle that exhausts them leaves the next its own.
+    config.limits = args.search.limits.budget().search_limits();
     let mut summary = Summary::default();
     // One puzzle is held back a step, so that a lone puzzle's grid can be drawn: it is known to be
     // alone only once the input ends.
     let mut previous: Option<Solved> = None;
-    for puzzle in sudoku::puzzles(reader) {
-        let puzzle = match puzzle {
-            Ok(puzzle) => puzzle,
+    let limits = &args.search.limits;
+    let each = |puzzle: Puzzle, no_progress: bool| {
+        let mut config = config.clone();
+        config.limits = limits.budget().search_limits();
+        solve(puzzle, &config, no_progress)
+    };
+    let puzzles = sudoku::puzzles(reader).map(|puzzle| puzzle.map_err(CliError::usage));
+    let solved: Box<dyn Iterator<Item = Result<Solved, CliError>>> = if args.threads > 1 {
+        Box::new(solve_in_parallel(
+            puzzles,
+            args.threads as usize,
+            |puzzle| each(puzzle, true),
+        )?)
+    } else {
+        Box::new(puzzles.map(|puzzle| each(puzzle?, args.search.no_progress)))
+    };
+    for solved in solved {
+        let solved = match solved {
+            Ok(solved) => solved,
             Err(error) => {
                 // What was answered before the bad line is shown before the error.
                 if let Some(solved) = previous.take() {
                     report(out, &solved, &args, &config, false)?;
                 }
-                return Err(CliError::usage(error));
+                return Err(error);
             }
         };
         if let Some(solved) = previous.take() {
             report(out, &solved, &args, &config, false)?;
         }
-        // The limits are each puzzle's: one puzzle that exhausts them leaves the next its own.
-        config.limits = args.search.limits.budget().search_limits();
-        let solved = solve(puzzle, &config, args.search.no_progress)?;
         summary.add(&solved, args.all);
         if args.search.json || summary.puzzles() > 1 {
             report(out, &solved, &args, &config, false)?;
@@ -78,6 +104,50 @@ pub fn run(args: SudokuArgs, out: &mut impl Write) -> Result<Exit, CliError> {
         summary.write(out, args.all, &config)?;
     }
     Ok(summary.exit())
+}
+
+/// Puzzles a thread takes in one batch: enough that a slow puzzle is balanced by quick ones on the
+/// other threads, few enough that the first reports come at once.
+const BATCH_PER_THREAD: usize = 16;
+
+/// `--threads`: the puzzles solved a batch at a time on a pool of `threads` threads (rayon's work
+/// stealing, since one hard puzzle may take as long as thousands of easy ones), yielded in the
+/// input's order. A bad line ends the stream after the puzzles before it.
+fn solve_in_parallel<'a>(
+    mut puzzles: impl Iterator<Item = Result<Puzzle, CliError>> + 'a,
+    threads: usize,
+    solve: impl Fn(Puzzle) -> Result<Solved, CliError> + Sync + 'a,
+) -> Result<impl Iterator<Item = Result<Solved, CliError>> + 'a, CliError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| CliError::Internal(format!("cannot start {threads} threads: {e}")))?;
+    let mut ended = false;
+    let batches = std::iter::from_fn(move || {
+        if ended {
+            return None;
+        }
+        let mut batch = Vec::with_capacity(threads * BATCH_PER_THREAD);
+        let mut failure = None;
+        for puzzle in puzzles.by_ref().take(threads * BATCH_PER_THREAD) {
+            match puzzle {
+                Ok(puzzle) => batch.push(puzzle),
+                Err(error) => {
+                    failure = Some(error);
+                    break;
+                }
+            }
+        }
+        ended = failure.is_some() || batch.len() < threads * BATCH_PER_THREAD;
+        if batch.is_empty() && failure.is_none() {
+            return None;
+        }
+        let mut solved: Vec<Result<Solved, CliError>> =
+            pool.install(|| batch.into_par_iter().map(&solve).collect());
+        solved.extend(failure.map(Err));
+        Some(solved)
+    });
+    Ok(batches.flatten())
 }
 
 /// Writes one puzzle's report, and its grid when `draw`, then flushes it.
