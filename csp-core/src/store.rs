@@ -104,7 +104,7 @@ impl Checkpoint {
 /// cells, the trail that undoes changes to all of them, and the queue of constraints waiting to
 /// propagate.
 ///
-/// A store belongs to one [`Model`] (the one given to [`Store::new`]); the methods that run constraints
+/// A store belongs to one [`Model`](crate::Model) (the one given to [`Store::new`]); the methods that run constraints
 /// take that model again, because the store keeps no reference to it.
 ///
 /// *Assigned* and *fixed* differ: a variable is assigned by a search decision (`x = v`, which also

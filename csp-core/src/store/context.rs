@@ -7,7 +7,7 @@ use fixedbitset::FixedBitSet;
 use super::Store;
 use crate::{DomainView, VarId, Wipeout};
 
-/// What [`Constraint::check`] and [`Constraint::entailment`] may read: the current domains and
+/// What [`Constraint::check`](crate::Constraint::check) and [`Constraint::entailment`](crate::Constraint::entailment) may read: the current domains and
 /// assignment, and the constraint's own state cells.
 pub struct CheckCtx<'a> {
     pub(crate) store: &'a Store,
@@ -76,8 +76,8 @@ impl<'a> CheckCtx<'a> {
     }
 }
 
-/// What [`Constraint::on_assign`], [`Constraint::propagate`], [`Constraint::revise`] and
-/// [`Constraint::notify`] may read and change. Every change is recorded on the store's trail.
+/// What [`Constraint::on_assign`](crate::Constraint::on_assign), [`Constraint::propagate`](crate::Constraint::propagate), [`Constraint::revise`](crate::Constraint::revise) and
+/// [`Constraint::notify`](crate::Constraint::notify) may read and change. Every change is recorded on the store's trail.
 ///
 /// Bounds are taken and given as `i64` where a propagator computes them, so that no arithmetic on the
 /// way overflows: a bound beyond the `i32` range simply empties the domain (or changes nothing).

@@ -119,7 +119,7 @@ pub trait VariableOrder {
     /// Propagation failed at the node `ctx` shows (before it is undone): `constraint` emptied a
     /// domain or found its assigned variables inconsistent. Called under forward checking and MAC,
     /// at every such dead end, including one at the root. The default ignores it; conflict-driven
-    /// orderings such as [`DomWdeg`] learn from it.
+    /// orderings such as [`DomWdeg`](crate::order::DomWdeg) learn from it.
     fn on_wipeout(&mut self, constraint: ConstraintId, ctx: &SelectCtx<'_>) {
         let _ = (constraint, ctx);
     }
