@@ -68,10 +68,27 @@ pub struct RunOptions {
     /// Whether the portfolio's result must not depend on thread timing (its workers meet every
     /// few thousand nodes to exchange bounds).
     pub deterministic: bool,
+    /// With `-p N`: whether the workers search one tree split into subproblems
+    /// ([`csp_search::split`]) rather than a portfolio of different searches; `None` chooses by
+    /// the problem (see [`RunOptions::splits`]).
+    pub split: Option<bool>,
     /// When the run must end (`-t`, counted from the start of the whole run, reading included).
     pub deadline: Option<Instant>,
     /// Time spent reading and compiling the model, reported as `initTime`.
     pub init_time: Duration,
+}
+
+impl RunOptions {
+    /// Whether `-p N` splits the tree of a problem with (`optimising`) or without an objective:
+    /// as asked, else for satisfaction problems only, and never in the deterministic mode. Measured
+    /// at 20 s on the slow instances of `data/minizinc-bench` with `-p 2`: a split tree proves and
+    /// answers satisfaction problems in about half the time (market_split u4-01 8.3 s to 4.4 s,
+    /// search_stress 08_04 5.6 s to 2.9 s, CostasArray 15 6.6 s to 3.6 s), where the portfolio
+    /// barely beats one search; under an objective the portfolio's large-neighbourhood worker finds
+    /// the better solutions (jobshop ft10 930 against 949, still_life 9×9 43 against 42).
+    pub fn splits(&self, optimising: bool) -> bool {
+        !self.deterministic && self.split.unwrap_or(!optimising)
+    }
 }
 
 /// Where a run's output goes. Each call carries whole lines, so that a printer shared with another
@@ -396,6 +413,7 @@ const DETERMINISTIC_EPOCH: u64 = 10_000;
 fn workers(compiled: &Compiled, options: &RunOptions, config: &SearchConfig) -> Vec<Worker> {
     let optimising = compiled.model().objective() != Objective::Satisfy;
     let annotated = config.clone();
+    let split = options.splits(optimising);
     let free = SearchConfig {
         seed: config.seed,
         limits: config.limits,
@@ -404,6 +422,9 @@ fn workers(compiled: &Compiled, options: &RunOptions, config: &SearchConfig) -> 
     (0..options.threads.max(1))
         .map(|i| {
             let (base, lns) = match i {
+                // A split tree's subproblems are searched the same way by every worker, so that
+                // none holds the last subproblem long after the others are done.
+                _ if split => (&annotated, false),
                 0 => (&annotated, options.lns),
                 1 => (&free, true),
                 2 => (&annotated, false),
@@ -415,6 +436,7 @@ fn workers(compiled: &Compiled, options: &RunOptions, config: &SearchConfig) -> 
             Worker {
                 config,
                 lns: (optimising && lns).then(|| lns_config(compiled)),
+                split,
             }
         })
         .collect()

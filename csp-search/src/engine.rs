@@ -236,8 +236,9 @@ pub struct Search<'m, B = BuiltinBrancher> {
     shared: Option<SharedBound>,
     /// Whether nodes are propagated under a bound: a solution was found, or a bound is shared.
     bounding: bool,
-    /// Values fixed at the root before the search starts ([`Search::restrict_root`]).
-    root_fixings: Vec<(VarId, i32)>,
+    /// Restrictions of the root made before the search starts ([`Search::restrict_root`],
+    /// [`Search::assume`]).
+    root_decisions: Vec<Decision>,
     /// The last solution, kept in one buffer (no allocation after the first).
     solution: Vec<i32>,
     /// The most trail bytes and stacked candidate values kept (see [`Search::set_memory_budget`]).
@@ -317,7 +318,7 @@ impl<'m, B: Brancher> Search<'m, B> {
             best: None,
             shared: None,
             bounding: false,
-            root_fixings: Vec::new(),
+            root_decisions: Vec::new(),
             solution: Vec::new(),
             trail_budget: TRAIL_BUDGET_BYTES,
             candidate_budget: CANDIDATE_BUDGET,
@@ -374,7 +375,22 @@ impl<'m, B: Brancher> Search<'m, B> {
             self.state == State::Fresh,
             "the root is restricted before the search starts"
         );
-        self.root_fixings.extend_from_slice(fixings);
+        self.root_decisions.extend(
+            fixings
+                .iter()
+                .map(|&(var, value)| Decision::Assign(var, value)),
+        );
+    }
+
+    /// Restricts the root by `decisions` before anything is propagated, so that the search covers
+    /// the subtree under them (a subproblem of a split tree, see [`crate::split`]). Call it before
+    /// the search starts; contradictory decisions leave the root without solutions.
+    pub fn assume(&mut self, decisions: &[Decision]) {
+        debug_assert!(
+            self.state == State::Fresh,
+            "the root is restricted before the search starts"
+        );
+        self.root_decisions.extend_from_slice(decisions);
     }
 
     /// Lets a search that a node or time limit stopped go on, from the node where it stopped,
@@ -632,11 +648,9 @@ impl<'m, B: Brancher> Search<'m, B> {
 
     /// The root's fixings and the shared bound, before the root is propagated.
     fn restrict_at_root(&mut self) -> Result<(), Failure> {
-        for i in 0..self.root_fixings.len() {
-            let (var, value) = self.root_fixings[i];
-            let value = i64::from(value);
-            self.store
-                .set_bounds(var, value, value)
+        for i in 0..self.root_decisions.len() {
+            self.root_decisions[i]
+                .restrict(&mut self.store)
                 .map_err(|_| Failure::Domain)?;
         }
         self.apply_bound()

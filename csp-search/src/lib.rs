@@ -38,6 +38,7 @@ mod lns;
 pub mod order;
 mod outcome_names;
 pub mod portfolio;
+pub mod split;
 mod stats;
 mod trace;
 pub mod value;

@@ -4,13 +4,17 @@
 //! its tree ends them all, and its proof stands for all of them: a tree exhausted under the shared
 //! bound holds nothing better than the best solution any worker found.
 //!
+//! Workers marked [`Worker::split`] search one tree together instead: the tree is split into
+//! subproblems ([`crate::split::split_tree`]), and each such worker takes the next subproblem
+//! whenever it finishes one; the last subproblem exhausted is the proof.
+//!
 //! In the deterministic mode the workers meet every [`PortfolioConfig::epoch`] nodes and exchange
 //! bounds only there; solutions are reported at those meetings, in worker order, and the run stops
 //! at the meeting after the first proof. What is printed then does not depend on thread timing
 //! (a time limit aside).
 
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -18,6 +22,8 @@ use std::time::{Duration, Instant};
 use csp_core::{Model, Objective};
 
 use crate::bound::SharedBound;
+use crate::branch::Decision;
+use crate::split::split_tree;
 use crate::{
     LnsConfig, LnsSearch, Outcome, Search, SearchConfig, SearchEvent, SearchObserver, Statistics,
 };
@@ -30,7 +36,14 @@ pub struct Worker {
     pub config: SearchConfig,
     /// Large-neighbourhood search, if any.
     pub lns: Option<LnsConfig>,
+    /// Whether the worker searches the subproblems of one split tree with the other splitting
+    /// workers, rather than a tree of its own (its `lns` is then not used). Ignored in the
+    /// deterministic mode, where which worker takes which subproblem would depend on timing.
+    pub split: bool,
 }
+
+/// Subproblems made per splitting worker: enough that a worker finishing early finds more to do.
+const SUBPROBLEMS_PER_WORKER: usize = 32;
 
 /// How a portfolio runs.
 #[derive(Debug, Clone, PartialEq)]
@@ -107,6 +120,11 @@ struct Shared<'a> {
     config: &'a PortfolioConfig,
     maximise: bool,
     started: Instant,
+    /// The split tree's subproblems (empty when no worker splits), the next one to take, and how
+    /// many have been searched to the end.
+    subproblems: Vec<Vec<Decision>>,
+    next: AtomicUsize,
+    finished: AtomicUsize,
 }
 
 impl Shared<'_> {
@@ -207,6 +225,15 @@ pub fn run_portfolio(
     on_solution: impl FnMut(&[i32], Option<i64>) -> ControlFlow<()>,
 ) -> PortfolioResult {
     let objective = model.objective();
+    let splitting: Vec<&Worker> = config.workers.iter().filter(|w| w.split).collect();
+    let subproblems = match splitting.first() {
+        Some(first) if !config.deterministic => split_tree(
+            model,
+            &first.config,
+            SUBPROBLEMS_PER_WORKER * splitting.len(),
+        ),
+        _ => Vec::new(),
+    };
     let shared = Shared {
         stop: AtomicBool::new(false),
         bound: SharedBound::new(objective),
@@ -224,6 +251,9 @@ pub fn run_portfolio(
         config,
         maximise: matches!(objective, Objective::Maximize(_)),
         started: Instant::now(),
+        subproblems,
+        next: AtomicUsize::new(0),
+        finished: AtomicUsize::new(0),
     };
     let (sender, receiver) = mpsc::channel();
     let mut result = PortfolioResult {
@@ -414,6 +444,9 @@ fn run_worker(
         });
     };
     let (outcome, stats, propagations) = match (&worker.lns, &bound) {
+        _ if worker.split && !shared.subproblems.is_empty() => {
+            search_subproblems(model, &config, shared, &bound, &mut observer, &send)
+        }
         (Some(lns), Some(bound)) => {
             let mut search = LnsSearch::new(model, &config, lns.clone());
             search.share_bound(bound.clone());
@@ -457,4 +490,68 @@ fn run_worker(
         stats,
         propagations,
     });
+}
+
+/// A splitting worker's run: the next subproblem of the split tree, searched to its end, until none
+/// is left or the portfolio stops. The worker that finishes the last subproblem reports the tree
+/// exhausted, which is the proof; the others report `Stopped`. A satisfaction problem's solution
+/// is the answer, as for any worker.
+fn search_subproblems(
+    model: &Model,
+    config: &SearchConfig,
+    shared: &Shared<'_>,
+    bound: &Option<SharedBound>,
+    observer: &mut WorkerObserver<'_, '_>,
+    send: &impl Fn(&[i32], u64),
+) -> (Outcome, Statistics, u64) {
+    let mut stats = Statistics::default();
+    let mut propagations = 0;
+    let mut outcome = Outcome::Stopped;
+    let mut config = config.clone();
+    while !shared.stop.load(Ordering::Relaxed) {
+        let index = shared.next.fetch_add(1, Ordering::Relaxed);
+        let Some(decisions) = shared.subproblems.get(index) else {
+            break;
+        };
+        config.limits.time = shared
+            .config
+            .time
+            .map(|t| t.saturating_sub(shared.started.elapsed()));
+        let mut search = Search::new(model, &config);
+        search.assume(decisions);
+        if let Some(bound) = bound {
+            search.share_bound(bound.clone());
+        }
+        let mut answered = false;
+        while let Some(values) = search.next_solution(observer) {
+            send(values, observer.epoch);
+            if bound.is_none() {
+                answered = true;
+                break;
+            }
+        }
+        let result = search.result();
+        add(&mut stats, &result.stats);
+        propagations += result.propagations;
+        if answered {
+            outcome = Outcome::Solved;
+            break;
+        }
+        match search.outcome() {
+            Some(Outcome::Exhausted | Outcome::Optimal) => {
+                let finished = shared.finished.fetch_add(1, Ordering::AcqRel) + 1;
+                if finished == shared.subproblems.len() {
+                    outcome = Outcome::Exhausted;
+                    break;
+                }
+            }
+            // A limit or the portfolio's stop: this worker's part of the tree is unfinished.
+            Some(other) => {
+                outcome = other;
+                break;
+            }
+            None => break,
+        }
+    }
+    (outcome, stats, propagations)
 }

@@ -534,13 +534,14 @@ proptest! {
 
     /// A portfolio of two to four different searches, sharing the bound, proves the optimum
     /// enumeration finds, reporting only improving solutions; a deterministic one reports the same
-    /// solutions twice.
+    /// solutions twice. With `split`, the even workers search one split tree together.
     #[test]
     fn a_portfolio_proves_the_brute_force_optimum(
         (problem, config) in problem_and_config(),
         objective in (0..8usize, any::<bool>()),
         workers in 2..5usize,
         epoch in 1..20u64,
+        split in any::<bool>(),
     ) {
         let model = problem.build(Some(objective));
         let var = model.objective().var().expect("an objective was set");
@@ -553,6 +554,7 @@ proptest! {
             .map(|i| Worker {
                 config: SearchConfig { seed: i as u64, ..if i % 2 == 0 { config.clone() } else { SearchConfig::free() } },
                 lns: (i % 3 == 1).then(|| LnsConfig { nodes: 2, slice: 3, ..LnsConfig::default() }),
+                split: split && i % 2 == 0,
             })
             .collect();
         for deterministic in [false, true] {
@@ -581,6 +583,54 @@ proptest! {
             if deterministic {
                 let again = run_portfolio_of(&model, &portfolio);
                 prop_assert_eq!(again, (outcome, found), "the same run twice");
+            }
+        }
+    }
+
+    /// Workers that all search one split tree answer a satisfaction problem as brute force does
+    /// (a solution exactly when there is one, and a proof of none otherwise), and prove its
+    /// optimum under an objective.
+    #[test]
+    fn a_split_tree_answers_as_brute_force_does(
+        (problem, config) in problem_and_config(),
+        objective in proptest::option::of((0..8usize, any::<bool>())),
+        workers in 1..4usize,
+    ) {
+        let model = problem.build(objective);
+        let solutions = brute_force(&model);
+        let workers: Vec<Worker> = (0..workers)
+            .map(|i| Worker {
+                config: SearchConfig { seed: i as u64, ..if i == 0 { config.clone() } else { SearchConfig::free() } },
+                lns: None,
+                split: true,
+            })
+            .collect();
+        let portfolio = PortfolioConfig { workers, deterministic: false, epoch: 1, time: None };
+        let (outcome, found) = run_portfolio_of(&model, &portfolio);
+        for values in &found {
+            prop_assert!(model.is_solution(values), "{:?} is no solution", values);
+        }
+        match (objective, model.objective().var()) {
+            (Some((_, minimize)), Some(var)) => {
+                let optimum = solutions
+                    .iter()
+                    .map(|s| s[var.index()])
+                    .reduce(|a, b| if minimize { a.min(b) } else { a.max(b) });
+                match optimum {
+                    None => prop_assert_eq!(outcome, Outcome::Exhausted),
+                    Some(optimum) => {
+                        prop_assert_eq!(outcome, Outcome::Optimal);
+                        prop_assert_eq!(found.last().map(|v| v[var.index()]), Some(optimum));
+                    }
+                }
+            }
+            _ if solutions.is_empty() => {
+                prop_assert_eq!(outcome, Outcome::Exhausted);
+                prop_assert!(found.is_empty());
+            }
+            _ => {
+                prop_assert_eq!(outcome, Outcome::Solved);
+                prop_assert_eq!(found.len(), 1);
             }
         }
     }

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use csp_core::{ConstraintId, VarId};
+use csp_core::{ConstraintId, Store, VarId, Wipeout};
 
 use crate::SelectCtx;
 
@@ -22,6 +22,20 @@ pub enum Decision {
 }
 
 impl Decision {
+    /// Restricts `store`'s domain of the decision's variable to the values the decision allows,
+    /// without assigning it (as a restriction of a search's root does): whether anything changed,
+    /// or a [`Wipeout`] when no value is left.
+    pub fn restrict(self, store: &mut Store) -> Result<bool, Wipeout> {
+        match self {
+            Decision::Assign(var, value) => {
+                store.set_bounds(var, i64::from(value), i64::from(value))
+            }
+            Decision::Exclude(var, value) => store.remove_value(var, value),
+            Decision::AtMost(var, bound) => store.set_bounds(var, i64::MIN, i64::from(bound)),
+            Decision::AtLeast(var, bound) => store.set_bounds(var, i64::from(bound), i64::MAX),
+        }
+    }
+
     /// The variable the decision restricts.
     pub fn var(self) -> VarId {
         match self {

@@ -52,6 +52,11 @@ pub struct Args {
     /// only every 10,000 nodes.
     #[arg(long)]
     pub deterministic: bool,
+    /// With -p N: the workers search one tree split into subproblems (embarrassingly parallel
+    /// search) instead of a portfolio of different searches. Default: on for satisfaction
+    /// problems, off under an objective (where the portfolio finds better solutions).
+    #[arg(long, value_name = "on|off", value_parser = on_off)]
+    pub split: Option<bool>,
     /// Large-neighbourhood search beside branch and bound, for optimisation problems.
     #[arg(long, value_name = "on|off", default_value = "on", value_parser = on_off,
           action = clap::ArgAction::Set)]
@@ -93,6 +98,7 @@ impl Args {
             lns: self.lns,
             threads: usize::try_from(self.threads).unwrap_or(usize::MAX),
             deterministic: self.deterministic,
+            split: self.split,
             deadline: budget.deadline(),
             ..RunOptions::default()
         }
