@@ -252,6 +252,43 @@ fn a_portfolio_proves_the_optimum_and_is_reproducible_when_deterministic() {
 }
 
 #[test]
+fn a_split_tree_answers_as_one_search_does() {
+    // Satisfaction problems are split by default with -p 2: proofs of none and a solution.
+    for unsatisfiable in [
+        "black-hole_6.fzn",
+        "market_split_u3-01.fzn",
+        "search_stress_04_04.fzn",
+    ] {
+        let output = run(&["-p", "2"], &fzn(unsatisfiable));
+        assert!(output.status.success(), "{unsatisfiable}");
+        assert_eq!(
+            stdout(&output),
+            "=====UNSATISFIABLE=====\n",
+            "{unsatisfiable}"
+        );
+    }
+    for satisfiable in ["costas_10.fzn", "langford_l_2_07.fzn", "queens_008.fzn"] {
+        let output = run(&["-p", "2"], &fzn(satisfiable));
+        assert!(output.status.success(), "{satisfiable}");
+        // fzn-csp checks every solution against the model before it prints it.
+        assert_eq!(
+            stdout(&output).matches("----------\n").count(),
+            1,
+            "{satisfiable}"
+        );
+    }
+    // Asked for under an objective too: the optimum, proven.
+    let output = run(&["-p", "2", "--split", "on", "-s"], &fzn("golomb_08.fzn"));
+    assert!(output.status.success());
+    let text = stdout(&output);
+    assert!(text.contains("%%%mzn-stat: objective=34"), "{text}");
+    assert!(text.contains("==========\n"), "{text}");
+    let output = run(&["-p", "2", "--split", "maybe"], &fzn("golomb_06.fzn"));
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&output.stderr).lines().count(), 1);
+}
+
+#[test]
 fn an_enumeration_with_more_than_one_thread_runs_one_search_with_a_warning() {
     let output = run(&["-a", "-p", "2"], &fzn("queens_008.fzn"));
     assert!(output.status.success());
