@@ -270,6 +270,42 @@ fn color_min_json_proves_myciel3_needs_four_colours() {
 }
 
 #[test]
+fn color_on_two_threads_proves_and_colours_as_one_does() {
+    let path = |name: &str| format!("{}/data/coloring/{name}", env!("CARGO_MANIFEST_DIR"));
+    // Mycielski graphs: chromatic numbers 5 and 6, so one colour fewer is proven impossible.
+    for (name, colors) in [("myciel4.col", "4"), ("myciel5.col", "5")] {
+        let output = csp(&["color", &path(name), "--colors", colors, "--threads", "2"]);
+        assert_eq!(output.status.code(), Some(1), "{name}: {}", stderr(&output));
+        assert!(
+            stdout(&output).contains(&format!(
+                "no colouring with {colors} colours exists (proven)"
+            )),
+            "{name}: {}",
+            stdout(&output)
+        );
+    }
+    // A planted 5-colouring that greedy colouring misses: the threads search for it.
+    let file = path("le450_5a.col");
+    let output = csp(&["color", &file, "--colors", "5", "--threads", "2", "--json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let report: Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let coloring: Vec<u32> = report["coloring"]
+        .as_array()
+        .expect("a colouring")
+        .iter()
+        .map(|c| c.as_u64().unwrap() as u32)
+        .collect();
+    let graph =
+        dimacs::parse_reader(std::io::BufReader::new(std::fs::File::open(&file).unwrap())).unwrap();
+    assert_eq!(coloring::check(&graph, &coloring, 5), Ok(()));
+    assert_bad_input(
+        &["color", MYCIEL3, "--min", "--threads", "2"],
+        None,
+        &["--threads"],
+    );
+}
+
+#[test]
 fn color_with_k_colours_answers_or_proves_that_none_exists() {
     let output = csp(&["color", MYCIEL3, "--colors", "4", "--json"]);
     assert_eq!(output.status.code(), Some(0));

@@ -8,9 +8,11 @@
 //! chromatic number from below.
 
 use std::ops::ControlFlow;
+use std::time::Instant;
 
 use csp_core::constraints::NotEqual;
 use csp_core::{Model, ModelBuilder, ModelError, VarId};
+use csp_search::portfolio::{PortfolioConfig, Worker, run_portfolio};
 use csp_search::{
     FnObserver, Limit, Limits, Outcome, Propagation, SearchConfig, SearchEvent, SearchObserver,
     SearchResult, Statistics, VariableOrderKind, solve,
@@ -290,6 +292,87 @@ fn color_with_clique<O: SearchObserver>(
     config: &SearchConfig,
     mut observer: O,
 ) -> Result<Attempt, ModelError> {
+    color_core(graph, colors, clique, config, |model, config| {
+        let mut found = None;
+        let keep = FnObserver(|event: &SearchEvent<'_>| {
+            if let SearchEvent::Solution { values, .. } = event {
+                found = Some(values.to_vec());
+            }
+            ControlFlow::Continue(())
+        });
+        let searched = solve(model, config, (keep, &mut observer));
+        (searched, found)
+    })
+}
+
+/// [`color`] on `threads` threads: when a search is needed, its tree (the graph's core's) is split
+/// into subproblems that the threads take in turn ([`csp_search::split`]), and the first colouring
+/// any of them finds ends the others; a proof that none exists is every subproblem exhausted. Each
+/// subproblem's search has `config`'s node and backtrack limits of its own; the time limit is the
+/// whole run's. The attempt's statistics are the threads' summed.
+pub fn color_on_threads(
+    graph: &Graph,
+    colors: usize,
+    config: &SearchConfig,
+    threads: usize,
+) -> Result<Attempt, ModelError> {
+    let clique = greedy_clique(graph);
+    if clique.len() <= colors {
+        let greedy = renumber(&dsatur(graph));
+        if colors_used(&greedy) <= colors {
+            return Ok(Attempt {
+                colors,
+                status: Status::Colored,
+                coloring: Some(greedy),
+                result: None,
+            });
+        }
+    }
+    color_core(graph, colors, &clique, config, |model, config| {
+        let started = Instant::now();
+        let workers = (0..threads.max(1))
+            .map(|i| Worker {
+                config: SearchConfig {
+                    seed: config.seed.wrapping_add(i as u64),
+                    ..config.clone()
+                },
+                lns: None,
+                split: true,
+            })
+            .collect();
+        let portfolio = PortfolioConfig {
+            workers,
+            deterministic: false,
+            epoch: 1,
+            time: config.limits.time,
+        };
+        let mut found = None;
+        let result = run_portfolio(model, &portfolio, |values, _| {
+            found = Some(values.to_vec());
+            ControlFlow::Break(())
+        });
+        let searched = SearchResult {
+            outcome: result.outcome,
+            stats: result.stats,
+            elapsed: started.elapsed(),
+            solution: found.clone(),
+            objective: None,
+            propagations: result.propagations,
+        };
+        (searched, found)
+    })
+}
+
+/// The colouring of `graph` with `colors` colours once the clique is known: the clique's
+/// refutation, or the search of the core that `search` runs (returning its result and the first
+/// solution's values), the peeled vertices coloured after it.
+fn color_core(
+    graph: &Graph,
+    colors: usize,
+    clique: &[usize],
+    config: &SearchConfig,
+    search: impl FnOnce(&Model, &SearchConfig) -> (SearchResult, Option<Vec<i32>>),
+) -> Result<Attempt, ModelError> {
     let answer = |status, coloring| Attempt {
         colors,
         status,
@@ -318,18 +401,12 @@ fn color_with_clique<O: SearchObserver>(
         let (core, index) = induced(graph, &peeled.core)?;
         let pinned: Vec<usize> = clique.iter().filter_map(|&v| index[v]).collect();
         let model = model(&core, modelled, &pinned)?;
-        let mut found = None;
-        let keep = FnObserver(|event: &SearchEvent<'_>| {
-            if let SearchEvent::Solution { values, .. } = event {
-                found = Some(model.coloring(values));
-            }
-            ControlFlow::Continue(())
-        });
         let config = SearchConfig {
             solution_limit: Some(1),
             ..config.clone()
         };
-        let searched = solve(&model.model, &config, (keep, &mut observer));
+        let (searched, found) = search(&model.model, &config);
+        let found = found.map(|values: Vec<i32>| model.coloring(&values));
         let outcome = searched.outcome;
         result = Some(searched);
         match found {

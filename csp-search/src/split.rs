@@ -77,42 +77,77 @@ struct Split<'a> {
 }
 
 impl Split<'_> {
-    /// Expands the current node `depth` levels further.
+    /// Expands the current node `depth` levels further. A node with one child (a variable fixed by
+    /// propagation still has its one value to assign) splits nothing, so the expansion follows
+    /// such chains without spending depth on them.
     fn expand(&mut self, depth: usize) {
-        let start = self.values.len();
-        let ctx = SelectCtx::new(self.model, &self.store, self.config.propagation);
-        let Some(branch) = self.brancher.branch(&ctx, &mut self.values) else {
-            // A solution: the subproblem is the node itself.
-            self.subproblems.push(self.path.clone());
-            return;
-        };
-        if depth == 0 {
-            self.values.truncate(start);
-            self.cut = true;
-            self.subproblems.push(self.path.clone());
-            return;
-        }
-        let children: Vec<Decision> = match branch {
-            Branch::Binary(decision) => std::iter::once(decision)
-                .chain(decision.negation())
-                .collect(),
-            Branch::Values(var) => self.values[start..]
-                .iter()
-                .map(|&value| Decision::Assign(var, value))
-                .collect(),
-        };
-        self.values.truncate(start);
-        for decision in children {
-            let checkpoint = self.store.checkpoint();
-            let consistent = decision.restrict(&mut self.store).is_ok()
-                && self.store.propagate(self.model).is_ok();
-            if consistent {
-                self.path.push(decision);
-                self.expand(depth - 1);
-                self.path.pop();
+        let checkpoint = self.store.checkpoint();
+        let path_len = self.path.len();
+        let children = loop {
+            let ctx = SelectCtx::new(self.model, &self.store, self.config.propagation);
+            self.values.clear();
+            let Some(branch) = self.brancher.branch(&ctx, &mut self.values) else {
+                // A solution: the subproblem is the node itself.
+                self.subproblems.push(self.path.clone());
+                break Vec::new();
+            };
+            let children: Vec<Decision> = match branch {
+                Branch::Binary(decision) => std::iter::once(decision)
+                    .chain(decision.negation())
+                    .collect(),
+                Branch::Values(var) => self
+                    .values
+                    .iter()
+                    .map(|&value| Decision::Assign(var, value))
+                    .collect(),
+            };
+            let [only] = children[..] else {
+                break children;
+            };
+            if !self.descend(only) {
+                break Vec::new();
             }
-            self.store.undo_to(self.model, checkpoint);
+        };
+        if !children.is_empty() {
+            if depth == 0 {
+                self.cut = true;
+                self.subproblems.push(self.path.clone());
+            } else {
+                for decision in children {
+                    let mark = self.store.checkpoint();
+                    if self.descend(decision) {
+                        self.expand(depth - 1);
+                        self.path.pop();
+                    }
+                    self.store.undo_to(self.model, mark);
+                }
+            }
         }
+        self.path.truncate(path_len);
+        self.store.undo_to(self.model, checkpoint);
+    }
+
+    /// Takes `decision` and propagates: whether the node is consistent (then the decision is on
+    /// the path; the caller undoes the store either way).
+    fn descend(&mut self, decision: Decision) -> bool {
+        let restricted = match decision {
+            // Value enumeration branches on unassigned variables: an assignment it chose must
+            // assign, or the next node would choose the same variable again.
+            Decision::Assign(var, value) if !self.store.is_assigned(var) => {
+                if self.store.domain(var).contains(value) {
+                    self.store.assign(self.model, var, value);
+                    true
+                } else {
+                    false
+                }
+            }
+            _ => decision.restrict(&mut self.store).is_ok(),
+        };
+        let consistent = restricted && self.store.propagate(self.model).is_ok();
+        if consistent {
+            self.path.push(decision);
+        }
+        consistent
     }
 }
 
@@ -138,7 +173,17 @@ mod tests {
     #[test]
     fn the_subproblems_partition_the_tree() {
         let model = permutations();
-        for config in [SearchConfig::free(), SearchConfig::decisions(Vec::new())] {
+        // Binary decisions (free search, MiniZinc's), and value enumeration under MAC, whose
+        // assignments the split must make as assignments.
+        let enumeration = SearchConfig {
+            propagation: Propagation::Mac,
+            ..SearchConfig::min()
+        };
+        for config in [
+            SearchConfig::free(),
+            SearchConfig::decisions(Vec::new()),
+            enumeration,
+        ] {
             let subproblems = split_tree(&model, &config, 16);
             assert!(subproblems.len() >= 16, "{} subproblems", subproblems.len());
             let config = config.all_solutions();

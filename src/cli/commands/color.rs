@@ -36,6 +36,17 @@ pub struct ColorArgs {
     /// Find the chromatic number: colour, then try one colour fewer, until a proof that fewer fail.
     #[arg(long)]
     pub min: bool,
+    /// With --colors: search on this many threads, the search's tree split into subproblems that
+    /// the threads take in turn (the first colouring found, or every subproblem exhausted, ends
+    /// it). No progress bar then; --node-limit and --backtrack-limit apply to each subproblem.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 1,
+        value_parser = clap::value_parser!(u32).range(1..=1024),
+        conflicts_with = "min"
+    )]
+    pub threads: u32,
     /// The search options.
     #[command(flatten)]
     pub search: SearchOptions,
@@ -94,9 +105,13 @@ fn color(graph: &Graph, args: &ColorArgs, config: &SearchConfig) -> Result<Color
         }
     } else {
         let k = args.colors.unwrap_or(0) as usize;
-        let attempt = with_progress(no_progress, |observer| {
-            coloring::color(graph, k, config, observer)
-        })
+        let attempt = if args.threads > 1 {
+            coloring::color_on_threads(graph, k, config, args.threads as usize)
+        } else {
+            with_progress(no_progress, |observer| {
+                coloring::color(graph, k, config, observer)
+            })
+        }
         .map_err(CliError::usage)?;
         Colored {
             clique,
