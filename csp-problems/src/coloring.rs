@@ -258,18 +258,25 @@ pub fn color<O: SearchObserver>(
     observer: O,
 ) -> Result<Attempt, ModelError> {
     let clique = greedy_clique(graph);
-    if clique.len() <= colors {
-        let greedy = renumber(&dsatur(graph));
-        if colors_used(&greedy) <= colors {
-            return Ok(Attempt {
-                colors,
-                status: Status::Colored,
-                coloring: Some(greedy),
-                result: None,
-            });
-        }
+    if let Some(answer) = greedy_answer(graph, colors, &clique) {
+        return Ok(answer);
     }
     color_with_clique(graph, colors, &clique, config, observer)
+}
+
+/// [`color`]'s shortcut: a DSATUR colouring that needs no more than `colors` colours, unless the
+/// clique already shows that `colors` are too few.
+fn greedy_answer(graph: &Graph, colors: usize, clique: &[usize]) -> Option<Attempt> {
+    if clique.len() > colors {
+        return None;
+    }
+    let greedy = renumber(&dsatur(graph));
+    (colors_used(&greedy) <= colors).then(|| Attempt {
+        colors,
+        status: Status::Colored,
+        coloring: Some(greedy),
+        result: None,
+    })
 }
 
 /// [`color`] without its greedy shortcut: the search decides (unless the clique refutes `colors`),
@@ -317,16 +324,8 @@ pub fn color_on_threads(
     threads: usize,
 ) -> Result<Attempt, ModelError> {
     let clique = greedy_clique(graph);
-    if clique.len() <= colors {
-        let greedy = renumber(&dsatur(graph));
-        if colors_used(&greedy) <= colors {
-            return Ok(Attempt {
-                colors,
-                status: Status::Colored,
-                coloring: Some(greedy),
-                result: None,
-            });
-        }
+    if let Some(answer) = greedy_answer(graph, colors, &clique) {
+        return Ok(answer);
     }
     color_core(graph, colors, &clique, config, |model, config| {
         let started = Instant::now();

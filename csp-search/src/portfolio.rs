@@ -225,12 +225,12 @@ pub fn run_portfolio(
     on_solution: impl FnMut(&[i32], Option<i64>) -> ControlFlow<()>,
 ) -> PortfolioResult {
     let objective = model.objective();
-    let splitting: Vec<&Worker> = config.workers.iter().filter(|w| w.split).collect();
-    let subproblems = match splitting.first() {
+    let mut splitting = config.workers.iter().filter(|w| w.split);
+    let subproblems = match splitting.next() {
         Some(first) if !config.deterministic => split_tree(
             model,
             &first.config,
-            SUBPROBLEMS_PER_WORKER * splitting.len(),
+            SUBPROBLEMS_PER_WORKER * (1 + splitting.count()),
         ),
         _ => Vec::new(),
     };
