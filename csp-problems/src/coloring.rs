@@ -271,7 +271,7 @@ fn greedy_answer(graph: &Graph, colors: usize, clique: &[usize]) -> Option<Attem
         return None;
     }
     let greedy = renumber(&dsatur(graph));
-    (colors_used(&greedy) <= colors).then(|| Attempt {
+    (colors_used(&greedy) <= colors).then_some(Attempt {
         colors,
         status: Status::Colored,
         coloring: Some(greedy),
