@@ -84,8 +84,12 @@ impl RunOptions {
     /// at 20 s on the slow instances of `data/minizinc-bench` with `-p 2`: a split tree proves and
     /// answers satisfaction problems in about half the time (market_split u4-01 8.3 s to 4.4 s,
     /// search_stress 08_04 5.6 s to 2.9 s, CostasArray 15 6.6 s to 3.6 s), where the portfolio
-    /// barely beats one search; under an objective the portfolio's large-neighbourhood worker finds
-    /// the better solutions (jobshop ft10 930 against 949, still_life 9×9 43 against 42).
+    /// barely beats one search. Under an objective a split tree, each worker's neighbourhoods
+    /// alternating with its subproblems, proves some optima sooner than the portfolio (golomb 10
+    /// 1.6 s against 2.8 s, mknap2-20 2.1 s against 4.6 s), but the portfolio's free-search worker
+    /// proves template_design catfood_3 in about a second, which no split search does in 20 s,
+    /// and on models without a search annotation (jobshop la01: 1.5 s against 5.8 s) free search's
+    /// learned weights and restarts start anew in every subproblem.
     pub fn splits(&self, optimising: bool) -> bool {
         !self.deterministic && self.split.unwrap_or(!optimising)
     }
@@ -423,8 +427,9 @@ fn workers(compiled: &Compiled, options: &RunOptions, config: &SearchConfig) -> 
         .map(|i| {
             let (base, lns) = match i {
                 // A split tree's subproblems are searched the same way by every worker, so that
-                // none holds the last subproblem long after the others are done.
-                _ if split => (&annotated, false),
+                // none holds the last subproblem long after the others are done; under an
+                // objective each worker's neighbourhoods alternate with its subproblems.
+                _ if split => (&annotated, options.lns),
                 0 => (&annotated, options.lns),
                 1 => (&free, true),
                 2 => (&annotated, false),

@@ -23,6 +23,7 @@ use rand::RngExt;
 
 use crate::bound::SharedBound;
 use crate::branch::BuiltinBrancher;
+use crate::split::SubproblemPool;
 use crate::{
     Limit, Limits, Outcome, Rng, Search, SearchConfig, SearchEvent, SearchObserver, SearchResult,
     Statistics, ValueSelection, rng_for,
@@ -114,7 +115,17 @@ pub struct LnsSearch<'m> {
     lns: LnsConfig,
     vars: Vec<VarId>,
     bound: SharedBound,
+    /// The complete search: of the whole tree, or of the subproblem taken last from `pool`.
     complete: Search<'m>,
+    /// The split tree whose subproblems the complete search takes in turn, if any
+    /// ([`LnsSearch::search_subproblems`]).
+    pool: Option<&'m SubproblemPool>,
+    /// The statistics and propagations of the subproblems searched to their end.
+    finished: Statistics,
+    finished_propagations: u64,
+    /// Whether the complete search has nothing left to search while the run goes on: every
+    /// subproblem is taken, and the others are still being searched elsewhere.
+    complete_over: bool,
     /// The neighbourhood being searched.
     sub: Option<Search<'m>>,
     /// The root, propagated, on which neighbourhoods are chosen; `None` until the first one.
@@ -171,6 +182,10 @@ impl<'m> LnsSearch<'m> {
             vars,
             bound,
             complete,
+            pool: None,
+            finished: Statistics::default(),
+            finished_propagations: 0,
+            complete_over: false,
             sub: None,
             scratch: None,
             rng: rng_for(config.seed, LNS_STREAM),
@@ -201,6 +216,35 @@ impl<'m> LnsSearch<'m> {
         self.complete.share_bound(bound);
     }
 
+    /// Makes the complete search that of the subproblems of a split tree ([`crate::split`]),
+    /// taken from `pool` one after another, shared with other searches (a portfolio's splitting
+    /// workers): the neighbourhoods alternate with them as with a tree of the search's own. The
+    /// search proves optimality when it finishes the last subproblem of the pool to be finished;
+    /// once every subproblem is taken it goes on with neighbourhoods alone, until it is stopped.
+    /// Call it before the first solution is asked for.
+    pub fn search_subproblems(&mut self, pool: &'m SubproblemPool) {
+        self.pool = Some(pool);
+        self.take_subproblem();
+    }
+
+    /// Replaces the complete search with one of the next subproblem of the pool, or records that
+    /// none is left.
+    fn take_subproblem(&mut self) {
+        let Some(pool) = self.pool else { return };
+        match pool.take() {
+            Some(decisions) => {
+                let mut search = Search::new(self.model, &self.config);
+                search.share_bound(self.bound.clone());
+                search.assume(decisions);
+                let old = std::mem::replace(&mut self.complete, search);
+                let result = old.result();
+                self.finished.absorb(&result.stats);
+                self.finished_propagations += result.propagations;
+            }
+            None => self.complete_over = true,
+        }
+    }
+
     /// How many neighbourhoods were searched.
     pub fn neighbourhoods(&self) -> u64 {
         self.neighbourhoods
@@ -214,6 +258,7 @@ impl<'m> LnsSearch<'m> {
     /// The statistics of the complete search and of every neighbourhood, summed.
     pub fn stats(&self) -> Statistics {
         let mut stats = self.complete.stats().clone();
+        stats.absorb(&self.finished);
         stats.absorb(&self.done);
         if let Some(sub) = &self.sub {
             stats.absorb(sub.stats());
@@ -226,6 +271,7 @@ impl<'m> LnsSearch<'m> {
     /// best solution.
     pub fn result(&self) -> SearchResult {
         let propagations = self.complete.result().propagations
+            + self.finished_propagations
             + self.done_propagations
             + self.sub.as_ref().map_or(0, |s| s.result().propagations);
         SearchResult {
@@ -238,10 +284,14 @@ impl<'m> LnsSearch<'m> {
         }
     }
 
-    /// The nodes made so far, by the complete search and by neighbourhoods.
+    /// The nodes made so far, by the complete search (over every subproblem) and by
+    /// neighbourhoods.
     fn nodes(&self) -> (u64, u64) {
         let sub = self.sub.as_ref().map_or(0, |s| s.stats().nodes);
-        (self.complete.stats().nodes, self.done.nodes + sub)
+        (
+            self.finished.nodes + self.complete.stats().nodes,
+            self.done.nodes + sub,
+        )
     }
 
     /// The time left of the run's time limit.
@@ -274,13 +324,31 @@ impl<'m> LnsSearch<'m> {
                 return None;
             }
             match self.phase {
+                Phase::Complete { .. } if self.complete_over => {
+                    // Every subproblem is taken: neighbourhoods alone, if there is an incumbent
+                    // to start from; otherwise nothing is left for this search to do.
+                    if self.best.is_none() {
+                        self.outcome = Some(Outcome::Stopped);
+                        return None;
+                    }
+                    self.phase = Phase::Neighbourhoods {
+                        until: lns_nodes + (self.lns.slice >> self.halvings).max(1),
+                    };
+                }
                 Phase::Complete { until } => {
                     let overall = self.config.limits.nodes.map(|max| max - lns_nodes);
+                    // The current search counts its own nodes, not those of the subproblems
+                    // finished before it.
+                    let before = self.finished.nodes;
                     // The complete search measures its own time, which leaves out the
                     // neighbourhoods': its limit is what it has used plus what the run has left.
                     let elapsed = self.complete.elapsed();
                     self.complete.set_limits(Limits {
-                        nodes: Some(overall.map_or(until, |o| o.min(until))),
+                        nodes: Some(
+                            overall
+                                .map_or(until, |o| o.min(until))
+                                .saturating_sub(before),
+                        ),
                         time: self.time_left().map(|left| elapsed + left),
                         ..Limits::default()
                     });
@@ -298,7 +366,7 @@ impl<'m> LnsSearch<'m> {
                         {
                             // The slice is spent: neighbourhoods, once there is a solution to
                             // start from.
-                            let nodes = self.complete.stats().nodes;
+                            let (nodes, _) = self.nodes();
                             self.phase = if self.best.is_some() {
                                 self.phase_improved = false;
                                 Phase::Neighbourhoods {
@@ -311,13 +379,19 @@ impl<'m> LnsSearch<'m> {
                             };
                         }
                         Some(Outcome::Optimal | Outcome::Exhausted) => {
-                            // The complete tree is exhausted under the shared bound: nothing beats
-                            // the best solution, whoever found it.
-                            self.outcome = Some(if self.best.is_some() {
-                                Outcome::Optimal
+                            // The whole tree is exhausted under the shared bound when this was
+                            // it, or the last of its subproblems to be finished: then nothing
+                            // beats the best solution, whoever found it. Otherwise the next
+                            // subproblem.
+                            if self.pool.is_none_or(SubproblemPool::finish) {
+                                self.outcome = Some(if self.best.is_some() {
+                                    Outcome::Optimal
+                                } else {
+                                    Outcome::Exhausted
+                                });
                             } else {
-                                Outcome::Exhausted
-                            });
+                                self.take_subproblem();
+                            }
                         }
                         Some(outcome) => self.outcome = Some(outcome),
                         None => unreachable!("a search that gave no solution is over"),

@@ -6,7 +6,9 @@
 //!
 //! Workers marked [`Worker::split`] search one tree together instead: the tree is split into
 //! subproblems ([`crate::split::split_tree`]), and each such worker takes the next subproblem
-//! whenever it finishes one; the last subproblem exhausted is the proof.
+//! whenever it finishes one; the last subproblem exhausted is the proof. A splitting worker with
+//! large-neighbourhood search alternates its neighbourhoods with the subproblems, so that the
+//! incumbent improves while the tree is divided.
 //!
 //! In the deterministic mode the workers meet every [`PortfolioConfig::epoch`] nodes and exchange
 //! bounds only there; solutions are reported at those meetings, in worker order, and the run stops
@@ -14,7 +16,7 @@
 //! (a time limit aside).
 
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -22,8 +24,7 @@ use std::time::{Duration, Instant};
 use csp_core::{Model, Objective};
 
 use crate::bound::SharedBound;
-use crate::branch::Decision;
-use crate::split::split_tree;
+use crate::split::{SubproblemPool, split_tree};
 use crate::{
     LnsConfig, LnsSearch, Outcome, Search, SearchConfig, SearchEvent, SearchObserver, Statistics,
 };
@@ -37,8 +38,10 @@ pub struct Worker {
     /// Large-neighbourhood search, if any.
     pub lns: Option<LnsConfig>,
     /// Whether the worker searches the subproblems of one split tree with the other splitting
-    /// workers, rather than a tree of its own (its `lns` is then not used). Ignored in the
-    /// deterministic mode, where which worker takes which subproblem would depend on timing.
+    /// workers, rather than a tree of its own. With `lns`, its neighbourhoods alternate with the
+    /// subproblems as they would with a tree of its own ([`LnsSearch::search_subproblems`]).
+    /// Ignored in the deterministic mode, where which worker takes which subproblem would depend
+    /// on timing.
     pub split: bool,
 }
 
@@ -120,11 +123,8 @@ struct Shared<'a> {
     config: &'a PortfolioConfig,
     maximise: bool,
     started: Instant,
-    /// The split tree's subproblems (empty when no worker splits), the next one to take, and how
-    /// many have been searched to the end.
-    subproblems: Vec<Vec<Decision>>,
-    next: AtomicUsize,
-    finished: AtomicUsize,
+    /// The split tree's subproblems (none when no worker splits).
+    pool: SubproblemPool,
 }
 
 impl Shared<'_> {
@@ -251,9 +251,7 @@ pub fn run_portfolio(
         config,
         maximise: matches!(objective, Objective::Maximize(_)),
         started: Instant::now(),
-        subproblems,
-        next: AtomicUsize::new(0),
-        finished: AtomicUsize::new(0),
+        pool: SubproblemPool::new(subproblems),
     };
     let (sender, receiver) = mpsc::channel();
     let mut result = PortfolioResult {
@@ -443,19 +441,21 @@ fn run_worker(
             objective,
         });
     };
+    let split = worker.split && !shared.pool.is_empty();
     let (outcome, stats, propagations) = match (&worker.lns, &bound) {
-        _ if worker.split && !shared.subproblems.is_empty() => {
-            search_subproblems(model, &config, shared, &bound, &mut observer, &send)
-        }
         (Some(lns), Some(bound)) => {
             let mut search = LnsSearch::new(model, &config, lns.clone());
             search.share_bound(bound.clone());
+            if split {
+                search.search_subproblems(&shared.pool);
+            }
             while let Some(values) = search.next_solution(&mut observer) {
                 send(values, observer.epoch);
             }
             let result = search.result();
             (result.outcome, result.stats, result.propagations)
         }
+        _ if split => search_subproblems(model, &config, shared, &bound, &mut observer, &send),
         _ => {
             let mut search = Search::new(model, &config);
             if let Some(bound) = &bound {
@@ -509,8 +509,7 @@ fn search_subproblems(
     let mut outcome = Outcome::Stopped;
     let mut config = config.clone();
     while !shared.stop.load(Ordering::Relaxed) {
-        let index = shared.next.fetch_add(1, Ordering::Relaxed);
-        let Some(decisions) = shared.subproblems.get(index) else {
+        let Some(decisions) = shared.pool.take() else {
             break;
         };
         config.limits.time = shared
@@ -539,8 +538,7 @@ fn search_subproblems(
         }
         match search.outcome() {
             Some(Outcome::Exhausted | Outcome::Optimal) => {
-                let finished = shared.finished.fetch_add(1, Ordering::AcqRel) + 1;
-                if finished == shared.subproblems.len() {
+                if shared.pool.finish() {
                     outcome = Outcome::Exhausted;
                     break;
                 }

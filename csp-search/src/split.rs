@@ -8,6 +8,8 @@
 //! balances the load without any exchange between the workers: one that finishes early takes the
 //! next.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use csp_core::{Model, Store};
 
 use crate::branch::{Branch, Brancher, BuiltinBrancher, Decision};
@@ -59,6 +61,50 @@ pub fn split_tree(model: &Model, config: &SearchConfig, target: usize) -> Vec<Ve
         return whole;
     }
     split.subproblems
+}
+
+/// The subproblems of one split tree, shared by the workers that search them: each takes the next
+/// untaken one, and the worker that finishes the last one to be finished holds the proof that the
+/// whole tree is exhausted.
+#[derive(Debug, Default)]
+pub struct SubproblemPool {
+    subproblems: Vec<Vec<Decision>>,
+    next: AtomicUsize,
+    finished: AtomicUsize,
+}
+
+impl SubproblemPool {
+    /// A pool of `subproblems` (as [`split_tree`] makes them), none taken yet.
+    pub fn new(subproblems: Vec<Vec<Decision>>) -> Self {
+        SubproblemPool {
+            subproblems,
+            next: AtomicUsize::new(0),
+            finished: AtomicUsize::new(0),
+        }
+    }
+
+    /// How many subproblems the tree was split into.
+    pub fn len(&self) -> usize {
+        self.subproblems.len()
+    }
+
+    /// Whether there are none (no tree was split).
+    pub fn is_empty(&self) -> bool {
+        self.subproblems.is_empty()
+    }
+
+    /// The next subproblem nobody has taken, in the tree's left-to-right order, or `None` when
+    /// every one has been taken. Each is handed out once.
+    pub fn take(&self) -> Option<&[Decision]> {
+        let index = self.next.fetch_add(1, Ordering::Relaxed);
+        self.subproblems.get(index).map(Vec::as_slice)
+    }
+
+    /// Records that a taken subproblem was searched to its end; returns whether it was the last
+    /// of them all, so that the tree is exhausted (under the bound the searches shared).
+    pub fn finish(&self) -> bool {
+        self.finished.fetch_add(1, Ordering::AcqRel) + 1 == self.subproblems.len()
+    }
 }
 
 /// A depth-limited expansion of the tree's top.

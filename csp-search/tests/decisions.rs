@@ -589,7 +589,8 @@ proptest! {
 
     /// Workers that all search one split tree answer a satisfaction problem as brute force does
     /// (a solution exactly when there is one, and a proof of none otherwise), and prove its
-    /// optimum under an objective.
+    /// optimum under an objective, also when neighbourhoods alternate with the subproblems of
+    /// some of them.
     #[test]
     fn a_split_tree_answers_as_brute_force_does(
         (problem, config) in problem_and_config(),
@@ -601,7 +602,7 @@ proptest! {
         let workers: Vec<Worker> = (0..workers)
             .map(|i| Worker {
                 config: SearchConfig { seed: i as u64, ..if i == 0 { config.clone() } else { SearchConfig::free() } },
-                lns: None,
+                lns: (i % 2 == 0).then(|| LnsConfig { nodes: 2, slice: 3, ..LnsConfig::default() }),
                 split: true,
             })
             .collect();
