@@ -477,6 +477,19 @@ fn local_methods_answer_no_solution_for_two_and_three_and_refuse_search_options(
             "8",
             "--method",
             "search",
+            "--all",
+            "--threads",
+            "2",
+        ],
+        "--threads",
+    );
+    assert_bad_input(
+        &[
+            "queens",
+            "solve",
+            "8",
+            "--method",
+            "explicit",
             "--threads",
             "2",
         ],
@@ -528,6 +541,84 @@ fn a_step_limit_is_reported_with_exit_3_and_threads_name_the_winning_seed() {
         "--json",
     ]));
     assert_eq!(alone["solution"], report["solution"]);
+}
+
+/// A report without its times, the fields two identical runs may differ in.
+fn without_times(mut report: Value) -> Value {
+    for field in ["elapsed_ms", "search_ms"] {
+        report.as_object_mut().expect("an object").remove(field);
+    }
+    report["stats"]
+        .as_object_mut()
+        .expect("statistics")
+        .remove("nodes_per_second");
+    report
+}
+
+#[test]
+fn engine_searches_race_on_threads_reproducibly_and_name_the_winning_seed() {
+    // Random ties and values without restarts: seeds differ widely in how soon they succeed.
+    let race = |threads: &str| {
+        json(&csp(&[
+            "queens",
+            "solve",
+            "60",
+            "--method",
+            "search",
+            "--order",
+            "min",
+            "--ties",
+            "random",
+            "--values",
+            "random",
+            "--seed",
+            "3",
+            "--threads",
+            threads,
+            "--json",
+        ]))
+    };
+    let report = race("3");
+    assert_eq!(report["outcome"], "solved");
+    assert_eq!(report["solution_count"], 1);
+    assert_eq!(report["config"]["threads"], 3);
+    let placement: Vec<u32> =
+        serde_json::from_value(report["solutions"][0].clone()).expect("columns");
+    assert!(csp::nqueens::verify(&placement).is_ok(), "{placement:?}");
+    // The deterministic portfolio: the same run again, statistics and all.
+    assert_eq!(without_times(race("3")), without_times(report.clone()));
+    // The winner's seed alone finds the same placement.
+    let winner = report["winning_seed"].as_u64().expect("a seed");
+    assert!((3..6).contains(&winner), "{winner}");
+    let alone = json(&csp(&[
+        "queens",
+        "solve",
+        "60",
+        "--method",
+        "search",
+        "--order",
+        "min",
+        "--ties",
+        "random",
+        "--values",
+        "random",
+        "--seed",
+        &winner.to_string(),
+        "--json",
+    ]));
+    assert_eq!(alone["solutions"][0], report["solutions"][0]);
+    // No solution is an answer on threads too.
+    let output = csp(&[
+        "queens",
+        "solve",
+        "3",
+        "--method",
+        "search",
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stdout(&output).contains("no solution exists"));
 }
 
 #[test]

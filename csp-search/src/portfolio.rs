@@ -74,6 +74,8 @@ pub struct PortfolioResult {
     pub propagations: u64,
     /// The worker whose tree ended the run, if one did.
     pub prover: Option<usize>,
+    /// The worker that found the last solution reported (under satisfaction, the answer), if any.
+    pub finder: Option<usize>,
 }
 
 /// What a worker tells the caller's thread.
@@ -185,6 +187,8 @@ struct Reporter<F> {
     on_solution: F,
     best: Option<i64>,
     reported: bool,
+    /// The worker that found the last solution reported.
+    finder: Option<usize>,
     /// Whether the caller asked to stop: nothing more is reported.
     stopped: bool,
 }
@@ -192,7 +196,13 @@ struct Reporter<F> {
 impl<F: FnMut(&[i32], Option<i64>) -> ControlFlow<()>> Reporter<F> {
     /// Reports a solution if it is better than every one before (under satisfaction, if it is the
     /// first); returns whether the caller wants the run to go on.
-    fn offer(&mut self, shared: &Shared<'_>, values: &[i32], objective: Option<i64>) -> bool {
+    fn offer(
+        &mut self,
+        shared: &Shared<'_>,
+        worker: usize,
+        values: &[i32],
+        objective: Option<i64>,
+    ) -> bool {
         if self.stopped {
             return false;
         }
@@ -206,6 +216,7 @@ impl<F: FnMut(&[i32], Option<i64>) -> ControlFlow<()>> Reporter<F> {
         }
         self.best = objective;
         self.reported = true;
+        self.finder = Some(worker);
         let go_on = (self.on_solution)(values, objective).is_continue() && objective.is_some();
         if !go_on {
             // The caller has had enough, or a satisfaction problem is answered.
@@ -259,11 +270,13 @@ pub fn run_portfolio(
         stats: Statistics::default(),
         propagations: 0,
         prover: None,
+        finder: None,
     };
     let mut reporter = Reporter {
         on_solution,
         best: None,
         reported: false,
+        finder: None,
         stopped: false,
     };
     let mut outcomes = Vec::new();
@@ -290,14 +303,14 @@ pub fn run_portfolio(
                         pending.push((epoch, worker, sequence, values, objective));
                         sequence += 1;
                     } else {
-                        reporter.offer(&shared, &values, objective);
+                        reporter.offer(&shared, worker, &values, objective);
                     }
                 }
                 Message::Epoch(epoch) => {
                     pending.sort_by_key(|&(e, w, s, _, _)| (e, w, s));
                     let due = pending.partition_point(|p| p.0 <= epoch);
-                    for (_, _, _, values, objective) in pending.drain(..due) {
-                        reporter.offer(&shared, &values, objective);
+                    for (_, worker, _, values, objective) in pending.drain(..due) {
+                        reporter.offer(&shared, worker, &values, objective);
                     }
                 }
                 Message::Done {
@@ -313,8 +326,8 @@ pub fn run_portfolio(
             }
         }
         pending.sort_by_key(|&(e, w, s, _, _)| (e, w, s));
-        for (_, _, _, values, objective) in pending.drain(..) {
-            reporter.offer(&shared, &values, objective);
+        for (_, worker, _, values, objective) in pending.drain(..) {
+            reporter.offer(&shared, worker, &values, objective);
         }
     });
     // A proof by any worker stands for all; the first in worker order is named.
@@ -323,6 +336,7 @@ pub fn run_portfolio(
         .iter()
         .find(|(_, o)| matches!(o, Outcome::Optimal | Outcome::Exhausted));
     result.prover = proof.map(|&(worker, _)| worker);
+    result.finder = reporter.finder;
     result.outcome = if objective == Objective::Satisfy && reporter.reported {
         Outcome::Solved
     } else if proof.is_some() {

@@ -61,6 +61,9 @@ pub struct ConfigReport {
     /// Whether the fast preset ran (N-queens only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub preset: Option<bool>,
+    /// `--threads`: searches racing with consecutive seeds from `seed` (N-queens, when over one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub threads: Option<usize>,
 }
 
 impl ConfigReport {
@@ -80,6 +83,7 @@ impl ConfigReport {
             restart_base: config.restarts.map(|r| r.base_nodes),
             seed: config.seed,
             preset: None,
+            threads: None,
         }
     }
 }

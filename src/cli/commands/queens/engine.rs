@@ -6,6 +6,7 @@ use std::ops::ControlFlow;
 use std::time::Instant;
 
 use clap::Args;
+use csp_search::portfolio::{PortfolioConfig, Worker, run_portfolio};
 use csp_search::{FnObserver, Limit, SearchConfig, SearchEvent, SearchResult, Statistics, solve};
 use nqueens_model::{Encoding, model, render};
 use serde::Serialize;
@@ -84,6 +85,10 @@ pub struct Run {
     pub config: SearchConfig,
     /// Time to build the model, in seconds.
     pub build_seconds: f64,
+    /// How many searches raced ([`search_on_threads`]); 1 for one search.
+    pub threads: usize,
+    /// The seed of the search whose solution was reported, when several raced.
+    pub winning_seed: Option<u64>,
 }
 
 /// What receives each solution: its number (from 1) and its placement; `Break` stops the search.
@@ -125,6 +130,81 @@ pub fn search(
         result,
         config,
         build_seconds,
+        threads: 1,
+        winning_seed: None,
+    })
+}
+
+/// Nodes each worker of [`search_on_threads`] makes between two meetings of the deterministic
+/// portfolio: a few milliseconds on any board, so that the first worker to find a solution ends the
+/// run soon after, however long the others would take.
+const THREAD_EPOCH: u64 = 1_000;
+
+/// [`search`] for one solution on `threads` threads: the same search with the seeds `seed`,
+/// `seed + 1`, … at once ([`csp_search::portfolio`]), the first solution ending them all. Its seed
+/// decides a randomised search's luck, so the race cuts the long runs of unlucky seeds. The
+/// portfolio runs in its deterministic mode (the workers meet every [`THREAD_EPOCH`] nodes, and a
+/// solution found between two meetings is reported at the second, the lowest worker's first), so
+/// that the same seed and thread count print the same solution whatever the timing. The
+/// statistics are every worker's, summed; a node or backtrack limit holds for each worker.
+pub fn search_on_threads(
+    n: usize,
+    search: &QueensSearch,
+    threads: usize,
+    on_solution: &mut SolutionSink<'_>,
+    budget: &Budget,
+) -> Result<Run, CliError> {
+    let started = Instant::now();
+    let model = model(n, search.encoding).map_err(CliError::usage)?;
+    let build_seconds = started.elapsed().as_secs_f64();
+    let mut config = search.config(n, Some(1));
+    config.limits = budget.search_limits();
+    let workers = (0..threads)
+        .map(|i| Worker {
+            config: SearchConfig {
+                seed: config.seed.wrapping_add(i as u64),
+                ..config.clone()
+            },
+            lns: None,
+            split: false,
+        })
+        .collect();
+    let portfolio = PortfolioConfig {
+        workers,
+        deterministic: true,
+        epoch: THREAD_EPOCH,
+        time: config.limits.time,
+    };
+    let mut solution = None;
+    let mut placement = Vec::with_capacity(n);
+    let searched = Instant::now();
+    let result = run_portfolio(&model, &portfolio, |values, _| {
+        placement.clear();
+        placement.extend(values.iter().map(|&v| v as u32));
+        solution = Some(values.to_vec());
+        // The portfolio reports one solution of a satisfaction problem, then stops.
+        on_solution(1, &placement)
+    });
+    let winning_seed = result
+        .finder
+        .map(|worker| config.seed.wrapping_add(worker as u64));
+    let mut stats = result.stats;
+    // Workers that found a solution between the same two meetings each counted theirs; one is
+    // the answer.
+    stats.solutions = u64::from(solution.is_some());
+    Ok(Run {
+        result: SearchResult {
+            outcome: result.outcome,
+            stats,
+            elapsed: searched.elapsed(),
+            solution,
+            objective: None,
+            propagations: result.propagations,
+        },
+        config,
+        build_seconds,
+        threads,
+        winning_seed,
     })
 }
 
@@ -136,7 +216,21 @@ impl Run {
         n: usize,
         search: &QueensSearch,
     ) -> std::io::Result<()> {
-        writeln!(out, "{n}-queens: {}", search.describe(&self.config))?;
+        let threads = match self.threads {
+            1 => String::new(),
+            t => format!(
+                "; {t} threads racing seeds {} to {}{}",
+                self.config.seed,
+                self.config.seed.wrapping_add(t as u64 - 1),
+                self.winning_seed
+                    .map_or(String::new(), |seed| format!(", seed {seed} won"))
+            ),
+        };
+        writeln!(
+            out,
+            "{n}-queens: {}{threads}",
+            search.describe(&self.config)
+        )?;
         let stats = &self.result.stats;
         let seconds = self.result.elapsed.as_secs_f64();
         writeln!(
@@ -183,8 +277,10 @@ impl Run {
             config: ConfigReport {
                 encoding: Some(search.encoding.to_string()),
                 preset: Some(search.options.is_preset()),
+                threads: (self.threads > 1).then_some(self.threads),
                 ..ConfigReport::of(&self.config)
             },
+            winning_seed: self.winning_seed,
         };
         // The report's own object, without its opening brace, continues the one `start_json` opened.
         let rest = serde_json::to_string(&report)?;
@@ -249,6 +345,9 @@ struct SearchReport<'a> {
     elapsed_ms: f64,
     search_ms: f64,
     config: ConfigReport,
+    /// The seed of the search whose solution was reported, when several raced.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    winning_seed: Option<u64>,
 }
 
 /// The statistics of a search, with its throughput and levels.

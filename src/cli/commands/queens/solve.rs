@@ -17,7 +17,9 @@ use nqueens_model::verify;
 use self::args::Method;
 pub use self::args::{Request, SolveArgs};
 use self::output::{verify_file, write_placement_file};
-use super::engine::{limit_word, search, start_json, write_board, write_json_solution};
+use super::engine::{
+    limit_word, search, search_on_threads, start_json, write_board, write_json_solution,
+};
 use csp::app::{CliError, Exit};
 
 /// The method a `solve` request runs, once `auto` is resolved.
@@ -43,10 +45,26 @@ pub fn run(args: SolveArgs, out: &mut impl Write) -> Result<Exit, CliError> {
         ));
     }
     let (method, chosen_by_auto) = resolve(&args)?;
-    if !matches!(method, Resolved::Local(_)) && (args.threads > 1 || args.max_steps.is_some()) {
+    if !matches!(method, Resolved::Local(_)) && args.max_steps.is_some() {
         return Err(CliError::Usage(
-            "--threads and --max-steps apply to the local-search methods (qs1, qs4, min-conflicts, las-vegas1, las-vegas2) only".to_owned(),
+            "--max-steps applies to the local-search methods (qs1, qs4, min-conflicts, las-vegas1, las-vegas2) only".to_owned(),
         ));
+    }
+    if args.threads > 1 {
+        match method {
+            Resolved::Local(_) => {}
+            Resolved::Search if args.request.solution_limit() == Some(1) => {}
+            Resolved::Search => {
+                return Err(CliError::Usage(
+                    "--threads races searches for one solution: --solutions K and --all enumerate one tree, on one thread".to_owned(),
+                ));
+            }
+            Resolved::Construct(_) | Resolved::Torus => {
+                return Err(CliError::Usage(
+                    "--threads applies to the local-search methods and to --method search; a construction is one O(n) pass".to_owned(),
+                ));
+            }
+        }
     }
     match method {
         Resolved::Search => run_search(&args, out),
@@ -119,13 +137,23 @@ fn run_search(args: &SolveArgs, out: &mut impl Write) -> Result<Exit, CliError> 
         }
         ControlFlow::Continue(())
     };
-    let run = search(
-        args.request.n,
-        &args.request.search,
-        args.request.solution_limit(),
-        Some(&mut on_solution),
-        &budget,
-    )?;
+    let run = if args.threads > 1 {
+        search_on_threads(
+            args.request.n,
+            &args.request.search,
+            usize::from(args.threads),
+            &mut on_solution,
+            &budget,
+        )?
+    } else {
+        search(
+            args.request.n,
+            &args.request.search,
+            args.request.solution_limit(),
+            Some(&mut on_solution),
+            &budget,
+        )?
+    };
     if let Some(error) = write_error {
         return Err(error.into());
     }

@@ -64,8 +64,10 @@ pub struct SolveArgs {
     /// (Rolfe) are seeded local searches.
     #[arg(long, value_enum, default_value_t = Method::Auto, hide_default_value = true)]
     pub method: Method,
-    /// Local-search methods: run T seeds at once (seed, seed + 1, …); the first solution wins and the
-    /// other runs stop.
+    /// Run T seeds at once (seed, seed + 1, …); the first solution wins and the other runs stop.
+    /// For the local-search methods, and for `--method search` when it looks for one solution (the
+    /// searches race in the portfolio's deterministic mode, so the same seed and T print the same
+    /// solution every time).
     #[arg(long, value_name = "T", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024), allow_negative_numbers = true)]
     pub threads: u16,
     /// Local-search methods: give up after this many steps (what a step is depends on the method).
