@@ -295,3 +295,22 @@ fn an_enumeration_with_more_than_one_thread_runs_one_search_with_a_warning() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("-p 2"));
     assert_eq!(stdout(&output).matches("----------").count(), 92);
 }
+
+/// `--progress` under large-neighbourhood search: every neighbourhood restarts the tree estimator
+/// and the complete search then resumes deep in its tree, which once failed the estimator with an
+/// index out of bounds. A second and a half of template_design catfood_3 (unproven for seconds)
+/// prints progress lines, a solution, and exits 0.
+#[test]
+fn progress_lines_follow_large_neighbourhood_search() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("benches/data/node-cost/template_design_catfood_3.fzn");
+    let output = run(&["--progress", "-t", "1500"], &file);
+    let err = String::from_utf8(output.stderr.clone()).unwrap();
+    assert!(output.status.success(), "{err}");
+    assert!(err.contains("% progress: "), "{err}");
+    assert!(
+        !err.contains("panicked") && !err.contains("internal error"),
+        "{err}"
+    );
+    assert!(stdout(&output).contains("----------"));
+}

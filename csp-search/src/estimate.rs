@@ -26,7 +26,11 @@ use crate::{SearchEvent, SearchObserver};
 /// just below it. The solution estimate is the same computation with solution nodes weighted 1 and all
 /// others 0: a solution at level `i` adds `breadth[i]`.
 ///
-/// A restart begins a new tree, so the estimator starts afresh on [`SearchEvent::Restart`].
+/// A restart begins a new tree, so the estimator starts afresh on [`SearchEvent::Restart`]. A
+/// stream that goes on below the root after that (large-neighbourhood search resumes its paused
+/// complete search after each neighbourhood's restart) is taken as it comes: the levels and
+/// children it reports are added as they appear, so the estimate is rough until the search's next
+/// restart, but every event is accepted.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TreeSizeEstimator {
     /// Per level (index 0 is level 1), with one spare level below the deepest node so far. One
@@ -100,6 +104,26 @@ impl TreeSizeEstimator {
             self.levels.resize(level + 1, Level::default());
         }
     }
+
+    /// `(j − 1)/j`, from the table when it is there.
+    #[inline]
+    fn reweight(&mut self, j: u32) -> f64 {
+        match self.reweights.get(j as usize) {
+            Some(&factor) => factor,
+            None => self.grow_reweights(j),
+        }
+    }
+
+    /// Extends the table to `j`: for a node with more children than it announced on entering (its
+    /// entry was before a restart the estimator saw, see the type's documentation).
+    #[cold]
+    fn grow_reweights(&mut self, j: u32) -> f64 {
+        while self.reweights.len() <= j as usize {
+            let k = self.reweights.len() as f64;
+            self.reweights.push((k - 1.0) / k);
+        }
+        self.reweights[j as usize]
+    }
 }
 
 impl SearchObserver for TreeSizeEstimator {
@@ -120,21 +144,21 @@ impl SearchObserver for TreeSizeEstimator {
                 }
             }
             SearchEvent::Assign { level, .. } | SearchEvent::Decide { level, .. } => {
-                // Child `j` of the node one level up.
-                let level = level as usize;
+                // Child `j` of the node one level up (the root, at level 1, is no one's child).
+                let level = (level as usize).max(2);
                 self.reach(level);
+                let j = self.levels[level - 2].children + 1;
+                let factor = if j > 1 { self.reweight(j) } else { 1.0 };
                 let [parent, child, below] = &mut self.levels[level - 2..=level] else {
                     unreachable!("the range has three levels");
                 };
-                parent.children += 1;
-                let j = parent.children;
+                parent.children = j;
                 if j == 1 {
                     child.breadth = parent.breadth * f64::from(parent.choices);
                     child.tree = child.breadth;
                     child.solutions = 0.0;
                 } else {
                     // Stone & Stone §4: reweight the j − 1 explored children by (j − 1)/j.
-                    let factor = self.reweights[j as usize];
                     child.breadth *= factor;
                     child.tree = child.tree * factor + child.breadth;
                     child.solutions *= factor;
@@ -146,7 +170,8 @@ impl SearchObserver for TreeSizeEstimator {
             }
             SearchEvent::Undo { level, .. } | SearchEvent::Retract { level, .. } => {
                 // The node at `level` is finished: fold its children's estimate into its own level.
-                let level = level as usize;
+                let level = (level as usize).max(1);
+                self.reach(level);
                 let [node, below] = &mut self.levels[level - 1..=level] else {
                     unreachable!("the range has two levels");
                 };

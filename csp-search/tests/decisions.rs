@@ -12,8 +12,8 @@ use csp_core::constraints::{
 use csp_core::{Constraint, Model, ModelBuilder, VarId};
 use csp_search::{
     FnObserver, Grid, IntSearch, Limits, LnsConfig, LnsSearch, Neighbourhood, Outcome, Propagation,
-    Restarts, SearchConfig, SearchEvent, Strategy as Branching, ValueOrderKind, ValueSelection,
-    VariableOrderKind, VariableSelection,
+    Restarts, SearchConfig, SearchEvent, Strategy as Branching, TreeSizeEstimator, ValueOrderKind,
+    ValueSelection, VariableOrderKind, VariableSelection,
     portfolio::{PortfolioConfig, Worker, run_portfolio},
     solve,
 };
@@ -444,13 +444,17 @@ proptest! {
     }
 }
 
-/// Every solution large-neighbourhood search reports, with its objective.
+/// Every solution large-neighbourhood search reports, with its objective. The search's events go
+/// to Stone & Stone's estimator, as under a progress bar: neighbourhoods restart it and the
+/// complete search then resumes below the root, which it must take without failing.
 fn run_lns(model: &Model, config: &SearchConfig, lns: LnsConfig) -> (Outcome, Vec<Vec<i32>>) {
     let mut search = LnsSearch::new(model, config, lns);
+    let mut estimator = TreeSizeEstimator::new();
     let mut found = Vec::new();
-    while let Some(values) = search.next_solution(&mut ()) {
+    while let Some(values) = search.next_solution(&mut estimator) {
         found.push(values.to_vec());
     }
+    assert!(estimator.estimated_tree_size().is_finite());
     (search.outcome().expect("over"), found)
 }
 

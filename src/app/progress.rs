@@ -91,6 +91,9 @@ impl SearchObserver for Tracker {
     }
 }
 
+/// The longest time to go that the plain lines print as a number of seconds (about 116 days).
+const MAX_ETA_SECONDS: f64 = 1e7;
+
 /// A [`Tracker`] drawn on stderr: a bar on a terminal, else a line a second.
 pub struct Progress {
     tracker: Tracker,
@@ -181,9 +184,20 @@ impl Progress {
             self.last_line = Instant::now();
             let share = self.tracker.fraction();
             let eta = if share > 0.0 {
-                format!("{:.0} s", elapsed.as_secs_f64() * (1.0 - share) / share)
+                let seconds = elapsed.as_secs_f64() * (1.0 - share) / share;
+                if seconds < MAX_ETA_SECONDS {
+                    format!("{seconds:.0} s")
+                } else {
+                    // Early in a large search the estimate is astronomical; its digits say nothing.
+                    "over 100 days".to_owned()
+                }
             } else {
                 "unknown".to_owned()
+            };
+            let total = if total < 1 << 40 {
+                total.to_string()
+            } else {
+                format!("{:.1e}", total as f64)
             };
             let _ = writeln!(
                 std::io::stderr(),
