@@ -331,6 +331,7 @@ impl<'m> LnsSearch<'m> {
                         self.outcome = Some(Outcome::Stopped);
                         return None;
                     }
+                    self.phase_improved = false;
                     self.phase = Phase::Neighbourhoods {
                         until: lns_nodes + (self.lns.slice >> self.halvings).max(1),
                     };
