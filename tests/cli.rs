@@ -555,29 +555,20 @@ fn without_times(mut report: Value) -> Value {
     report
 }
 
+/// `solve 60` by the engine with random ties and values and no restarts (seeds differ widely in how
+/// soon they succeed), as JSON, with `extra` options.
+fn random_min_60(seed: &str, extra: &[&str]) -> Value {
+    let mut args = vec![
+        "queens", "solve", "60", "--method", "search", "--order", "min", "--ties", "random",
+        "--values", "random", "--seed", seed, "--json",
+    ];
+    args.extend_from_slice(extra);
+    json(&csp(&args))
+}
+
 #[test]
 fn engine_searches_race_on_threads_reproducibly_and_name_the_winning_seed() {
-    // Random ties and values without restarts: seeds differ widely in how soon they succeed.
-    let race = |threads: &str| {
-        json(&csp(&[
-            "queens",
-            "solve",
-            "60",
-            "--method",
-            "search",
-            "--order",
-            "min",
-            "--ties",
-            "random",
-            "--values",
-            "random",
-            "--seed",
-            "3",
-            "--threads",
-            threads,
-            "--json",
-        ]))
-    };
+    let race = |threads: &str| random_min_60("3", &["--threads", threads]);
     let report = race("3");
     assert_eq!(report["outcome"], "solved");
     assert_eq!(report["solution_count"], 1);
@@ -590,22 +581,7 @@ fn engine_searches_race_on_threads_reproducibly_and_name_the_winning_seed() {
     // The winner's seed alone finds the same placement.
     let winner = report["winning_seed"].as_u64().expect("a seed");
     assert!((3..6).contains(&winner), "{winner}");
-    let alone = json(&csp(&[
-        "queens",
-        "solve",
-        "60",
-        "--method",
-        "search",
-        "--order",
-        "min",
-        "--ties",
-        "random",
-        "--values",
-        "random",
-        "--seed",
-        &winner.to_string(),
-        "--json",
-    ]));
+    let alone = random_min_60(&winner.to_string(), &[]);
     assert_eq!(alone["solutions"][0], report["solutions"][0]);
     // No solution is an answer on threads too.
     let output = csp(&[

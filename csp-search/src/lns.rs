@@ -231,11 +231,8 @@ impl<'m> LnsSearch<'m> {
     /// none is left.
     fn take_subproblem(&mut self) {
         let Some(pool) = self.pool else { return };
-        match pool.take() {
-            Some(decisions) => {
-                let mut search = Search::new(self.model, &self.config);
-                search.share_bound(self.bound.clone());
-                search.assume(decisions);
+        match pool.take_search(self.model, &self.config, Some(&self.bound)) {
+            Some(search) => {
                 let old = std::mem::replace(&mut self.complete, search);
                 let result = old.result();
                 self.finished.absorb(&result.stats);

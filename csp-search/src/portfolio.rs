@@ -523,18 +523,13 @@ fn search_subproblems(
     let mut outcome = Outcome::Stopped;
     let mut config = config.clone();
     while !shared.stop.load(Ordering::Relaxed) {
-        let Some(decisions) = shared.pool.take() else {
-            break;
-        };
         config.limits.time = shared
             .config
             .time
             .map(|t| t.saturating_sub(shared.started.elapsed()));
-        let mut search = Search::new(model, &config);
-        search.assume(decisions);
-        if let Some(bound) = bound {
-            search.share_bound(bound.clone());
-        }
+        let Some(mut search) = shared.pool.take_search(model, &config, bound.as_ref()) else {
+            break;
+        };
         let mut answered = false;
         while let Some(values) = search.next_solution(observer) {
             send(values, observer.epoch);

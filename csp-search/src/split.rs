@@ -12,7 +12,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use csp_core::{Model, Store};
 
+use crate::bound::SharedBound;
 use crate::branch::{Branch, Brancher, BuiltinBrancher, Decision};
+use crate::engine::Search;
 use crate::{Propagation, SearchConfig, SelectCtx};
 
 /// The deepest the split goes: 2²⁰ subproblems at most from binary branching.
@@ -98,6 +100,23 @@ impl SubproblemPool {
     pub fn take(&self) -> Option<&[Decision]> {
         let index = self.next.fetch_add(1, Ordering::Relaxed);
         self.subproblems.get(index).map(Vec::as_slice)
+    }
+
+    /// A search of the next untaken subproblem ([`SubproblemPool::take`]) as `config` says, under
+    /// `bound` if there is one, or `None` when every subproblem has been taken.
+    pub fn take_search<'m>(
+        &self,
+        model: &'m Model,
+        config: &SearchConfig,
+        bound: Option<&SharedBound>,
+    ) -> Option<Search<'m>> {
+        let decisions = self.take()?;
+        let mut search = Search::new(model, config);
+        search.assume(decisions);
+        if let Some(bound) = bound {
+            search.share_bound(bound.clone());
+        }
+        Some(search)
     }
 
     /// Records that a taken subproblem was searched to its end; returns whether it was the last

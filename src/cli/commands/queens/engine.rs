@@ -6,6 +6,7 @@ use std::ops::ControlFlow;
 use std::time::Instant;
 
 use clap::Args;
+use csp_core::Model;
 use csp_search::portfolio::{PortfolioConfig, Worker, run_portfolio};
 use csp_search::{FnObserver, Limit, SearchConfig, SearchEvent, SearchResult, Statistics, solve};
 use nqueens_model::{Encoding, model, render};
@@ -94,6 +95,22 @@ pub struct Run {
 /// What receives each solution: its number (from 1) and its placement; `Break` stops the search.
 pub type SolutionSink<'a> = dyn FnMut(u64, &[u32]) -> ControlFlow<()> + 'a;
 
+/// The board's model, the seconds it took to build, and the search's configuration under what is
+/// left of the command's limits once the model is built.
+fn prepare(
+    n: usize,
+    search: &QueensSearch,
+    solution_limit: Option<u64>,
+    budget: &Budget,
+) -> Result<(Model, f64, SearchConfig), CliError> {
+    let started = Instant::now();
+    let model = model(n, search.encoding).map_err(CliError::usage)?;
+    let build_seconds = started.elapsed().as_secs_f64();
+    let mut config = search.config(n, solution_limit);
+    config.limits = budget.search_limits();
+    Ok((model, build_seconds, config))
+}
+
 /// Builds the model and runs the search, handing each solution (as a placement) to `on_solution` if
 /// there is one; counting passes none and copies nothing.
 pub fn search(
@@ -103,12 +120,7 @@ pub fn search(
     mut on_solution: Option<&mut SolutionSink<'_>>,
     budget: &Budget,
 ) -> Result<Run, CliError> {
-    let started = Instant::now();
-    let model = model(n, search.encoding).map_err(CliError::usage)?;
-    let build_seconds = started.elapsed().as_secs_f64();
-    let mut config = search.config(n, solution_limit);
-    // What is left of the command's limits once the model is built.
-    config.limits = budget.search_limits();
+    let (model, build_seconds, config) = prepare(n, search, solution_limit, budget)?;
     let mut placement = Vec::with_capacity(n);
     let mut index = 0;
     let observer = FnObserver(|event: &SearchEvent<'_>| {
@@ -154,11 +166,7 @@ pub fn search_on_threads(
     on_solution: &mut SolutionSink<'_>,
     budget: &Budget,
 ) -> Result<Run, CliError> {
-    let started = Instant::now();
-    let model = model(n, search.encoding).map_err(CliError::usage)?;
-    let build_seconds = started.elapsed().as_secs_f64();
-    let mut config = search.config(n, Some(1));
-    config.limits = budget.search_limits();
+    let (model, build_seconds, config) = prepare(n, search, Some(1), budget)?;
     let workers = (0..threads)
         .map(|i| Worker {
             config: SearchConfig {
