@@ -224,6 +224,23 @@ pub trait Constraint: fmt::Debug + Send + Sync {
         None
     }
 
+    /// Why this constraint's propagator made `literal` true, for search that learns from failure
+    /// ([`crate::Store::enable_change_log`]): pushes literals that held just before the change (read
+    /// the domains of that moment from `ctx`) and that, with the constraint, imply `literal`, then
+    /// returns true. A bound literal may be explained by a weaker bound: the learner adds the
+    /// values removed between them itself.
+    ///
+    /// Default: no explanation of its own (false), and the learner explains the change by the
+    /// domains of the whole scope, which is always sound but makes longer, less general clauses.
+    fn explain(
+        &self,
+        _literal: crate::Literal,
+        _ctx: &crate::ExplainCtx<'_>,
+        _reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        false
+    }
+
     /// The constraint's local-search hooks, if it has its own (see [`LocalSearch`]). Without them local
     /// search counts one conflict per violated constraint, from the checker.
     fn local_search(&self) -> Option<&dyn LocalSearch> {

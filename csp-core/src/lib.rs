@@ -28,6 +28,7 @@ mod domain;
 mod error;
 mod event;
 mod ids;
+mod literal;
 mod memory;
 mod model;
 mod revision;
@@ -43,6 +44,8 @@ pub use memory::ModelSize;
 pub use model::{MAX_VARIABLES, Model, ModelBuilder, Objective, Watch};
 pub use revision::{Priority, Wipeout};
 
+pub use literal::{Cause, Literal, LiteralRelation, LogEntry};
 pub use rng::{Rng, rng_for};
+pub use store::change_log::{ExplainCtx, explain_by_bounds};
 pub use store::context::{CheckCtx, PropagationCtx};
 pub use store::{Checkpoint, Store};

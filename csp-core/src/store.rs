@@ -1,6 +1,7 @@
 //! The state of a model under search, the trail that undoes it, and the propagation queue.
 
 mod build;
+pub(crate) mod change_log;
 mod compaction;
 // The crate root re-exports the contexts: a re-export here would make this module use the one
 // that wraps it.
@@ -91,6 +92,8 @@ pub struct Checkpoint {
     removals: usize,
     bounds: usize,
     cells: usize,
+    /// The length of the change log ([`Store::change_log`]), which is never forgotten.
+    log: usize,
 }
 
 impl Checkpoint {
@@ -167,6 +170,9 @@ pub struct Store {
     queued: FixedBitSet,
     /// How many times a constraint's `revise` has run.
     propagations: u64,
+    /// Every change with its cause, for search that learns from failure (see
+    /// [`Store::enable_change_log`]); `None` for every other search.
+    log: Option<Box<crate::literal::ChangeLog>>,
 }
 
 impl Store {
@@ -305,6 +311,7 @@ impl Store {
             removals: self.floor.removals + self.trail.removals.len(),
             bounds: self.floor.bounds + self.trail.bounds.len(),
             cells: self.floor.cells + self.trail.cells.len(),
+            log: self.log.as_ref().map_or(0, |log| log.entries.len()),
         }
     }
 
@@ -364,7 +371,7 @@ impl Store {
                 let removed = (*word >> (offset % 64)) & 1;
                 *word &= !(1 << (offset % 64));
                 header.size -= removed;
-                return Ok(self.record_inner_removal(var, offset, removed));
+                return Ok(self.record_inner_removal(var, value, offset, removed));
             }
         }
         let (offset, events) = if let Repr::Word { base, bits, .. } = &mut self.reprs[index] {
@@ -382,7 +389,7 @@ impl Store {
         } else {
             let mut domain = self.domain_mut(index);
             if let Some((offset, removed)) = domain.remove_inner_bit(value) {
-                return Ok(self.record_inner_removal(var, offset, removed));
+                return Ok(self.record_inner_removal(var, value, offset, removed));
             }
             // Most attempts under forward checking find the value already gone: `remove` answers
             // those after two comparisons and one bit test.
@@ -406,6 +413,9 @@ impl Store {
                 EventSet::EMPTY
             };
             self.record(var, events | fixed);
+            if self.log.is_some() {
+                self.log_removal(var, value, events);
+            }
         }
         Ok(true)
     }
@@ -426,6 +436,9 @@ impl Store {
                     removed: change.removed as u32,
                 });
                 self.record(var, change.events);
+                if self.log.is_some() {
+                    self.log_bounds(var, change.old_lo, change.old_hi);
+                }
                 Ok(true)
             }
             Err(()) => Err(Wipeout),
@@ -437,7 +450,7 @@ impl Store {
     /// either way and kept only if the value was there: no branch on the bit (see
     /// `DomainMut::remove_inner_bit`).
     #[inline(always)]
-    fn record_inner_removal(&mut self, var: VarId, offset: u32, removed: u64) -> bool {
+    fn record_inner_removal(&mut self, var: VarId, value: i32, offset: u32, removed: u64) -> bool {
         let removals = &mut self.trail.removals;
         let kept = removals.len() + removed as usize;
         removals.push(Removal {
@@ -446,7 +459,7 @@ impl Store {
         });
         removals.truncate(kept);
         if self.tracking {
-            self.record_removal(var, removed != 0);
+            self.record_removal(var, value, removed != 0);
         }
         removed != 0
     }
@@ -455,9 +468,12 @@ impl Store {
     /// test `removed` before `tracking` and branch on the bit after all (see
     /// [`Store::remove_value`]).
     #[inline(never)]
-    fn record_removal(&mut self, var: VarId, removed: bool) {
+    fn record_removal(&mut self, var: VarId, value: i32, removed: bool) {
         if removed {
             self.record(var, EventSet::REMOVAL);
+            if self.log.is_some() {
+                self.log_removal(var, value, EventSet::REMOVAL);
+            }
         }
     }
 
@@ -579,6 +595,7 @@ impl Store {
             removals: self.floor.removals + removals,
             bounds: self.floor.bounds + bounds,
             cells: self.floor.cells + cells,
+            log: 0,
         };
     }
 }

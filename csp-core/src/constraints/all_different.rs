@@ -70,6 +70,29 @@ impl Constraint for AllDifferent {
         &self.scope
     }
 
+    /// A value removed because another variable holds it is explained by that variable alone;
+    /// anything else (a Hall set, bounds reasoning) by the whole scope's domains.
+    fn explain(
+        &self,
+        literal: crate::Literal,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        if literal.relation != crate::LiteralRelation::Ne {
+            return false;
+        }
+        let holder = self.scope.iter().find(|&&other| {
+            other != literal.var && ctx.lb(other) == literal.value && ctx.ub(other) == literal.value
+        });
+        match holder {
+            Some(&other) => {
+                reasons.push(crate::Literal::eq(other, literal.value));
+                true
+            }
+            None => false,
+        }
+    }
+
     /// A value is consistent exactly when no assigned scope variable holds it, one variable at a time.
     fn check_is_pairwise(&self) -> bool {
         true

@@ -297,6 +297,20 @@ impl Constraint for Compare {
         &self.scope
     }
 
+    /// `≤` and `≥` reason on bounds alone: the other variable's bounds explain a change.
+    fn explain(
+        &self,
+        literal: crate::Literal,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        if !matches!(self.op, Op::Le | Op::Ge) || literal.relation == crate::LiteralRelation::Ne {
+            return false;
+        }
+        crate::explain_by_bounds(&self.scope, literal.var, ctx, reasons);
+        true
+    }
+
     fn is_satisfied(&self, values: &[i32]) -> bool {
         let right = match values.get(1) {
             Some(&y) => i128::from(y) + self.offset,
@@ -381,6 +395,23 @@ impl ReifiedCompare {
 impl Constraint for ReifiedCompare {
     fn scope(&self) -> &[VarId] {
         &self.scope
+    }
+
+    /// `≤` and `≥` (and their negations) reason on bounds alone: the Boolean's value and the other
+    /// variables' bounds explain a change.
+    fn explain(
+        &self,
+        literal: crate::Literal,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        if !matches!(self.comparison.op, Op::Le | Op::Ge)
+            || literal.relation == crate::LiteralRelation::Ne
+        {
+            return false;
+        }
+        crate::explain_by_bounds(&self.scope, literal.var, ctx, reasons);
+        true
     }
 
     fn is_satisfied(&self, values: &[i32]) -> bool {

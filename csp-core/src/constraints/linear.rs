@@ -1,5 +1,6 @@
 use crate::{
-    CheckCtx, Constraint, EventSet, ModelError, PropagationCtx, VarId, Wipeout,
+    CheckCtx, Constraint, EventSet, ExplainCtx, Literal, ModelError, PropagationCtx, VarId,
+    Wipeout,
     constraints::util::{ceil_div, clamp_i64, floor_div, read_i128, write_i128},
     revision::Priority,
 };
@@ -373,6 +374,54 @@ fn divide_bounds(a: i64, lower: Option<i128>, upper: i128) -> (i64, i64) {
 impl Constraint for Linear {
     fn scope(&self) -> &[VarId] {
         &self.scope
+    }
+
+    /// Bounds reasoning explained by bounds: `a·x ≤ rhs − Σ min(aᵢ·xᵢ)` holds because of the bound
+    /// of each other term that gives its smallest value (`xᵢ ≥ lo` for a positive coefficient,
+    /// `xᵢ ≤ hi` for a negative one); under `=` the other side likewise by the largest values.
+    fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        if self.relation == Relation::NotEqual {
+            return false;
+        }
+        let Some(j) = self.scope.iter().position(|&v| v == literal.var) else {
+            return false;
+        };
+        if self.scope[j + 1..].contains(&literal.var) {
+            // A variable twice in the sum: its bound reasoning is not per term.
+            return false;
+        }
+        let a = self.coefficients[j];
+        // Whether the literal bounds a·x from above (the ≤ side) or from below (the ≥ side of =).
+        let (from_above, from_below) = match literal.relation {
+            crate::LiteralRelation::Le => (a > 0, a < 0),
+            crate::LiteralRelation::Ge => (a < 0, a > 0),
+            crate::LiteralRelation::Eq => (true, true),
+            crate::LiteralRelation::Ne => return false,
+        };
+        if from_below && self.relation != Relation::Equal {
+            return false;
+        }
+        for (i, (&c, &v)) in self.coefficients.iter().zip(&self.scope).enumerate() {
+            if i == j || c == 0 {
+                continue;
+            }
+            // The smallest value of c·v: its lower bound if c > 0, else its upper bound.
+            if from_above {
+                reasons.push(if c > 0 {
+                    Literal::ge(v, ctx.lb(v))
+                } else {
+                    Literal::le(v, ctx.ub(v))
+                });
+            }
+            if from_below {
+                reasons.push(if c > 0 {
+                    Literal::le(v, ctx.ub(v))
+                } else {
+                    Literal::ge(v, ctx.lb(v))
+                });
+            }
+        }
+        true
     }
 
     /// With at most two variables the check's bounds come from the partner alone (its value, or its

@@ -119,6 +119,7 @@ impl Store {
             queues: Default::default(),
             queued: FixedBitSet::with_capacity(model.num_constraints()),
             propagations: 0,
+            log: None,
         }
     }
 }

@@ -4,6 +4,7 @@
 
 use super::{ASSIGNMENT, BoundChange, Checkpoint, Store};
 use crate::domain::{Repr, restore_to_word};
+use crate::literal::Cause;
 use crate::{CheckCtx, ConstraintId, Model, PropagationCtx, VarId, Wipeout};
 
 impl Store {
@@ -24,7 +25,11 @@ impl Store {
             removals: checkpoint.removals - self.floor.removals,
             bounds: checkpoint.bounds - self.floor.bounds,
             cells: checkpoint.cells - self.floor.cells,
+            log: checkpoint.log,
         };
+        if let Some(log) = &mut self.log {
+            log.truncate(checkpoint.log);
+        }
         // Pops rather than drains: most undos leave some logs untouched, and an empty drain still
         // costs its construction and drop (a tenth of a LEX node).
         while self.trail.removals.len() > checkpoint.removals {
@@ -88,6 +93,9 @@ impl Store {
                 var,
                 crate::domain::fix_events(old_lo, old_hi, old_size, value),
             );
+            if self.log.is_some() {
+                self.log_bounds(var, old_lo, old_hi);
+            }
         }
         self.assigned.insert(var.index());
         self.values[var.index()] = value;
@@ -101,9 +109,11 @@ impl Store {
         self.num_assigned += 1;
         for &c in model.constraints_of(var) {
             self.unassigned_in_scope[c.index()] -= 1;
+            self.set_cause(Cause::Constraint(c));
             let cells = model.cell_range(c);
             let mut ctx = PropagationCtx { store: self, cells };
             model.constraint(c).on_assign(var, value, &mut ctx);
+            self.set_cause(Cause::Decision);
         }
     }
 
@@ -111,12 +121,12 @@ impl Store {
     /// constraint on `var`, in posting order, and names the first that failed.
     pub fn forward_check(&mut self, model: &Model, var: VarId) -> Result<(), ConstraintId> {
         for &c in model.constraints_of(var) {
+            self.set_cause(Cause::Constraint(c));
             let cells = model.cell_range(c);
             let mut ctx = PropagationCtx { store: self, cells };
-            model
-                .constraint(c)
-                .propagate(var, &mut ctx)
-                .map_err(|Wipeout| c)?;
+            let result = model.constraint(c).propagate(var, &mut ctx);
+            self.set_cause(Cause::Decision);
+            result.map_err(|Wipeout| c)?;
         }
         Ok(())
     }
@@ -167,9 +177,12 @@ impl Store {
         while let Some(c) = self.pop() {
             self.queued.set(c.index(), false);
             self.propagations += 1;
+            self.set_cause(Cause::Constraint(c));
             let cells = model.cell_range(c);
             let mut ctx = PropagationCtx { store: self, cells };
-            if model.constraint(c).revise(&mut ctx).is_err() {
+            let result = model.constraint(c).revise(&mut ctx);
+            self.set_cause(Cause::Decision);
+            if result.is_err() {
                 self.clear_propagation();
                 return Err(c);
             }

@@ -1,0 +1,185 @@
+//! Literals over integer variables and the change log that records them, for learning from
+//! failure (see [`crate::Store::enable_change_log`], where the store writes the log).
+
+use crate::{ConstraintId, VarId};
+
+/// How a [`Literal`] relates its variable to its value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LiteralRelation {
+    /// `x = v`.
+    Eq,
+    /// `x ≠ v`.
+    Ne,
+    /// `x ≤ v`.
+    Le,
+    /// `x ≥ v`.
+    Ge,
+}
+
+/// A statement about one variable's value: `x = v`, `x ≠ v`, `x ≤ v` or `x ≥ v`. Under the
+/// current domains it is true (every value left satisfies it), false (none does) or open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Literal {
+    /// The variable.
+    pub var: VarId,
+    /// How it relates to `value`.
+    pub relation: LiteralRelation,
+    /// The value.
+    pub value: i32,
+}
+
+impl Literal {
+    /// `var = value`.
+    pub fn eq(var: VarId, value: i32) -> Self {
+        Literal {
+            var,
+            relation: LiteralRelation::Eq,
+            value,
+        }
+    }
+
+    /// `var ≠ value`.
+    pub fn ne(var: VarId, value: i32) -> Self {
+        Literal {
+            var,
+            relation: LiteralRelation::Ne,
+            value,
+        }
+    }
+
+    /// `var ≤ value`.
+    pub fn le(var: VarId, value: i32) -> Self {
+        Literal {
+            var,
+            relation: LiteralRelation::Le,
+            value,
+        }
+    }
+
+    /// `var ≥ value`.
+    pub fn ge(var: VarId, value: i32) -> Self {
+        Literal {
+            var,
+            relation: LiteralRelation::Ge,
+            value,
+        }
+    }
+
+    /// The literal that holds exactly when this one does not. `x ≤ i32::MIN − 1` cannot be
+    /// written; its negation of `x ≥ i32::MIN` (always true) saturates to `x ≤ i32::MIN`, which
+    /// no caller asks for, as no change ever makes `x ≥ i32::MIN` true.
+    pub fn negate(self) -> Self {
+        let (relation, value) = match self.relation {
+            LiteralRelation::Eq => (LiteralRelation::Ne, self.value),
+            LiteralRelation::Ne => (LiteralRelation::Eq, self.value),
+            LiteralRelation::Le => (LiteralRelation::Ge, self.value.saturating_add(1)),
+            LiteralRelation::Ge => (LiteralRelation::Le, self.value.saturating_sub(1)),
+        };
+        Literal {
+            var: self.var,
+            relation,
+            value,
+        }
+    }
+
+    /// Whether `value` satisfies the literal.
+    pub fn holds_for(self, value: i32) -> bool {
+        match self.relation {
+            LiteralRelation::Eq => value == self.value,
+            LiteralRelation::Ne => value != self.value,
+            LiteralRelation::Le => value <= self.value,
+            LiteralRelation::Ge => value >= self.value,
+        }
+    }
+}
+
+/// Why a logged change happened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cause {
+    /// A search decision (or anything done directly through the store while no other cause is
+    /// set).
+    Decision,
+    /// A constraint's propagator.
+    Constraint(ConstraintId),
+    /// A clause of the learning search (its own numbering).
+    Clause(u32),
+    /// A bound that moved because the value at it was removed: implied by the variable's earlier
+    /// entries (the old bound and the removals between it and the new one).
+    Bound,
+}
+
+/// One logged change: the literal that became true and its cause.
+#[derive(Debug, Clone, Copy)]
+pub struct LogEntry {
+    /// What became true.
+    pub literal: Literal,
+    /// Why.
+    pub cause: Cause,
+    /// The previous entry of the same variable, or [`NO_ENTRY`].
+    prev: u32,
+}
+
+impl LogEntry {
+    /// The index of the previous entry of the same variable, if any.
+    #[inline]
+    pub fn prev(&self) -> Option<usize> {
+        (self.prev != NO_ENTRY).then_some(self.prev as usize)
+    }
+}
+
+pub(crate) const NO_ENTRY: u32 = u32::MAX;
+
+/// The log itself (see the module documentation).
+#[derive(Debug, Clone)]
+pub(crate) struct ChangeLog {
+    pub(crate) entries: Vec<LogEntry>,
+    /// Each variable's newest entry, or [`NO_ENTRY`].
+    pub(crate) last: Vec<u32>,
+    /// Each variable's bound entries (`≥`, `≤`, `=`), oldest first.
+    pub(crate) bounds_of: Vec<Vec<u32>>,
+    /// Each variable's removals (`≠`), oldest first.
+    pub(crate) removals_of: Vec<Vec<u32>>,
+    /// The entry that removed each removed value, by variable and value.
+    pub(crate) removal_entry: hashbrown::HashMap<(u32, i32), u32>,
+    /// The cause of changes made now.
+    pub(crate) cause: Cause,
+    /// Each variable's bounds when the log started.
+    pub(crate) start_bounds: Vec<(i32, i32)>,
+}
+
+impl ChangeLog {
+    pub(crate) fn push(&mut self, literal: Literal, cause: Cause) {
+        let var = literal.var.index();
+        let prev = self.last[var];
+        self.last[var] = self.entries.len() as u32;
+        let index = self.entries.len() as u32;
+        if literal.relation == LiteralRelation::Ne {
+            self.removals_of[var].push(index);
+            self.removal_entry
+                .insert((var as u32, literal.value), index);
+        } else {
+            self.bounds_of[var].push(index);
+        }
+        self.entries.push(LogEntry {
+            literal,
+            cause,
+            prev,
+        });
+    }
+
+    /// Drops the entries from `len` on, newest first.
+    pub(crate) fn truncate(&mut self, len: usize) {
+        while self.entries.len() > len {
+            let entry = self.entries.pop().expect("longer than len");
+            self.last[entry.literal.var.index()] = entry.prev;
+            let var = entry.literal.var.index();
+            if entry.literal.relation == LiteralRelation::Ne {
+                self.removals_of[var].pop();
+                self.removal_entry
+                    .remove(&(var as u32, entry.literal.value));
+            } else {
+                self.bounds_of[var].pop();
+            }
+        }
+    }
+}

@@ -1,0 +1,240 @@
+//! The change log that learning from failure reads: every domain change as a literal, in order,
+//! with what caused it.
+//!
+//! Lazy clause generation (Ohrimenko, Stuckey & Codish 2009, "Propagation via lazy clause
+//! generation"; Feydy & Stuckey 2009, "Lazy clause generation reengineered") needs to know, for
+//! each change made on the current path, which literal became true and why, so that a failure can
+//! be traced back to the decisions it depends on. The store's own trail is built for undo (one
+//! 8-byte entry per removal, bound changes apart) and knows no causes; the change log is kept
+//! beside it, only when a learning search turns it on ([`Store::enable_change_log`]), so that no
+//! other search pays for it.
+//!
+//! Every change of a bound is logged as a bound literal, including a bound that moved because its
+//! value was removed (cause [`Cause::Bound`]): so whether `x ≥ k`, `x ≤ k` or `x ≠ v` holds is
+//! always witnessed by a single entry, and `x = v` by at most two.
+
+use super::Store;
+use crate::literal::{Cause, ChangeLog, Literal, LiteralRelation, LogEntry, NO_ENTRY};
+use crate::{EventSet, VarId, Wipeout};
+
+impl Literal {
+    /// The literal's truth under `store`'s current domains: `Some(true)` if every value left
+    /// satisfies it, `Some(false)` if none does, `None` while it is open.
+    pub fn status(self, store: &Store) -> Option<bool> {
+        let (lo, hi) = (store.lb(self.var), store.ub(self.var));
+        let v = self.value;
+        match self.relation {
+            LiteralRelation::Eq | LiteralRelation::Ne => {
+                let fixed = lo == hi && lo == v;
+                let absent = v < lo || v > hi || !store.domain(self.var).contains(v);
+                let eq = if fixed {
+                    Some(true)
+                } else if absent {
+                    Some(false)
+                } else {
+                    None
+                };
+                if self.relation == LiteralRelation::Eq {
+                    eq
+                } else {
+                    eq.map(|b| !b)
+                }
+            }
+            LiteralRelation::Le if hi <= v => Some(true),
+            LiteralRelation::Le if lo > v => Some(false),
+            LiteralRelation::Ge if lo >= v => Some(true),
+            LiteralRelation::Ge if hi < v => Some(false),
+            _ => None,
+        }
+    }
+}
+
+impl Store {
+    /// Starts logging every domain change as a literal with its cause (see [`Store::change_log`]);
+    /// the domains as they are now count as given. Turns event tracking on, as the log is written
+    /// where events are recorded. Search that learns from failure calls it once, before its root
+    /// propagation.
+    pub fn enable_change_log(&mut self) {
+        self.tracking = true;
+        self.log = Some(Box::new(ChangeLog {
+            entries: Vec::new(),
+            last: vec![NO_ENTRY; self.num_vars()],
+            bounds_of: vec![Vec::new(); self.num_vars()],
+            removals_of: vec![Vec::new(); self.num_vars()],
+            removal_entry: hashbrown::HashMap::new(),
+            cause: Cause::Decision,
+            start_bounds: (0..self.num_vars())
+                .map(|i| {
+                    let var = VarId::from_index(i);
+                    (self.lb(var), self.ub(var))
+                })
+                .collect(),
+        }));
+    }
+
+    /// Sets the cause of the changes made from now on (the store sets a constraint's own while it
+    /// propagates, and [`Cause::Decision`] again after).
+    #[inline]
+    pub fn set_cause(&mut self, cause: Cause) {
+        if let Some(log) = &mut self.log {
+            log.cause = cause;
+        }
+    }
+
+    /// The logged changes, oldest first (empty unless [`Store::enable_change_log`] was called).
+    pub fn change_log(&self) -> &[LogEntry] {
+        self.log.as_ref().map_or(&[], |log| &log.entries)
+    }
+
+    /// The index of `var`'s newest logged change, if any.
+    pub fn last_change(&self, var: VarId) -> Option<usize> {
+        let log = self.log.as_ref()?;
+        let last = log.last[var.index()];
+        (last != NO_ENTRY).then_some(last as usize)
+    }
+
+    /// `var`'s bounds just before log entry `before` was made (its current bounds if `before` is
+    /// the log's length), read from the log.
+    pub fn bounds_before(&self, var: VarId, before: usize) -> (i32, i32) {
+        let Some(log) = &self.log else {
+            return (self.lb(var), self.ub(var));
+        };
+        let (mut lo, mut hi) = (None, None);
+        for &i in self.bound_changes_before(var, before).iter().rev() {
+            let literal = log.entries[i as usize].literal;
+            let v = literal.value;
+            match literal.relation {
+                LiteralRelation::Ge => lo = lo.or(Some(v)),
+                LiteralRelation::Le => hi = hi.or(Some(v)),
+                LiteralRelation::Eq => {
+                    lo = lo.or(Some(v));
+                    hi = hi.or(Some(v));
+                }
+                LiteralRelation::Ne => {}
+            }
+            if lo.is_some() && hi.is_some() {
+                break;
+            }
+        }
+        let (start_lo, start_hi) = log.start_bounds[var.index()];
+        (lo.unwrap_or(start_lo), hi.unwrap_or(start_hi))
+    }
+
+    /// The indices of `var`'s logged bound changes (`≥`, `≤`, `=`) made before entry `before`,
+    /// oldest first.
+    pub fn bound_changes_before(&self, var: VarId, before: usize) -> &[u32] {
+        let Some(log) = &self.log else { return &[] };
+        let list = &log.bounds_of[var.index()];
+        &list[..list.partition_point(|&j| (j as usize) < before)]
+    }
+
+    /// The indices of `var`'s logged removals (`≠`) made before entry `before`, oldest first.
+    pub fn removals_before(&self, var: VarId, before: usize) -> &[u32] {
+        let Some(log) = &self.log else { return &[] };
+        let list = &log.removals_of[var.index()];
+        &list[..list.partition_point(|&j| (j as usize) < before)]
+    }
+
+    /// The log entry that removed `value` from `var`'s domain, if one did (a value can go only
+    /// once on a path).
+    pub fn removal_of(&self, var: VarId, value: i32) -> Option<usize> {
+        let log = self.log.as_ref()?;
+        log.removal_entry
+            .get(&(var.index() as u32, value))
+            .map(|&j| j as usize)
+    }
+
+    /// Makes `literal` true (it must not be false): `x = v` fixes, `x ≠ v` removes, the bound
+    /// literals tighten a bound. Returns whether anything changed; a wipe-out means it was false.
+    pub fn make_true(&mut self, literal: Literal) -> Result<bool, Wipeout> {
+        let (var, v) = (literal.var, i64::from(literal.value));
+        match literal.relation {
+            LiteralRelation::Eq => {
+                if !self.domain(var).contains(literal.value) {
+                    return Err(Wipeout);
+                }
+                self.set_bounds(var, v, v)
+            }
+            LiteralRelation::Ne => self.remove_value(var, literal.value),
+            LiteralRelation::Le => self.set_bounds(var, i64::MIN, v),
+            LiteralRelation::Ge => self.set_bounds(var, v, i64::MAX),
+        }
+    }
+
+    /// Logs the removal of `value` from `var` and, if it moved a bound (`events`), the new bound.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn log_removal(&mut self, var: VarId, value: i32, events: EventSet) {
+        let (lo, hi) = (self.lb(var), self.ub(var));
+        let Some(log) = &mut self.log else { return };
+        log.push(Literal::ne(var, value), log.cause);
+        if events.intersects(EventSet::LOWER_BOUND) {
+            log.push(Literal::ge(var, lo), Cause::Bound);
+        }
+        if events.intersects(EventSet::UPPER_BOUND) {
+            log.push(Literal::le(var, hi), Cause::Bound);
+        }
+    }
+
+    /// Logs a bound change of `var` from `old_lo..=old_hi` to its current bounds: one `x = v`
+    /// entry if it fixed the variable by moving both bounds, else an entry per bound that moved.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn log_bounds(&mut self, var: VarId, old_lo: i32, old_hi: i32) {
+        let (lo, hi) = (self.lb(var), self.ub(var));
+        let Some(log) = &mut self.log else { return };
+        let cause = log.cause;
+        if lo == hi && lo != old_lo && hi != old_hi {
+            log.push(Literal::eq(var, lo), cause);
+            return;
+        }
+        if lo != old_lo {
+            log.push(Literal::ge(var, lo), cause);
+        }
+        if hi != old_hi {
+            log.push(Literal::le(var, hi), cause);
+        }
+    }
+}
+
+/// What a constraint's explanation reads ([`crate::Constraint::explain`]): the bounds of the
+/// domains just before the change being explained.
+#[derive(Debug, Clone, Copy)]
+pub struct ExplainCtx<'a> {
+    store: &'a Store,
+    before: usize,
+}
+
+impl<'a> ExplainCtx<'a> {
+    /// The context of log entry `before` of `store`'s change log.
+    pub fn new(store: &'a Store, before: usize) -> Self {
+        ExplainCtx { store, before }
+    }
+
+    /// The variable's smallest value then.
+    pub fn lb(&self, var: VarId) -> i32 {
+        self.store.bounds_before(var, self.before).0
+    }
+
+    /// The variable's largest value then.
+    pub fn ub(&self, var: VarId) -> i32 {
+        self.store.bounds_before(var, self.before).1
+    }
+}
+
+/// The explanation of bounds reasoning ([`crate::Constraint::explain`]): the bounds, just before
+/// the change, of every variable of `scope` other than the changed one, `changed`. Sound for a
+/// propagator whose inferences follow from its scope's bounds alone.
+pub fn explain_by_bounds(
+    scope: &[VarId],
+    changed: VarId,
+    ctx: &ExplainCtx<'_>,
+    reasons: &mut Vec<Literal>,
+) {
+    for &var in scope {
+        if var != changed {
+            reasons.push(Literal::ge(var, ctx.lb(var)));
+            reasons.push(Literal::le(var, ctx.ub(var)));
+        }
+    }
+}

@@ -1,0 +1,237 @@
+//! Explanations for learning from failure, checked by brute force: every change a propagator
+//! makes while the store logs changes ([`Store::enable_change_log`]) and explains with
+//! [`Constraint::explain`] is implied by its explanation, the constraint and the variable's own
+//! domain just before the change, over every tuple of small domains.
+
+use csp_core::constraints::{
+    AllDifferent, AllDifferentConsistency, Compare, Comparison, Linear, Reification,
+    ReifiedCompare, Relation,
+};
+use csp_core::{
+    Cause, ExplainCtx, Literal, LiteralRelation as Rel, Model, ModelBuilder, Store, VarId,
+};
+use proptest::prelude::*;
+
+/// The values `var` had just before log entry `before`: its initial values within the bounds of
+/// that moment, less those removed before it.
+fn domain_before(model: &Model, store: &Store, var: VarId, before: usize) -> Vec<i32> {
+    let (lo, hi) = store.bounds_before(var, before);
+    let removed: Vec<i32> = store.change_log()[..before]
+        .iter()
+        .filter(|e| e.literal.var == var && e.literal.relation == Rel::Ne)
+        .map(|e| e.literal.value)
+        .collect();
+    model
+        .initial_domain(var)
+        .values()
+        .filter(|v| (lo..=hi).contains(v) && !removed.contains(v))
+        .collect()
+}
+
+/// Every tuple of the initial domains, as full assignments of the model's variables.
+fn tuples(model: &Model) -> Vec<Vec<i32>> {
+    let mut out = vec![Vec::new()];
+    for var in model.vars() {
+        let values: Vec<i32> = model.initial_domain(var).values().collect();
+        out = out
+            .into_iter()
+            .flat_map(|t| {
+                values.iter().map(move |&v| {
+                    let mut t = t.clone();
+                    t.push(v);
+                    t
+                })
+            })
+            .collect();
+    }
+    out
+}
+
+/// Propagates `model` (one constraint) after the `cuts` (bounds set as decisions), and checks
+/// every explained change by brute force. Returns how many changes were explained.
+fn check_explanations(model: &Model, cuts: &[(usize, bool, i32)]) -> usize {
+    let mut store = Store::new(model);
+    store.enable_change_log();
+    let vars: Vec<VarId> = model.vars().collect();
+    for &(var, upper, bound) in cuts {
+        let var = vars[var % vars.len()];
+        let bound = i64::from(bound);
+        let cut = if upper {
+            store.set_bounds(var, i64::MIN, bound)
+        } else {
+            store.set_bounds(var, bound, i64::MAX)
+        };
+        if cut.is_err() {
+            return 0;
+        }
+    }
+    let _ = store.establish_arc_consistency(model);
+    let all = tuples(model);
+    let mut explained = 0;
+    for (e, entry) in store.change_log().iter().enumerate() {
+        let Cause::Constraint(c) = entry.cause else {
+            continue;
+        };
+        let constraint = model.constraint(c);
+        let mut reasons: Vec<Literal> = Vec::new();
+        if !constraint.explain(entry.literal, &ExplainCtx::new(&store, e), &mut reasons) {
+            continue;
+        }
+        explained += 1;
+        let var = entry.literal.var;
+        let own = domain_before(model, &store, var, e);
+        for (r, reason) in reasons.iter().enumerate() {
+            // Every reason held just before the change.
+            let (lo, hi) = store.bounds_before(reason.var, e);
+            assert!(
+                (lo..=hi).all(|v| reason.holds_for(v)),
+                "reason {r} {reason:?} did not hold before entry {e} {entry:?}"
+            );
+        }
+        for tuple in &all {
+            let values: Vec<i32> = constraint
+                .scope()
+                .iter()
+                .map(|v| tuple[v.index()])
+                .collect();
+            let premises = constraint.is_satisfied(&values)
+                && reasons.iter().all(|r| r.holds_for(tuple[r.var.index()]))
+                && own.contains(&tuple[var.index()]);
+            assert!(
+                !premises || entry.literal.holds_for(tuple[var.index()]),
+                "{:?} explained by {reasons:?} but {tuple:?} satisfies both",
+                entry.literal
+            );
+        }
+    }
+    explained
+}
+
+/// A linear constraint over three or four variables with small domains, some with holes.
+fn linear_model() -> impl Strategy<Value = (Model, Vec<(usize, bool, i32)>)> {
+    (
+        prop::collection::vec(prop::collection::btree_set(-3..=3i32, 1..=5), 2..=4),
+        prop::collection::vec(-3..=3i32, 4),
+        0..2u8,
+        -6..=6i32,
+        prop::collection::vec((0..4usize, any::<bool>(), -3..=3i32), 0..=3),
+    )
+        .prop_map(|(domains, coefficients, relation, rhs, cuts)| {
+            let mut builder = ModelBuilder::new();
+            let vars: Vec<VarId> = domains
+                .iter()
+                .enumerate()
+                .map(|(i, d)| {
+                    builder
+                        .int_var_with_values(format!("x{i}"), d.iter().copied())
+                        .unwrap()
+                })
+                .collect();
+            let terms = coefficients.into_iter().zip(vars).collect();
+            let relation = if relation == 0 {
+                Relation::Equal
+            } else {
+                Relation::LessOrEqual
+            };
+            builder.post(Linear::new(terms, relation, rhs)).unwrap();
+            (builder.build(), cuts)
+        })
+}
+
+/// A comparison `x ⋈ y + c`, reified or not, or an all-different over three variables, on small
+/// domains with holes. The first variable is the reification's Boolean.
+fn other_model() -> impl Strategy<Value = (Model, Vec<(usize, bool, i32)>)> {
+    let comparisons = [
+        Comparison::Equal,
+        Comparison::NotEqual,
+        Comparison::LessOrEqual,
+        Comparison::Less,
+        Comparison::GreaterOrEqual,
+        Comparison::Greater,
+    ];
+    (
+        prop::collection::vec(prop::collection::btree_set(-3..=3i32, 1..=5), 3),
+        0..4u8,
+        proptest::sample::select(comparisons.to_vec()),
+        -2..=2i64,
+        prop::collection::vec((0..4usize, any::<bool>(), -3..=3i32), 0..=3),
+    )
+        .prop_map(|(domains, kind, comparison, offset, cuts)| {
+            let mut builder = ModelBuilder::new();
+            let b = builder.bool_var("b").unwrap();
+            let vars: Vec<VarId> = domains
+                .iter()
+                .enumerate()
+                .map(|(i, d)| {
+                    builder
+                        .int_var_with_values(format!("x{i}"), d.iter().copied())
+                        .unwrap()
+                })
+                .collect();
+            let compare = Compare::new(vars[0], comparison, vars[1], offset).unwrap();
+            match kind {
+                0 => builder.post(compare).unwrap(),
+                1 | 2 => {
+                    let mode = if kind == 1 {
+                        Reification::Equivalent
+                    } else {
+                        Reification::Implies
+                    };
+                    builder
+                        .post(ReifiedCompare::new(b, compare, mode).unwrap())
+                        .unwrap()
+                }
+                _ => builder
+                    .post(AllDifferent::with_consistency(
+                        vars.clone(),
+                        AllDifferentConsistency::Value,
+                    ))
+                    .unwrap(),
+            };
+            (builder.build(), cuts)
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3_000))]
+
+    #[test]
+    fn linear_explanations_are_implied((model, cuts) in linear_model()) {
+        check_explanations(&model, &cuts);
+    }
+
+    #[test]
+    fn comparison_and_all_different_explanations_are_implied((model, cuts) in other_model()) {
+        check_explanations(&model, &cuts);
+    }
+}
+
+/// The checker is not vacuous: on `x + y ≤ 2` with `x ≥ 2` it checks the two explained changes,
+/// and `y ≤ 0` is explained by `x ≥ 2` alone.
+#[test]
+fn a_linear_bound_is_explained_by_the_other_bound() {
+    let mut builder = ModelBuilder::new();
+    let x = builder.int_var("x", 0..=3).unwrap();
+    let y = builder.int_var("y", 0..=3).unwrap();
+    builder
+        .post(Linear::new(vec![(1, x), (1, y)], Relation::LessOrEqual, 2))
+        .unwrap();
+    let model = builder.build();
+    assert_eq!(check_explanations(&model, &[(0, false, 2)]), 2);
+    let mut store = Store::new(&model);
+    store.enable_change_log();
+    store.set_bounds(x, 2, i64::MAX).unwrap();
+    store.establish_arc_consistency(&model).unwrap();
+    let log = store.change_log();
+    let e = log
+        .iter()
+        .position(|entry| entry.literal == Literal::le(y, 0))
+        .expect("y ≤ 0 was inferred");
+    let mut reasons = Vec::new();
+    assert!(
+        model
+            .constraint(model.constraint_ids().next().unwrap())
+            .explain(log[e].literal, &ExplainCtx::new(&store, e), &mut reasons)
+    );
+    assert_eq!(reasons, vec![Literal::ge(x, 2)]);
+}
