@@ -11,9 +11,9 @@ use csp_core::constraints::{
 };
 use csp_core::{Constraint, Model, ModelBuilder, VarId};
 use csp_search::{
-    FnObserver, Grid, IntSearch, Limits, LnsConfig, LnsSearch, Neighbourhood, Outcome, Propagation,
-    Restarts, SearchConfig, SearchEvent, Strategy as Branching, TreeSizeEstimator, ValueOrderKind,
-    ValueSelection, VariableOrderKind, VariableSelection,
+    FnObserver, Grid, IntSearch, LearningSearch, Limits, LnsConfig, LnsSearch, Neighbourhood,
+    Outcome, Propagation, Restarts, SearchConfig, SearchEvent, Strategy as Branching,
+    TreeSizeEstimator, ValueOrderKind, ValueSelection, VariableOrderKind, VariableSelection,
     portfolio::{PortfolioConfig, Worker, run_portfolio},
     solve,
 };
@@ -638,5 +638,151 @@ proptest! {
                 prop_assert_eq!(found.len(), 1);
             }
         }
+    }
+}
+
+/// Every solution a learning search reports, in order, with its outcome.
+fn run_learning(model: &Model, config: &SearchConfig) -> (Outcome, Vec<Vec<i32>>) {
+    let mut search = LearningSearch::new(model, config);
+    let mut found = Vec::new();
+    while let Some(values) = search.next_solution() {
+        found.push(values.to_vec());
+    }
+    (search.outcome().expect("over"), found)
+}
+
+/// Random models larger than brute force reaches (five to eight variables), where learning meets
+/// real conflicts and jumps back over several levels: the same constraints as [`problem`].
+fn larger_problem() -> impl Strategy<Value = Problem> {
+    (5..=8usize, 0..=3usize)
+        .prop_flat_map(|(num_vars, booleans)| {
+            let reified = prop::collection::vec(
+                (0..booleans.max(1), spec(num_vars), any::<bool>()).prop_map(
+                    |(b, spec, equivalent)| Reif {
+                        b,
+                        spec,
+                        equivalent,
+                    },
+                ),
+                if booleans == 0 { 0..=0 } else { 0..=3 },
+            );
+            (
+                prop::collection::vec(prop::collection::btree_set(-2..=3i32, 2..=4), num_vars),
+                prop_oneof![Just(1), Just(100_000_000)],
+                Just(booleans),
+                prop::collection::vec(spec(num_vars), 3..=10),
+                reified,
+                prop::option::of(0..=2i32),
+            )
+        })
+        .prop_map(
+            |(domains, scale, booleans, constraints, reified, at_least)| Problem {
+                domains: domains
+                    .into_iter()
+                    .map(|d| d.into_iter().collect())
+                    .collect(),
+                scale,
+                booleans,
+                constraints,
+                reified,
+                at_least: at_least.filter(|_| booleans > 0),
+            },
+        )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2_000))]
+
+    /// Learning loses no solution and reports none twice: with blocking clauses it enumerates
+    /// exactly the brute-force solutions, whatever the seed.
+    #[test]
+    fn learning_finds_exactly_the_brute_force_solutions(
+        problem in problem(),
+        seed in any::<u64>(),
+    ) {
+        let model = problem.build(None);
+        let config = SearchConfig { seed, ..SearchConfig::default() }.all_solutions();
+        let (outcome, mut found) = run_learning(&model, &config);
+        prop_assert_eq!(outcome, Outcome::Exhausted);
+        found.sort();
+        let before = found.len();
+        found.dedup();
+        prop_assert_eq!(found.len(), before, "no solution is reported twice");
+        prop_assert_eq!(found, brute_force(&model));
+    }
+
+    /// Under an objective learning proves the brute-force optimum, each solution better than the
+    /// last.
+    #[test]
+    fn learning_finds_the_optimum(
+        problem in problem(),
+        objective in (0..8usize, any::<bool>()),
+        seed in any::<u64>(),
+    ) {
+        let model = problem.build(Some(objective));
+        let var = model.objective().var().expect("an objective was set");
+        let minimize = objective.1;
+        let expected = brute_force(&model)
+            .iter()
+            .map(|s| s[var.index()])
+            .reduce(|a, b| if minimize { a.min(b) } else { a.max(b) });
+        let (outcome, found) =
+            run_learning(&model, &SearchConfig { seed, ..SearchConfig::default() });
+        for values in &found {
+            prop_assert!(model.is_solution(values), "{:?} is no solution", values);
+        }
+        let objectives: Vec<i32> = found.iter().map(|v| v[var.index()]).collect();
+        for pair in objectives.windows(2) {
+            prop_assert!(
+                if minimize { pair[1] < pair[0] } else { pair[1] > pair[0] },
+                "not strictly better: {:?}", objectives
+            );
+        }
+        match expected {
+            None => prop_assert_eq!(outcome, Outcome::Exhausted),
+            Some(optimum) => {
+                prop_assert_eq!(outcome, Outcome::Optimal);
+                prop_assert_eq!(objectives.last().copied(), Some(optimum));
+            }
+        }
+    }
+
+    /// On models too large for brute force, learning agrees with search without it (maintaining
+    /// arc consistency, itself checked against brute force above) on the number of solutions and
+    /// on the optimum.
+    #[test]
+    fn learning_agrees_with_plain_search_on_larger_models(
+        problem in larger_problem(),
+        objective in (0..12usize, any::<bool>()),
+        seed in any::<u64>(),
+    ) {
+        let plain = SearchConfig {
+            propagation: Propagation::Mac,
+            ..SearchConfig::default()
+        };
+        let model = problem.build(None);
+        let (result, _) = run(&model, &plain.clone().all_solutions());
+        let (outcome, found) =
+            run_learning(&model, &SearchConfig { seed, ..SearchConfig::default() }.all_solutions());
+        prop_assert_eq!(outcome, Outcome::Exhausted);
+        for values in &found {
+            prop_assert!(model.is_solution(values), "{:?} is no solution", values);
+        }
+        let mut distinct = found.clone();
+        distinct.sort();
+        distinct.dedup();
+        prop_assert_eq!(distinct.len(), found.len(), "no solution is reported twice");
+        prop_assert_eq!(found.len() as u64, result.stats.solutions);
+
+        let model = problem.build(Some(objective));
+        let (result, _) = run(&model, &plain);
+        let (outcome, found) =
+            run_learning(&model, &SearchConfig { seed, ..SearchConfig::default() });
+        let var = model.objective().var().expect("an objective was set");
+        prop_assert_eq!(
+            outcome,
+            if result.objective.is_some() { Outcome::Optimal } else { Outcome::Exhausted }
+        );
+        prop_assert_eq!(found.last().map(|v| v[var.index()]), result.objective);
     }
 }
