@@ -289,6 +289,30 @@ fn a_split_tree_answers_as_one_search_does() {
 }
 
 #[test]
+fn learning_proves_what_search_without_it_proves() {
+    for (file, expected) in [
+        ("golomb_08.fzn", "%%%mzn-stat: objective=34"),
+        ("jobshop_ft06.fzn", "%%%mzn-stat: objective=55"),
+        ("search_stress_04_04.fzn", "=====UNSATISFIABLE====="),
+        ("market_split_u3-01.fzn", "=====UNSATISFIABLE====="),
+    ] {
+        let output = run(&["--learning", "on", "-s"], &fzn(file));
+        assert!(output.status.success(), "{file}");
+        let text = stdout(&output);
+        assert!(text.contains(expected), "{file}: {text}");
+        assert!(text.contains("==========") || text.contains("UNSATISFIABLE"));
+    }
+    // Every solution, as without learning: blocking clauses lose none and repeat none.
+    let text = stdout(&run(&["--learning", "on", "-a"], &fzn("queens_008.fzn")));
+    assert_eq!(text.matches("----------\n").count(), 92);
+    // One search, whatever -p says, with a warning.
+    let output = run(&["--learning", "on", "-p", "2"], &fzn("golomb_06.fzn"));
+    assert!(output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("-p 2"));
+    assert!(stdout(&output).ends_with("----------\n==========\n"));
+}
+
+#[test]
 fn an_enumeration_with_more_than_one_thread_runs_one_search_with_a_warning() {
     let output = run(&["-a", "-p", "2"], &fzn("queens_008.fzn"));
     assert!(output.status.success());

@@ -1,6 +1,6 @@
 //! Differential testing of the FlatZinc front end and the engine: random small FlatZinc models, each
 //! solved for every solution (or for its optimum, with every improving solution, with and without
-//! large-neighbourhood search) through the
+//! large-neighbourhood search, and again with learning from failure) through the
 //! library's run protocol, and every tenth also through the `fzn-csp` binary, against a brute-force
 //! enumeration of the model's meaning. The meaning of each constraint is written here again from the
 //! FlatZinc specification and shares no code with the solver or with its builtin table's checkers.
@@ -745,9 +745,13 @@ fn read_output(text: &str, vars: &[Var]) -> Printed {
 
 /// Solves one model through the library (and, when `binary`, through `fzn-csp` too, which must
 /// print the same) and checks the answer against enumeration.
-fn check(seed: u64, model: &Model, free: bool, lns: bool, binary: bool) {
+fn check(seed: u64, model: &Model, free: bool, lns: bool, learning: bool, binary: bool) {
     let text = model.fzn();
-    let context = || format!("seed {seed}, free search {free}, neighbourhoods {lns}:\n{text}");
+    let context = || {
+        format!(
+            "seed {seed}, free search {free}, neighbourhoods {lns}, learning {learning}:\n{text}"
+        )
+    };
     let compiled = match csp::flatzinc::compile(&text) {
         Ok(compiled) => compiled,
         Err(error) => panic!("{error} — {}", context()),
@@ -757,6 +761,7 @@ fn check(seed: u64, model: &Model, free: bool, lns: bool, binary: bool) {
         free_search: free,
         seed,
         lns,
+        learning,
         ..RunOptions::default()
     };
     let mut out = Vec::new();
@@ -828,6 +833,8 @@ fn check(seed: u64, model: &Model, free: bool, lns: bool, binary: bool) {
             .arg(seed.to_string())
             .arg("--lns")
             .arg(if lns { "on" } else { "off" })
+            .arg("--learning")
+            .arg(if learning { "on" } else { "off" })
             .arg(&path);
         if free {
             command.arg("-f");
@@ -863,7 +870,9 @@ fn random_models_agree_with_enumeration() {
         let free = generator.chance(20);
         let lns = generator.chance(50);
         optimisations += u64::from(model.goal.is_some());
-        check(seed, &model, free, lns, seed % BINARY_EVERY == 0);
+        let binary = seed % BINARY_EVERY == 0;
+        check(seed, &model, free, lns, false, binary);
+        check(seed, &model, free, lns, true, binary);
     }
     // The generator covers both kinds of problem.
     assert!(optimisations > 0 && optimisations < models);

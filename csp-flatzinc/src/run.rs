@@ -36,7 +36,8 @@ use std::ops::ControlFlow;
 
 use csp_search::portfolio::{PortfolioConfig, Worker, run_portfolio};
 use csp_search::{
-    LnsConfig, LnsSearch, Outcome, Search, SearchConfig, SearchObserver, SearchResult,
+    LearningSearch, LnsConfig, LnsSearch, Outcome, Search, SearchConfig, SearchObserver,
+    SearchResult,
 };
 
 use crate::{Compiled, VerifyError};
@@ -72,6 +73,9 @@ pub struct RunOptions {
     /// ([`csp_search::split`]) rather than a portfolio of different searches; `None` chooses by
     /// the problem (see [`RunOptions::splits`]).
     pub split: Option<bool>,
+    /// Learning from failure ([`csp_search::LearningSearch`]): one search, activity-based,
+    /// whatever `threads`, `lns` and the model's annotations say.
+    pub learning: bool,
     /// When the run must end (`-t`, counted from the start of the whole run, reading included).
     pub deadline: Option<Instant>,
     /// Time spent reading and compiling the model, reported as `initTime`.
@@ -209,10 +213,14 @@ pub fn run<P: Printer + ?Sized, O: SearchObserver>(
     };
     // A portfolio answers an optimisation, or a satisfaction problem's first solution; an
     // enumeration of every solution is one search's work.
-    let result = if options.threads > 1 && (optimising || wanted == Some(1)) {
+    let result = if options.threads > 1 && !options.learning && (optimising || wanted == Some(1)) {
         portfolio(compiled, options, &config, &mut collector)?
     } else {
-        let mut search = if optimising && options.lns {
+        let mut search = if options.learning {
+            let mut search = LearningSearch::new(model, &config);
+            search.branch_first(compiled.decision_vars());
+            Engine::Learning(Box::new(search))
+        } else if optimising && options.lns {
             Engine::Lns(Box::new(LnsSearch::new(
                 model,
                 &config,
@@ -451,6 +459,7 @@ fn workers(compiled: &Compiled, options: &RunOptions, config: &SearchConfig) -> 
 enum Engine<'m> {
     Tree(Box<Search<'m>>),
     Lns(Box<LnsSearch<'m>>),
+    Learning(Box<LearningSearch<'m>>),
 }
 
 impl Engine<'_> {
@@ -458,6 +467,7 @@ impl Engine<'_> {
         match self {
             Engine::Tree(search) => search.next_solution(observer),
             Engine::Lns(search) => search.next_solution(observer),
+            Engine::Learning(search) => search.next_solution(),
         }
     }
 
@@ -465,6 +475,7 @@ impl Engine<'_> {
         match self {
             Engine::Tree(search) => search.outcome(),
             Engine::Lns(search) => search.outcome(),
+            Engine::Learning(search) => search.outcome(),
         }
     }
 
@@ -473,6 +484,7 @@ impl Engine<'_> {
         let mut result = match self {
             Engine::Tree(search) => search.result(),
             Engine::Lns(search) => search.result(),
+            Engine::Learning(search) => search.result(),
         };
         result.outcome = self.outcome().unwrap_or(Outcome::Stopped);
         result

@@ -165,6 +165,11 @@ impl SolverRun {
                 "{program}: -p {}: an enumeration of solutions runs as one search",
                 options.threads
             );
+        } else if options.threads > 1 && options.learning {
+            eprintln!(
+                "{program}: -p {}: learning from failure runs as one search",
+                options.threads
+            );
         }
         if self.verbose {
             self.describe(&compiled, bytes, read_time, init_time);

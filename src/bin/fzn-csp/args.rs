@@ -61,6 +61,13 @@ pub struct Args {
     #[arg(long, value_name = "on|off", default_value = "on", value_parser = on_off,
           action = clap::ArgAction::Set)]
     pub lns: bool,
+    /// Learning from failure: conflict analysis, learned clauses, backjumping, activity-based
+    /// search with restarts (search annotations and neighbourhoods are not used, and it runs as
+    /// one search whatever -p says). Default off: it proves fewer of the benchmark's instances
+    /// than the search without it so far.
+    #[arg(long, value_name = "on|off", default_value = "off", value_parser = on_off,
+          action = clap::ArgAction::Set)]
+    pub learning: bool,
     /// Say on stderr what was built and how the search went.
     #[arg(short = 'v', long = "verbose")]
     pub verbose: bool,
@@ -99,6 +106,7 @@ impl Args {
             threads: usize::try_from(self.threads).unwrap_or(usize::MAX),
             deterministic: self.deterministic,
             split: self.split,
+            learning: self.learning,
             deadline: budget.deadline(),
             ..RunOptions::default()
         }
