@@ -9,13 +9,15 @@
 //! Chaff). The learned clause is propagated by two watched literals, and the search jumps back to
 //! the level where the clause asserts its first literal.
 //!
-//! **Explanations.** A propagator's change is explained by the domains of the constraint's scope
-//! just before it, as literals (each variable's bounds and the values removed between them). That
-//! is sound for any sound propagator, whatever its constraint: it removed the value because no
-//! tuple of the constraint within those domains holds it. It is the weakest explanation, and the
-//! only one so far; a constraint that explains its inferences by the few literals they really
-//! depend on learns far more general clauses, which is what the learning solvers that lead the
-//! field do for every constraint of their catalogue.
+//! **Explanations.** A constraint that explains its inferences ([`csp_core::Constraint::explain`])
+//! gives the few literals a change rests on; the learner maps each to the earliest log entry that
+//! made it true, and adds the removals a bound skipped over. Any other change is explained by the
+//! domains of the constraint's scope just before it, as literals (each variable's bounds and the
+//! values removed between them). That is sound for any sound propagator, whatever its
+//! constraint (it removed the value because no tuple of the constraint within those domains holds
+//! it), but it is the weakest explanation: the more constraints explain themselves, the more
+//! general the clauses, which is what the learning solvers that lead the field do for every
+//! constraint of their catalogue.
 //!
 //! **Branching** is activity based (VSIDS, Moskewicz et al. 2001): the variables of every literal
 //! met in conflict analysis are bumped, activities decay geometrically, and the most active
@@ -324,8 +326,8 @@ impl<'m> LearningSearch<'m> {
             }
         }
         list.truncate(kept);
-        // Nothing joins a list while it is visited: a clause that moves its watch moves it to a
-        // literal that is not false, and this list's literals have just become false.
+        // A clause that moved its watch to another literal of this same list was pushed to the
+        // (emptied) list in the store meanwhile: keep it too.
         list.append(&mut self.watches[list_index]);
         self.watches[list_index] = list;
         result
