@@ -115,26 +115,12 @@ pub struct LogEntry {
     pub literal: Literal,
     /// Why.
     pub cause: Cause,
-    /// The previous entry of the same variable, or [`NO_ENTRY`].
-    prev: u32,
 }
-
-impl LogEntry {
-    /// The index of the previous entry of the same variable, if any.
-    #[inline]
-    pub fn prev(&self) -> Option<usize> {
-        (self.prev != NO_ENTRY).then_some(self.prev as usize)
-    }
-}
-
-pub(crate) const NO_ENTRY: u32 = u32::MAX;
 
 /// The log itself (see the module documentation).
 #[derive(Debug, Clone)]
 pub(crate) struct ChangeLog {
     pub(crate) entries: Vec<LogEntry>,
-    /// Each variable's newest entry, or [`NO_ENTRY`].
-    pub(crate) last: Vec<u32>,
     /// Each variable's bound entries (`≥`, `≤`, `=`), oldest first.
     pub(crate) bounds_of: Vec<Vec<u32>>,
     /// Each variable's removals (`≠`), oldest first.
@@ -150,8 +136,6 @@ pub(crate) struct ChangeLog {
 impl ChangeLog {
     pub(crate) fn push(&mut self, literal: Literal, cause: Cause) {
         let var = literal.var.index();
-        let prev = self.last[var];
-        self.last[var] = self.entries.len() as u32;
         let index = self.entries.len() as u32;
         if literal.relation == LiteralRelation::Ne {
             self.removals_of[var].push(index);
@@ -160,18 +144,13 @@ impl ChangeLog {
         } else {
             self.bounds_of[var].push(index);
         }
-        self.entries.push(LogEntry {
-            literal,
-            cause,
-            prev,
-        });
+        self.entries.push(LogEntry { literal, cause });
     }
 
     /// Drops the entries from `len` on, newest first.
     pub(crate) fn truncate(&mut self, len: usize) {
         while self.entries.len() > len {
             let entry = self.entries.pop().expect("longer than len");
-            self.last[entry.literal.var.index()] = entry.prev;
             let var = entry.literal.var.index();
             if entry.literal.relation == LiteralRelation::Ne {
                 self.removals_of[var].pop();

@@ -11,6 +11,7 @@ use csp_core::{
     Cause, ExplainCtx, Literal, LiteralRelation as Rel, Model, ModelBuilder, Store, VarId,
 };
 use proptest::prelude::*;
+use std::collections::BTreeSet;
 
 /// The values `var` had just before log entry `before`: its initial values within the bounds of
 /// that moment, less those removed before it.
@@ -107,6 +108,19 @@ fn check_explanations(model: &Model, cuts: &[(usize, bool, i32)]) -> usize {
     explained
 }
 
+/// A variable `x{i}` for each of `domains`.
+fn int_vars(builder: &mut ModelBuilder, domains: &[BTreeSet<i32>]) -> Vec<VarId> {
+    domains
+        .iter()
+        .enumerate()
+        .map(|(i, d)| {
+            builder
+                .int_var_with_values(format!("x{i}"), d.iter().copied())
+                .unwrap()
+        })
+        .collect()
+}
+
 /// A linear constraint over three or four variables with small domains, some with holes.
 fn linear_model() -> impl Strategy<Value = (Model, Vec<(usize, bool, i32)>)> {
     (
@@ -118,15 +132,7 @@ fn linear_model() -> impl Strategy<Value = (Model, Vec<(usize, bool, i32)>)> {
     )
         .prop_map(|(domains, coefficients, relation, rhs, cuts)| {
             let mut builder = ModelBuilder::new();
-            let vars: Vec<VarId> = domains
-                .iter()
-                .enumerate()
-                .map(|(i, d)| {
-                    builder
-                        .int_var_with_values(format!("x{i}"), d.iter().copied())
-                        .unwrap()
-                })
-                .collect();
+            let vars = int_vars(&mut builder, &domains);
             let terms = coefficients.into_iter().zip(vars).collect();
             let relation = if relation == 0 {
                 Relation::Equal
@@ -159,15 +165,7 @@ fn other_model() -> impl Strategy<Value = (Model, Vec<(usize, bool, i32)>)> {
         .prop_map(|(domains, kind, comparison, offset, cuts)| {
             let mut builder = ModelBuilder::new();
             let b = builder.bool_var("b").unwrap();
-            let vars: Vec<VarId> = domains
-                .iter()
-                .enumerate()
-                .map(|(i, d)| {
-                    builder
-                        .int_var_with_values(format!("x{i}"), d.iter().copied())
-                        .unwrap()
-                })
-                .collect();
+            let vars = int_vars(&mut builder, &domains);
             let compare = Compare::new(vars[0], comparison, vars[1], offset).unwrap();
             match kind {
                 0 => builder.post(compare).unwrap(),

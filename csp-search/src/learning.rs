@@ -446,7 +446,7 @@ impl<'m> LearningSearch<'m> {
                 break p;
             }
             pending -= 1;
-            reasons = Vec::new();
+            reasons.clear();
             self.reason(p, &mut reasons);
         };
         let mut literals = vec![self.store.change_log()[uip].literal.negate()];
@@ -591,26 +591,31 @@ impl<'m> LearningSearch<'m> {
                 // those at or above the old one went by removal).
                 let literal = entry.literal;
                 let lower = literal.relation == LiteralRelation::Ge;
-                let mut old: Option<(usize, i32)> = None;
-                let mut removals = Vec::new();
-                let mut i = entry.prev();
-                while let Some(j) = i {
-                    if j < self.root_end() {
-                        break;
-                    }
-                    let fact = self.store.change_log()[j].literal;
-                    match (fact.relation, lower) {
-                        (LiteralRelation::Ne, _) => removals.push((j, fact.value)),
-                        (LiteralRelation::Ge | LiteralRelation::Eq, true)
-                        | (LiteralRelation::Le | LiteralRelation::Eq, false)
-                            if old.is_none() =>
-                        {
-                            old = Some((j, fact.value));
-                        }
-                        _ => {}
-                    }
-                    i = self.store.change_log()[j].prev();
-                }
+                let root_end = self.root_end();
+                let log = self.store.change_log();
+                let old: Option<(usize, i32)> = self
+                    .store
+                    .bound_changes_before(literal.var, e)
+                    .iter()
+                    .rev()
+                    .map(|&j| j as usize)
+                    .take_while(|&j| j >= root_end)
+                    .find(|&j| match log[j].literal.relation {
+                        LiteralRelation::Eq => true,
+                        LiteralRelation::Ge => lower,
+                        LiteralRelation::Le => !lower,
+                        LiteralRelation::Ne => false,
+                    })
+                    .map(|j| (j, log[j].literal.value));
+                let removals: Vec<(usize, i32)> = self
+                    .store
+                    .removals_before(literal.var, e)
+                    .iter()
+                    .rev()
+                    .map(|&j| j as usize)
+                    .take_while(|&j| j >= root_end)
+                    .map(|j| (j, log[j].literal.value))
+                    .collect();
                 out.extend(old.map(|(j, _)| j));
                 let old = old.map(|(_, v)| v);
                 out.extend(
@@ -641,16 +646,15 @@ impl<'m> LearningSearch<'m> {
             LiteralRelation::Ne => false,
         };
         let log = self.store.change_log();
-        let mut i = log[e].prev();
-        while let Some(j) = i {
-            if j < self.root_end() {
+        let root_end = self.root_end();
+        for &j in self.store.removals_before(literal.var, e).iter().rev() {
+            let j = j as usize;
+            if j < root_end {
                 break;
             }
-            let fact = log[j].literal;
-            if fact.relation == LiteralRelation::Ne && between(fact.value) {
+            if between(log[j].literal.value) {
                 out.push(j);
             }
-            i = log[j].prev();
         }
     }
 

@@ -125,22 +125,35 @@ fn problem() -> impl Strategy<Value = Problem> {
                 prop::option::of(0..=2i32),
             )
         })
-        .prop_map(
-            |(domains, scale, booleans, constraints, reified, at_least)| Problem {
-                domains: domains
-                    .into_iter()
-                    .map(|d| d.into_iter().collect())
-                    .collect(),
-                scale,
-                booleans,
-                constraints,
-                reified,
-                at_least: at_least.filter(|_| booleans > 0),
-            },
-        )
+        .prop_map(Problem::assemble)
 }
 
+/// What the problem strategies draw: domains, scale, Booleans, constraints, reifications and the
+/// Booleans' lower bound on their sum.
+type Drawn = (
+    Vec<std::collections::BTreeSet<i32>>,
+    i32,
+    usize,
+    Vec<Spec>,
+    Vec<Reif>,
+    Option<i32>,
+);
+
 impl Problem {
+    fn assemble((domains, scale, booleans, constraints, reified, at_least): Drawn) -> Problem {
+        Problem {
+            domains: domains
+                .into_iter()
+                .map(|d| d.into_iter().collect())
+                .collect(),
+            scale,
+            booleans,
+            constraints,
+            reified,
+            at_least: at_least.filter(|_| booleans > 0),
+        }
+    }
+
     fn num_vars(&self) -> usize {
         self.domains.len() + self.booleans
     }
@@ -675,19 +688,7 @@ fn larger_problem() -> impl Strategy<Value = Problem> {
                 prop::option::of(0..=2i32),
             )
         })
-        .prop_map(
-            |(domains, scale, booleans, constraints, reified, at_least)| Problem {
-                domains: domains
-                    .into_iter()
-                    .map(|d| d.into_iter().collect())
-                    .collect(),
-                scale,
-                booleans,
-                constraints,
-                reified,
-                at_least: at_least.filter(|_| booleans > 0),
-            },
-        )
+        .prop_map(Problem::assemble)
 }
 
 proptest! {

@@ -292,6 +292,26 @@ fn remove_i128(ctx: &mut PropagationCtx<'_>, var: VarId, value: i128) -> Result<
     Ok(())
 }
 
+impl Compare {
+    /// The explanation of a change made by this comparison, or by a reification of it over
+    /// `scope` (its Boolean and the compared variables): `≤` and `≥` reason on bounds alone, so
+    /// the bounds of the scope's other variables explain any change of a bound. `=` and `≠` (and a
+    /// removal) have no explanation of their own.
+    fn explain_by_bounds(
+        &self,
+        scope: &[VarId],
+        literal: crate::Literal,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        if !matches!(self.op, Op::Le | Op::Ge) || literal.relation == crate::LiteralRelation::Ne {
+            return false;
+        }
+        crate::explain_by_bounds(scope, literal.var, ctx, reasons);
+        true
+    }
+}
+
 impl Constraint for Compare {
     fn scope(&self) -> &[VarId] {
         &self.scope
@@ -304,11 +324,7 @@ impl Constraint for Compare {
         ctx: &crate::ExplainCtx<'_>,
         reasons: &mut Vec<crate::Literal>,
     ) -> bool {
-        if !matches!(self.op, Op::Le | Op::Ge) || literal.relation == crate::LiteralRelation::Ne {
-            return false;
-        }
-        crate::explain_by_bounds(&self.scope, literal.var, ctx, reasons);
-        true
+        self.explain_by_bounds(&self.scope, literal, ctx, reasons)
     }
 
     fn is_satisfied(&self, values: &[i32]) -> bool {
@@ -405,13 +421,8 @@ impl Constraint for ReifiedCompare {
         ctx: &crate::ExplainCtx<'_>,
         reasons: &mut Vec<crate::Literal>,
     ) -> bool {
-        if !matches!(self.comparison.op, Op::Le | Op::Ge)
-            || literal.relation == crate::LiteralRelation::Ne
-        {
-            return false;
-        }
-        crate::explain_by_bounds(&self.scope, literal.var, ctx, reasons);
-        true
+        self.comparison
+            .explain_by_bounds(&self.scope, literal, ctx, reasons)
     }
 
     fn is_satisfied(&self, values: &[i32]) -> bool {

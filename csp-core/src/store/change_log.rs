@@ -14,7 +14,7 @@
 //! always witnessed by a single entry, and `x = v` by at most two.
 
 use super::Store;
-use crate::literal::{Cause, ChangeLog, Literal, LiteralRelation, LogEntry, NO_ENTRY};
+use crate::literal::{Cause, ChangeLog, Literal, LiteralRelation, LogEntry};
 use crate::{EventSet, VarId, Wipeout};
 
 impl Literal {
@@ -58,7 +58,6 @@ impl Store {
         self.tracking = true;
         self.log = Some(Box::new(ChangeLog {
             entries: Vec::new(),
-            last: vec![NO_ENTRY; self.num_vars()],
             bounds_of: vec![Vec::new(); self.num_vars()],
             removals_of: vec![Vec::new(); self.num_vars()],
             removal_entry: hashbrown::HashMap::new(),
@@ -84,13 +83,6 @@ impl Store {
     /// The logged changes, oldest first (empty unless [`Store::enable_change_log`] was called).
     pub fn change_log(&self) -> &[LogEntry] {
         self.log.as_ref().map_or(&[], |log| &log.entries)
-    }
-
-    /// The index of `var`'s newest logged change, if any.
-    pub fn last_change(&self, var: VarId) -> Option<usize> {
-        let log = self.log.as_ref()?;
-        let last = log.last[var.index()];
-        (last != NO_ENTRY).then_some(last as usize)
     }
 
     /// `var`'s bounds just before log entry `before` was made (its current bounds if `before` is
