@@ -121,8 +121,10 @@ pub struct LogEntry {
 #[derive(Debug, Clone)]
 pub(crate) struct ChangeLog {
     pub(crate) entries: Vec<LogEntry>,
-    /// Each variable's bound entries (`≥`, `≤`, `=`), oldest first.
-    pub(crate) bounds_of: Vec<Vec<u32>>,
+    /// Each variable's lower-bound entries (`≥`, `=`), oldest first: their values only grow.
+    pub(crate) lower_of: Vec<Vec<u32>>,
+    /// Each variable's upper-bound entries (`≤`, `=`), oldest first: their values only shrink.
+    pub(crate) upper_of: Vec<Vec<u32>>,
     /// Each variable's removals (`≠`), oldest first.
     pub(crate) removals_of: Vec<Vec<u32>>,
     /// The entry that removed each removed value, by variable and value.
@@ -142,7 +144,12 @@ impl ChangeLog {
             self.removal_entry
                 .insert((var as u32, literal.value), index);
         } else {
-            self.bounds_of[var].push(index);
+            if literal.relation != LiteralRelation::Le {
+                self.lower_of[var].push(index);
+            }
+            if literal.relation != LiteralRelation::Ge {
+                self.upper_of[var].push(index);
+            }
         }
         self.entries.push(LogEntry { literal, cause });
     }
@@ -157,7 +164,12 @@ impl ChangeLog {
                 self.removal_entry
                     .remove(&(var as u32, entry.literal.value));
             } else {
-                self.bounds_of[var].pop();
+                if entry.literal.relation != LiteralRelation::Le {
+                    self.lower_of[var].pop();
+                }
+                if entry.literal.relation != LiteralRelation::Ge {
+                    self.upper_of[var].pop();
+                }
             }
         }
     }

@@ -4,8 +4,8 @@
 //! domain just before the change, over every tuple of small domains.
 
 use csp_core::constraints::{
-    AllDifferent, AllDifferentConsistency, Compare, Comparison, Linear, Reification,
-    ReifiedCompare, Relation,
+    AllDifferent, AllDifferentConsistency, Compare, Comparison, Inverse, Linear, Reification,
+    ReifiedCompare, Relation, Table,
 };
 use csp_core::{
     Cause, ExplainCtx, Literal, LiteralRelation as Rel, Model, ModelBuilder, Store, VarId,
@@ -75,17 +75,22 @@ fn check_explanations(model: &Model, cuts: &[(usize, bool, i32)]) -> usize {
         };
         let constraint = model.constraint(c);
         let mut reasons: Vec<Literal> = Vec::new();
-        if !constraint.explain(entry.literal, &ExplainCtx::new(&store, e), &mut reasons) {
+        if !constraint.explain(
+            entry.literal,
+            &ExplainCtx::new(model, &store, e),
+            &mut reasons,
+        ) {
             continue;
         }
         explained += 1;
         let var = entry.literal.var;
         let own = domain_before(model, &store, var, e);
         for (r, reason) in reasons.iter().enumerate() {
-            // Every reason held just before the change.
-            let (lo, hi) = store.bounds_before(reason.var, e);
+            // Every reason held just before the change: every value left then satisfies it.
             assert!(
-                (lo..=hi).all(|v| reason.holds_for(v)),
+                domain_before(model, &store, reason.var, e)
+                    .into_iter()
+                    .all(|v| reason.holds_for(v)),
                 "reason {r} {reason:?} did not hold before entry {e} {entry:?}"
             );
         }
@@ -190,8 +195,50 @@ fn other_model() -> impl Strategy<Value = (Model, Vec<(usize, bool, i32)>)> {
         })
 }
 
+/// A global constraint over four variables with small domains, some with holes: an all-different
+/// with Régin's domain consistency (Hall sets), a table over three of them, or an inverse of the
+/// first two and the last two, indexed from `first`.
+fn global_model() -> impl Strategy<Value = (Model, Vec<(usize, bool, i32)>)> {
+    (
+        prop::collection::vec(prop::collection::btree_set(-1..=3i32, 1..=5), 4),
+        0..3u8,
+        prop::collection::vec(prop::collection::vec(-1..=3i32, 3), 0..=12),
+        -1..=1i32,
+        prop::collection::vec((0..4usize, any::<bool>(), -1..=3i32), 0..=3),
+    )
+        .prop_map(|(domains, kind, tuples, first, cuts)| {
+            let mut builder = ModelBuilder::new();
+            let vars = int_vars(&mut builder, &domains);
+            match kind {
+                0 => builder
+                    .post(AllDifferent::with_consistency(
+                        vars.clone(),
+                        AllDifferentConsistency::Domain,
+                    ))
+                    .unwrap(),
+                1 => builder
+                    .post(Table::new(vars[..3].to_vec(), tuples).unwrap())
+                    .unwrap(),
+                _ => builder
+                    .post(Inverse::new(
+                        vars[..2].to_vec(),
+                        first,
+                        vars[2..].to_vec(),
+                        first,
+                    ))
+                    .unwrap(),
+            };
+            (builder.build(), cuts)
+        })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(3_000))]
+
+    #[test]
+    fn all_different_table_and_inverse_explanations_are_implied((model, cuts) in global_model()) {
+        check_explanations(&model, &cuts);
+    }
 
     #[test]
     fn linear_explanations_are_implied((model, cuts) in linear_model()) {
@@ -229,7 +276,11 @@ fn a_linear_bound_is_explained_by_the_other_bound() {
     assert!(
         model
             .constraint(model.constraint_ids().next().unwrap())
-            .explain(log[e].literal, &ExplainCtx::new(&store, e), &mut reasons)
+            .explain(
+                log[e].literal,
+                &ExplainCtx::new(&model, &store, e),
+                &mut reasons
+            )
     );
     assert_eq!(reasons, vec![Literal::ge(x, 2)]);
 }

@@ -36,8 +36,9 @@ use csp_core::{
 };
 use rand::RngExt;
 
+use crate::branch::{Branch, Brancher, Decision, DecisionBrancher, IntSearch};
 use crate::config::luby;
-use crate::{Limit, Outcome, SearchConfig, SearchResult, Statistics};
+use crate::{Limit, Outcome, Propagation, SearchConfig, SearchResult, SelectCtx, Statistics};
 
 /// The conflicts in a restart run of Luby length 1.
 const RESTART_BASE: u64 = 100;
@@ -126,6 +127,10 @@ pub struct LearningSearch<'m> {
     phase: Vec<Option<i32>>,
     /// Scratch for conflict analysis: which log entries are in the clause being built.
     seen: Vec<bool>,
+    /// Scratch for clause simplification, all false between uses.
+    marks: Vec<bool>,
+    /// The reasons of log entries computed so far ([`Self::reason`]), by entry.
+    reasons: Vec<Option<Box<[u32]>>>,
     stats: Statistics,
     started: Option<Instant>,
     conflicts_since_restart: u64,
@@ -141,6 +146,16 @@ pub struct LearningSearch<'m> {
     max_learned: usize,
     /// The variables to branch on first ([`LearningSearch::branch_first`]).
     first: Vec<VarId>,
+    /// The annotated searches to follow ([`LearningSearch::follow_searches`]).
+    annotated: Option<DecisionBrancher>,
+    /// Whether restarts alternate between the annotated searches and activity.
+    alternate: bool,
+    /// Whether the current restart run follows the annotated searches.
+    annotated_turn: bool,
+    /// Slots of dropped clauses, for the next clauses learned.
+    free_slots: Vec<u32>,
+    /// Learned clauses in the database now.
+    live_learned: usize,
     /// In tests, the model's solutions not found yet: no clause may exclude one.
     #[cfg(test)]
     oracle: Vec<Vec<i32>>,
@@ -167,6 +182,8 @@ impl<'m> LearningSearch<'m> {
             bump: 1.0,
             phase: vec![None; n],
             seen: Vec::new(),
+            marks: Vec::new(),
+            reasons: Vec::new(),
             stats: Statistics::default(),
             started: None,
             conflicts_since_restart: 0,
@@ -178,6 +195,11 @@ impl<'m> LearningSearch<'m> {
             learned: 0,
             max_learned: INITIAL_MAX_LEARNED,
             first: Vec::new(),
+            annotated: None,
+            alternate: false,
+            annotated_turn: false,
+            free_slots: Vec::new(),
+            live_learned: 0,
             #[cfg(test)]
             oracle: Vec::new(),
         }
@@ -198,6 +220,22 @@ impl<'m> LearningSearch<'m> {
     /// introduced, which they fix by propagation (as Chuffed's activity search does).
     pub fn branch_first(&mut self, vars: &[VarId]) {
         self.first = vars.to_vec();
+    }
+
+    /// Decides as `searches` say (MiniZinc's `int_search` annotations, in order) while any
+    /// variable they name is open, and by activity only then; `seed` of the configuration drives
+    /// `indomain_random`. Without `alternate` the search never restarts: it explores the annotated
+    /// tree once, pruned by what it learns, as Chuffed does with a model's search annotation. With
+    /// `alternate` it restarts as activity-based search does and each restart switches between
+    /// the annotated decisions and activity, the annotated ones first (Chuffed's free search).
+    pub fn follow_searches(&mut self, searches: Vec<IntSearch>, alternate: bool) {
+        if searches.iter().all(|search| search.vars.is_empty()) {
+            return;
+        }
+        self.annotated =
+            Some(DecisionBrancher::new(self.model, searches, self.config.seed).without_rest());
+        self.alternate = alternate;
+        self.annotated_turn = true;
     }
 
     /// How many clauses conflict analysis learned.
@@ -257,13 +295,15 @@ impl<'m> LearningSearch<'m> {
                     if self.restart_due() {
                         self.backjump(0);
                         self.stats.restarts += 1;
-                        self.reduce_clauses();
+                        if self.alternate {
+                            self.annotated_turn = !self.annotated_turn;
+                        }
                         continue;
                     }
-                    let Some(var) = self.pick_variable() else {
+                    let Some(literal) = self.next_decision() else {
                         return self.found_solution();
                     };
-                    self.decide(var);
+                    self.decide(literal);
                 }
             }
         }
@@ -338,7 +378,10 @@ impl<'m> LearningSearch<'m> {
     fn visit_clause(&mut self, watch: Watch) -> Result<bool, Conflict> {
         let id = watch.clause;
         let clause = &mut self.clauses[id as usize].literals;
-        let w = if clause[0] == watch.literal {
+        let w = if clause.is_empty() {
+            // Cannot happen: a dropped clause's watches go with it.
+            return Ok(false);
+        } else if clause[0] == watch.literal {
             0
         } else if clause[1] == watch.literal {
             1
@@ -382,7 +425,13 @@ impl<'m> LearningSearch<'m> {
         let end = self.store.change_log().len();
         let mut entries = Vec::new();
         match conflict {
-            Conflict::Constraint(c) => self.scope_entries(c, end, &mut entries),
+            Conflict::Constraint(c) => {
+                if let Some(brancher) = &mut self.annotated {
+                    let ctx = SelectCtx::new(self.model, &self.store, Propagation::Mac);
+                    brancher.on_wipeout(c, &ctx);
+                }
+                self.scope_entries(c, end, &mut entries)
+            }
             Conflict::Clause(id) => {
                 for k in 0..self.clauses[id as usize].literals.len() {
                     let literal = self.clauses[id as usize].literals[k];
@@ -404,6 +453,7 @@ impl<'m> LearningSearch<'m> {
         self.check_against_oracle(&literals);
         self.backjump(jump);
         self.learn(literals, lbd);
+        self.reduce_clauses();
         self.decay();
         self.conflicts_since_restart += 1;
         true
@@ -449,6 +499,7 @@ impl<'m> LearningSearch<'m> {
             reasons.clear();
             self.reason(p, &mut reasons);
         };
+        let lower = self.simplify(lower);
         let mut literals = vec![self.store.change_log()[uip].literal.negate()];
         let mut jump = 0;
         let mut second = None;
@@ -469,6 +520,62 @@ impl<'m> LearningSearch<'m> {
         (literals, jump, levels.len() as u32 + 1)
     }
 
+    /// Shortens the part of a learned clause below the current level, `lower` (its entries): an
+    /// entry whose reason is one entry gives way to that entry, repeatedly (the many removals a
+    /// fixed variable made, say, become that one fixing; the clause stays implied, as each entry
+    /// follows from its reason), and an entry whose reasons are all in the clause, or held at the
+    /// root, is dropped (MiniSat's local minimisation, Sörensson & Biere 2009, "Minimizing learned
+    /// clauses").
+    fn simplify(&mut self, lower: Vec<usize>) -> Vec<usize> {
+        let root_end = self.root_end();
+        let is_decision =
+            |this: &Self, e: usize| matches!(this.store.change_log()[e].cause, Cause::Decision);
+        let mut in_clause = std::mem::take(&mut self.marks);
+        in_clause.resize(self.store.change_log().len(), false);
+        let mut kept = Vec::with_capacity(lower.len());
+        let mut reasons = Vec::new();
+        for e in lower {
+            let mut e = Some(e);
+            while let Some(entry) = e
+                && !is_decision(self, entry)
+            {
+                reasons.clear();
+                self.reason(entry, &mut reasons);
+                reasons.retain(|&r| r >= root_end);
+                reasons.sort_unstable();
+                reasons.dedup();
+                match reasons.as_slice() {
+                    [] => e = None,
+                    [single] => e = Some(*single),
+                    _ => break,
+                }
+            }
+            if let Some(e) = e
+                && !in_clause[e]
+            {
+                in_clause[e] = true;
+                kept.push(e);
+            }
+        }
+        let candidates = std::mem::take(&mut kept);
+        for &e in &candidates {
+            let keep = is_decision(self, e) || {
+                reasons.clear();
+                self.reason(e, &mut reasons);
+                !reasons.iter().all(|&r| r < root_end || in_clause[r])
+            };
+            if keep {
+                kept.push(e);
+            }
+        }
+        // Clear the marks of every entry that was in the clause, kept or dropped.
+        for &e in &candidates {
+            in_clause[e] = false;
+        }
+        self.marks = in_clause;
+        kept
+    }
+
     /// Adds a learned clause, its first literal open and the rest false, and makes the first
     /// true.
     fn learn(&mut self, literals: Vec<Literal>, lbd: u32) {
@@ -482,74 +589,102 @@ impl<'m> LearningSearch<'m> {
         self.store.set_cause(Cause::Decision);
     }
 
-    /// Stores a clause and watches its first two literals (a unit clause: none).
+    /// Stores a clause, in a dropped clause's slot if there is one, and watches its first two
+    /// literals (a unit clause: none).
     fn add_clause(&mut self, literals: Vec<Literal>, lbd: Option<u32>) -> u32 {
-        let id = self.clauses.len() as u32;
         // A unit clause holds from the root on and needs no watching.
-        if literals.len() > 1 {
-            for &literal in &literals[..2] {
-                self.watches[watch_list(literal.var, literal.relation)].push(Watch {
-                    clause: id,
-                    literal,
-                });
+        let watched = if literals.len() > 1 { 2 } else { 0 };
+        let clause = Clause { literals, lbd };
+        let id = match self.free_slots.pop() {
+            Some(id) => {
+                self.clauses[id as usize] = clause;
+                id
             }
+            None => {
+                self.clauses.push(clause);
+                (self.clauses.len() - 1) as u32
+            }
+        };
+        if lbd.is_some() {
+            self.live_learned += 1;
         }
-        self.clauses.push(Clause { literals, lbd });
+        for k in 0..watched {
+            let literal = self.clauses[id as usize].literals[k];
+            self.watches[watch_list(literal.var, literal.relation)].push(Watch {
+                clause: id,
+                literal,
+            });
+        }
         id
     }
 
-    /// At the root, when more learned clauses are kept than the current limit: drops the half with
-    /// the largest literal block distance (keeping every clause of distance two or less, and
-    /// every blocking clause), and raises the limit by a tenth. No clause is the reason of a
-    /// change above the root then, so the clauses can be renumbered.
+    /// When more learned clauses are kept than the current limit: drops the half with the largest
+    /// literal block distance (keeping every clause of distance two or less, every blocking
+    /// clause, and every clause that is the reason of a change on the current path), and raises
+    /// the limit by a tenth. A dropped clause's slot is reused by a later one; no watch is left
+    /// on it.
     fn reduce_clauses(&mut self) {
-        debug_assert!(self.levels.is_empty());
-        let learned = self.clauses.iter().filter(|c| c.lbd.is_some()).count();
-        if learned <= self.max_learned {
+        if self.live_learned <= self.max_learned {
             return;
         }
         self.max_learned += self.max_learned / 10;
-        let mut distances: Vec<u32> = self.clauses.iter().filter_map(|c| c.lbd).collect();
+        let mut locked = vec![false; self.clauses.len()];
+        for entry in &self.store.change_log()[self.root_end()..] {
+            if let Cause::Clause(id) = entry.cause {
+                locked[id as usize] = true;
+            }
+        }
+        let mut distances: Vec<u32> = self
+            .clauses
+            .iter()
+            .filter(|c| !c.literals.is_empty())
+            .filter_map(|c| c.lbd)
+            .collect();
         distances.sort_unstable();
         let cut = distances[distances.len() / 2].max(3);
-        // Of the clauses at the cut, the older go first: keep the newer ones up to half.
+        // Of the clauses at the cut, the older go first: keep the newer ones up to half. Slots are
+        // reused, so age is not the slot order; a clause's distance is its only rank here.
         let mut at_cut_budget =
             (distances.len() / 2).saturating_sub(distances.iter().filter(|&&d| d < cut).count());
-        let mut kept = Vec::with_capacity(self.clauses.len());
-        for clause in std::mem::take(&mut self.clauses).into_iter().rev() {
-            let keep = match clause.lbd {
-                None => true,
-                Some(d) if d < cut => true,
-                Some(d) if d == cut && at_cut_budget > 0 => {
-                    at_cut_budget -= 1;
-                    true
-                }
-                Some(_) => false,
-            };
-            if keep {
-                kept.push(clause);
+        for (id, clause) in self.clauses.iter_mut().enumerate().rev() {
+            let Some(d) = clause.lbd else { continue };
+            if clause.literals.is_empty() || locked[id] || d < cut {
+                continue;
             }
+            if d == cut && at_cut_budget > 0 {
+                at_cut_budget -= 1;
+                continue;
+            }
+            clause.literals = Vec::new();
+            clause.lbd = None;
+            self.free_slots.push(id as u32);
+            self.live_learned -= 1;
         }
-        kept.reverse();
-        self.clauses = kept;
+        let clauses = &self.clauses;
         for list in &mut self.watches {
-            list.clear();
-        }
-        for (id, clause) in self.clauses.iter().enumerate() {
-            if clause.literals.len() > 1 {
-                for &literal in &clause.literals[..2] {
-                    self.watches[watch_list(literal.var, literal.relation)].push(Watch {
-                        clause: id as u32,
-                        literal,
-                    });
-                }
-            }
+            list.retain(|watch| !clauses[watch.clause as usize].literals.is_empty());
         }
     }
 
-    /// The log entries that explain entry `e` (all before it).
+    /// The log entries that explain entry `e` (all before it), computed once while the entry
+    /// stays on the log: conflict analysis and clause simplification ask for the same entries'
+    /// reasons again and again, and an explanation can be dear (a Hall set's matching).
+    fn reason(&mut self, e: usize, out: &mut Vec<usize>) {
+        if let Some(Some(cached)) = self.reasons.get(e) {
+            out.extend(cached.iter().map(|&r| r as usize));
+            return;
+        }
+        let start = out.len();
+        self.compute_reason(e, out);
+        if self.reasons.len() <= e {
+            self.reasons.resize(e + 1, None);
+        }
+        self.reasons[e] = Some(out[start..].iter().map(|&r| r as u32).collect());
+    }
+
+    /// [`Self::reason`] without the cache.
     #[inline(never)]
-    fn reason(&self, e: usize, out: &mut Vec<usize>) {
+    fn compute_reason(&self, e: usize, out: &mut Vec<usize>) {
         let entry = self.store.change_log()[e];
         match entry.cause {
             Cause::Decision => {
@@ -557,7 +692,7 @@ impl<'m> LearningSearch<'m> {
             }
             Cause::Constraint(c) => {
                 let mut reasons = Vec::new();
-                let ctx = ExplainCtx::new(&self.store, e);
+                let ctx = ExplainCtx::new(self.model, &self.store, e);
                 if !self
                     .model
                     .constraint(c)
@@ -593,43 +728,33 @@ impl<'m> LearningSearch<'m> {
                 let lower = literal.relation == LiteralRelation::Ge;
                 let root_end = self.root_end();
                 let log = self.store.change_log();
-                let old: Option<(usize, i32)> = self
-                    .store
-                    .bound_changes_before(literal.var, e)
-                    .iter()
-                    .rev()
+                let same_side = if lower {
+                    self.store.lower_bounds_before(literal.var, e)
+                } else {
+                    self.store.upper_bounds_before(literal.var, e)
+                };
+                let old = same_side
+                    .last()
                     .map(|&j| j as usize)
-                    .take_while(|&j| j >= root_end)
-                    .find(|&j| match log[j].literal.relation {
-                        LiteralRelation::Eq => true,
-                        LiteralRelation::Ge => lower,
-                        LiteralRelation::Le => !lower,
-                        LiteralRelation::Ne => false,
-                    })
+                    .filter(|&j| j >= root_end)
                     .map(|j| (j, log[j].literal.value));
-                let removals: Vec<(usize, i32)> = self
-                    .store
-                    .removals_before(literal.var, e)
-                    .iter()
-                    .rev()
-                    .map(|&j| j as usize)
-                    .take_while(|&j| j >= root_end)
-                    .map(|j| (j, log[j].literal.value))
-                    .collect();
                 out.extend(old.map(|(j, _)| j));
                 let old = old.map(|(_, v)| v);
-                out.extend(
-                    removals
-                        .into_iter()
-                        .filter(|&(_, v)| {
-                            if lower {
-                                old.is_none_or(|o| v >= o) && v < literal.value
-                            } else {
-                                old.is_none_or(|o| v <= o) && v > literal.value
-                            }
-                        })
-                        .map(|(j, _)| j),
-                );
+                for &j in self.store.removals_before(literal.var, e).iter().rev() {
+                    let j = j as usize;
+                    if j < root_end {
+                        break;
+                    }
+                    let v = log[j].literal.value;
+                    let between = if lower {
+                        old.is_none_or(|o| v >= o) && v < literal.value
+                    } else {
+                        old.is_none_or(|o| v <= o) && v > literal.value
+                    };
+                    if between {
+                        out.push(j);
+                    }
+                }
             }
         }
     }
@@ -671,37 +796,15 @@ impl<'m> LearningSearch<'m> {
     fn domain_entries(&self, var: VarId, before: usize, out: &mut Vec<usize>) {
         let log = self.store.change_log();
         let root_end = self.root_end();
-        let mut lower: Option<(usize, i32)> = None;
-        let mut upper: Option<(usize, i32)> = None;
+        let latest = |list: &[u32]| {
+            list.last()
+                .map(|&j| j as usize)
+                .filter(|&j| j >= root_end)
+                .map(|j| (j, log[j].literal.value))
+        };
+        let lower = latest(self.store.lower_bounds_before(var, before));
+        let upper = latest(self.store.upper_bounds_before(var, before));
         let first = out.len();
-        let mut holes = Vec::new();
-        for &j in self.store.bound_changes_before(var, before).iter().rev() {
-            let j = j as usize;
-            if j < root_end || (lower.is_some() && upper.is_some()) {
-                break;
-            }
-            let fact = log[j].literal;
-            match fact.relation {
-                LiteralRelation::Ge if lower.is_none() => lower = Some((j, fact.value)),
-                LiteralRelation::Le if upper.is_none() => upper = Some((j, fact.value)),
-                LiteralRelation::Eq => {
-                    if lower.is_none() {
-                        lower = Some((j, fact.value));
-                    }
-                    if upper.is_none() {
-                        upper = Some((j, fact.value));
-                    }
-                }
-                _ => {}
-            }
-        }
-        for &j in self.store.removals_before(var, before).iter().rev() {
-            let j = j as usize;
-            if j < root_end {
-                break;
-            }
-            holes.push((j, log[j].literal.value));
-        }
         let lo = lower.map_or(i32::MIN, |(_, v)| v);
         let hi = upper.map_or(i32::MAX, |(_, v)| v);
         out.extend(lower.map(|(j, _)| j));
@@ -710,12 +813,16 @@ impl<'m> LearningSearch<'m> {
         {
             out.push(j);
         }
-        out.extend(
-            holes
-                .into_iter()
-                .filter(|&(_, v)| v > lo && v < hi)
-                .map(|(j, _)| j),
-        );
+        for &j in self.store.removals_before(var, before).iter().rev() {
+            let j = j as usize;
+            if j < root_end {
+                break;
+            }
+            let v = log[j].literal.value;
+            if v > lo && v < hi {
+                out.push(j);
+            }
+        }
         debug_assert!(out[first..].iter().all(|&j| j < before));
     }
 
@@ -734,52 +841,41 @@ impl<'m> LearningSearch<'m> {
         }
     }
 
+    /// The earliest entry before `before` (above the root) that makes `target` (not `x = v`)
+    /// true. Along the log a variable's lower bounds only grow and its upper bounds only shrink, so
+    /// the earliest bound that implies it is found by binary search; `x ≠ v` may also hold by the
+    /// removal of `v`. `None` when it held at the root (no entry needed) or not at all.
     fn earliest_implying(&self, target: Literal, before: usize) -> Option<usize> {
         let log = self.store.change_log();
         let root_end = self.root_end();
-        let mut found = None;
-        // `x ≠ v`: the removal of v, or the first bound that passed it.
-        let removal = if target.relation == LiteralRelation::Ne {
-            self.store
-                .removal_of(target.var, target.value)
-                .filter(|&j| j < before && j >= root_end)
-        } else {
-            None
+        let value = |j: &u32| log[*j as usize].literal.value;
+        // The first entry of `list` whose value passes `passes` (a test that, once passed, stays
+        // passed along the list).
+        let first = |list: &[u32], passes: &dyn Fn(i32) -> bool| {
+            let k = list.partition_point(|j| !passes(value(j)));
+            list.get(k).map(|&j| j as usize)
         };
-        let (mut lower_below, mut upper_above) = (false, false);
-        for &j in self
-            .store
-            .bound_changes_before(target.var, before)
-            .iter()
-            .rev()
-        {
-            let j = j as usize;
-            if j < root_end {
-                break;
+        let (var, v) = (target.var, target.value);
+        let lower = self.store.lower_bounds_before(var, before);
+        let upper = self.store.upper_bounds_before(var, before);
+        let candidates = match target.relation {
+            LiteralRelation::Ge => [first(lower, &|b| b >= v), None, None],
+            LiteralRelation::Le => [first(upper, &|b| b <= v), None, None],
+            LiteralRelation::Ne => [
+                first(lower, &|b| b > v),
+                first(upper, &|b| b < v),
+                self.store.removal_of(var, v).filter(|&j| j < before),
+            ],
+            LiteralRelation::Eq => {
+                debug_assert!(false, "an `x = v` target has two witnesses");
+                return None;
             }
-            let fact = log[j].literal;
-            if implies(fact, target) {
-                found = Some(j);
-                continue;
-            }
-            // Bounds only tighten along the path: once a bound is seen that does not imply the
-            // target, no earlier one on its side does.
-            match (target.relation, fact.relation) {
-                (LiteralRelation::Ge, LiteralRelation::Ge)
-                | (LiteralRelation::Le, LiteralRelation::Le) => break,
-                (LiteralRelation::Ne, LiteralRelation::Ge) => lower_below = true,
-                (LiteralRelation::Ne, LiteralRelation::Le) => upper_above = true,
-                (LiteralRelation::Ne, LiteralRelation::Eq) => break,
-                _ => {}
-            }
-            if lower_below && upper_above {
-                break;
-            }
+        };
+        // Held at the root already: no entry is needed.
+        if candidates.iter().flatten().any(|&j| j < root_end) {
+            return None;
         }
-        match (found, removal) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        candidates.into_iter().flatten().min()
     }
 
     /// Where the log's entries above the root start.
@@ -803,7 +899,9 @@ impl<'m> LearningSearch<'m> {
         self.store.undo_to(self.model, checkpoint);
         self.stats.backtracks += (self.levels.len() - level) as u64;
         self.levels.truncate(level);
-        self.queue_head = self.queue_head.min(self.store.change_log().len());
+        let len = self.store.change_log().len();
+        self.queue_head = self.queue_head.min(len);
+        self.reasons.truncate(len);
     }
 
     fn bump_activity(&mut self, var: VarId) {
@@ -822,6 +920,10 @@ impl<'m> LearningSearch<'m> {
     }
 
     fn restart_due(&mut self) -> bool {
+        // Following the annotations alone, the search explores their tree once.
+        if self.annotated.is_some() && !self.alternate {
+            return false;
+        }
         if self.conflicts_since_restart < RESTART_BASE * luby(self.restart_run) {
             return false;
         }
@@ -849,8 +951,29 @@ impl<'m> LearningSearch<'m> {
         most_active(&mut self.first.iter().copied()).or_else(|| most_active(&mut self.model.vars()))
     }
 
-    /// Opens a level with a decision on `var`.
-    fn decide(&mut self, var: VarId) {
+    /// The next decision: the annotated searches' while it is their turn and they have an open
+    /// variable, else on the most active variable; `None` when every variable is fixed.
+    fn next_decision(&mut self) -> Option<Literal> {
+        if self.annotated_turn
+            && let Some(brancher) = &mut self.annotated
+        {
+            let ctx = SelectCtx::new(self.model, &self.store, Propagation::Mac);
+            if let Some(Branch::Binary(decision)) = brancher.branch(&ctx, &mut Vec::new()) {
+                return Some(match decision {
+                    Decision::Assign(var, v) => Literal::eq(var, v),
+                    Decision::Exclude(var, v) => Literal::ne(var, v),
+                    Decision::AtMost(var, v) => Literal::le(var, v),
+                    Decision::AtLeast(var, v) => Literal::ge(var, v),
+                });
+            }
+        }
+        let var = self.pick_variable()?;
+        Some(self.activity_decision(var))
+    }
+
+    /// The decision on `var` when activity chose it: its saved phase, or its smallest value; a
+    /// wide domain is split at its midpoint instead, on the saved phase's side.
+    fn activity_decision(&mut self, var: VarId) -> Literal {
         let (lo, hi) = (self.store.lb(var), self.store.ub(var));
         let saved = self.phase[var.index()].filter(|&v| self.store.domain(var).contains(v));
         let literal = if i64::from(hi) - i64::from(lo) >= SPLIT_WIDTH {
@@ -865,6 +988,11 @@ impl<'m> LearningSearch<'m> {
         if literal.relation == LiteralRelation::Eq {
             self.phase[var.index()] = Some(literal.value);
         }
+        literal
+    }
+
+    /// Opens a level with the decision `literal`, which is open.
+    fn decide(&mut self, literal: Literal) {
         self.levels.push(Level {
             checkpoint: self.store.checkpoint(),
             start: self.store.change_log().len(),

@@ -274,6 +274,11 @@ fn brute_force(model: &Model) -> Vec<Vec<i32>> {
 /// A decision strategy: one `int_search` over a random subset of the variables (the rest falls to
 /// the default), or two in sequence.
 fn decisions(num_vars: usize) -> impl Strategy<Value = Branching> {
+    searches(num_vars).prop_map(Branching::Decisions)
+}
+
+/// Up to two `int_search`es over random subsets of the variables.
+fn searches(num_vars: usize) -> impl Strategy<Value = Vec<IntSearch>> {
     let search = (
         proptest::sample::subsequence((0..num_vars).collect::<Vec<_>>(), 0..=num_vars),
         proptest::sample::select(VariableSelection::ALL.to_vec()),
@@ -286,7 +291,7 @@ fn decisions(num_vars: usize) -> impl Strategy<Value = Branching> {
                 value,
             )
         });
-    prop::collection::vec(search, 0..=2).prop_map(Branching::Decisions)
+    prop::collection::vec(search, 0..=2)
 }
 
 /// Any search: value enumeration under every propagation level, or decisions; with or without tiny
@@ -654,9 +659,36 @@ proptest! {
     }
 }
 
+/// How a learning search branches: by activity alone, or following annotated searches (over
+/// variable indices; those past a model's variables are dropped), alone or in turn with activity.
+type LearningBranching = Option<(Vec<IntSearch>, bool)>;
+
+fn learning_branching() -> impl Strategy<Value = LearningBranching> {
+    prop::option::of((searches(8), any::<bool>()))
+}
+
 /// Every solution a learning search reports, in order, with its outcome.
-fn run_learning(model: &Model, config: &SearchConfig) -> (Outcome, Vec<Vec<i32>>) {
+fn run_learning(
+    model: &Model,
+    config: &SearchConfig,
+    branching: &LearningBranching,
+) -> (Outcome, Vec<Vec<i32>>) {
     let mut search = LearningSearch::new(model, config);
+    if let Some((searches, alternate)) = branching {
+        let searches = searches
+            .iter()
+            .map(|search| {
+                let vars = search
+                    .vars
+                    .iter()
+                    .copied()
+                    .filter(|v| v.index() < model.num_vars())
+                    .collect();
+                IntSearch::new(vars, search.variable, search.value)
+            })
+            .collect();
+        search.follow_searches(searches, *alternate);
+    }
     let mut found = Vec::new();
     while let Some(values) = search.next_solution() {
         found.push(values.to_vec());
@@ -700,10 +732,11 @@ proptest! {
     fn learning_finds_exactly_the_brute_force_solutions(
         problem in problem(),
         seed in any::<u64>(),
+        branching in learning_branching(),
     ) {
         let model = problem.build(None);
         let config = SearchConfig { seed, ..SearchConfig::default() }.all_solutions();
-        let (outcome, mut found) = run_learning(&model, &config);
+        let (outcome, mut found) = run_learning(&model, &config, &branching);
         prop_assert_eq!(outcome, Outcome::Exhausted);
         found.sort();
         let before = found.len();
@@ -719,6 +752,7 @@ proptest! {
         problem in problem(),
         objective in (0..8usize, any::<bool>()),
         seed in any::<u64>(),
+        branching in learning_branching(),
     ) {
         let model = problem.build(Some(objective));
         let var = model.objective().var().expect("an objective was set");
@@ -728,7 +762,7 @@ proptest! {
             .map(|s| s[var.index()])
             .reduce(|a, b| if minimize { a.min(b) } else { a.max(b) });
         let (outcome, found) =
-            run_learning(&model, &SearchConfig { seed, ..SearchConfig::default() });
+            run_learning(&model, &SearchConfig { seed, ..SearchConfig::default() }, &branching);
         for values in &found {
             prop_assert!(model.is_solution(values), "{:?} is no solution", values);
         }
@@ -756,6 +790,7 @@ proptest! {
         problem in larger_problem(),
         objective in (0..12usize, any::<bool>()),
         seed in any::<u64>(),
+        branching in learning_branching(),
     ) {
         let plain = SearchConfig {
             propagation: Propagation::Mac,
@@ -763,8 +798,11 @@ proptest! {
         };
         let model = problem.build(None);
         let (result, _) = run(&model, &plain.clone().all_solutions());
-        let (outcome, found) =
-            run_learning(&model, &SearchConfig { seed, ..SearchConfig::default() }.all_solutions());
+        let (outcome, found) = run_learning(
+            &model,
+            &SearchConfig { seed, ..SearchConfig::default() }.all_solutions(),
+            &branching,
+        );
         prop_assert_eq!(outcome, Outcome::Exhausted);
         for values in &found {
             prop_assert!(model.is_solution(values), "{:?} is no solution", values);
@@ -778,7 +816,7 @@ proptest! {
         let model = problem.build(Some(objective));
         let (result, _) = run(&model, &plain);
         let (outcome, found) =
-            run_learning(&model, &SearchConfig { seed, ..SearchConfig::default() });
+            run_learning(&model, &SearchConfig { seed, ..SearchConfig::default() }, &branching);
         let var = model.objective().var().expect("an objective was set");
         prop_assert_eq!(
             outcome,

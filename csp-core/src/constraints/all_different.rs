@@ -70,8 +70,11 @@ impl Constraint for AllDifferent {
         &self.scope
     }
 
-    /// A value removed because another variable holds it is explained by that variable alone;
-    /// anything else (a Hall set, bounds reasoning) by the whole scope's domains.
+    /// A value removed because another variable holds it is explained by that variable alone; one
+    /// removed because a Hall set takes it (Régin's matching reasoning) by that set's domains:
+    /// its variables `y` have only the set's values `U` (`y ≥ min U`, `y ≤ max U`, `y ≠ w` for
+    /// the holes of `U`), and as many of them as `U` has values. Bounds reasoning is left to the
+    /// learner's default.
     fn explain(
         &self,
         literal: crate::Literal,
@@ -89,7 +92,7 @@ impl Constraint for AllDifferent {
                 reasons.push(crate::Literal::eq(other, literal.value));
                 true
             }
-            None => false,
+            None => hall_set_explanation(&self.scope, literal, ctx, reasons),
         }
     }
 
@@ -900,4 +903,124 @@ impl Regin {
             }
         }
     }
+}
+
+/// The widest span of values a Hall-set explanation matches over: wider domains are left to the
+/// learner's default explanation.
+const HALL_SPAN: i64 = 4096;
+
+/// Explains `x ≠ v` by a Hall set of the other variables' domains just before the change (see
+/// [`AllDifferent`]'s `explain`): a maximum matching of those variables to their values, then the
+/// variables reachable from `v`'s partner by alternating paths. If one of them reaches a value no
+/// variable is matched to, `v` is not in a Hall set and the explanation is left to the default.
+fn hall_set_explanation(
+    scope: &[VarId],
+    literal: crate::Literal,
+    ctx: &crate::ExplainCtx<'_>,
+    reasons: &mut Vec<crate::Literal>,
+) -> bool {
+    use crate::Literal;
+    let x = literal.var;
+    let others: Vec<(VarId, (i32, i32))> = scope
+        .iter()
+        .filter(|&&y| y != x)
+        .map(|&y| (y, ctx.bounds(y)))
+        .collect();
+    let Some(lo) = others.iter().map(|&(_, (l, _))| l).min() else {
+        return false;
+    };
+    let hi = others.iter().map(|&(_, (_, h))| h).max().unwrap_or(lo);
+    if i64::from(hi) - i64::from(lo) >= HALL_SPAN || !(lo..=hi).contains(&literal.value) {
+        return false;
+    }
+    let slot = |value: i32| (value - lo) as usize;
+    let domains: Vec<Vec<i32>> = others
+        .iter()
+        .map(|&(y, bounds)| {
+            (bounds.0..=bounds.1)
+                .filter(|&w| ctx.contains_within(y, w, bounds))
+                .collect()
+        })
+        .collect();
+    // Kuhn's augmenting paths from a greedy start: `owner[value]` is the variable matched to it.
+    let mut owner: Vec<Option<usize>> = vec![None; slot(hi) + 1];
+    for (i, domain) in domains.iter().enumerate() {
+        if let Some(&w) = domain.iter().find(|&&w| owner[slot(w)].is_none()) {
+            owner[slot(w)] = Some(i);
+        }
+    }
+    let mut matched: Vec<bool> = vec![false; domains.len()];
+    for value in owner.iter().flatten() {
+        matched[*value] = true;
+    }
+    for (i, is_matched) in matched.iter_mut().enumerate() {
+        if !*is_matched {
+            let mut visited = vec![false; owner.len()];
+            *is_matched = augment_explained(i, &domains, &mut owner, &mut visited, &slot);
+        }
+    }
+    let Some(start) = owner[slot(literal.value)] else {
+        return false;
+    };
+    // The variables reachable from `v`'s partner by alternating paths: the Hall set.
+    let mut in_set = vec![false; domains.len()];
+    in_set[start] = true;
+    let mut stack = vec![start];
+    let mut values = vec![false; owner.len()];
+    while let Some(i) = stack.pop() {
+        for &w in &domains[i] {
+            values[slot(w)] = true;
+            match owner[slot(w)] {
+                None => return false,
+                Some(j) if !in_set[j] => {
+                    in_set[j] = true;
+                    stack.push(j);
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    let set_lo = (0..values.len())
+        .find(|&k| values[k])
+        .expect("v is in the set") as i32
+        + lo;
+    let set_hi = (0..values.len())
+        .rfind(|&k| values[k])
+        .expect("v is in the set") as i32
+        + lo;
+    for (i, &(y, _)) in others.iter().enumerate() {
+        if !in_set[i] {
+            continue;
+        }
+        reasons.push(Literal::ge(y, set_lo));
+        reasons.push(Literal::le(y, set_hi));
+        for w in set_lo..=set_hi {
+            if !values[slot(w)] {
+                reasons.push(Literal::ne(y, w));
+            }
+        }
+    }
+    true
+}
+
+/// One augmenting path from variable `i` (Kuhn's algorithm): whether `i` was matched.
+fn augment_explained(
+    i: usize,
+    domains: &[Vec<i32>],
+    owner: &mut [Option<usize>],
+    visited: &mut [bool],
+    slot: &dyn Fn(i32) -> usize,
+) -> bool {
+    for &w in &domains[i] {
+        let k = slot(w);
+        if visited[k] {
+            continue;
+        }
+        visited[k] = true;
+        if owner[k].is_none_or(|j| augment_explained(j, domains, owner, visited, slot)) {
+            owner[k] = Some(i);
+            return true;
+        }
+    }
+    false
 }

@@ -281,6 +281,49 @@ impl Constraint for Inverse {
         &self.args.scope
     }
 
+    /// A channel's removal `f[i] ≠ j` rests on its mirror `g[j] ≠ i` (and the other way round); a
+    /// bound that keeps a variable among the other array's indices rests on nothing but the
+    /// constraint.
+    fn explain(
+        &self,
+        literal: crate::Literal,
+        _ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        use crate::{Literal, LiteralRelation};
+        // A variable in both arrays changes two channels at once: left to the default.
+        if self.args.scope.len() != self.nf + self.ng {
+            return false;
+        }
+        let Some(k) = self.args.scope.iter().position(|&v| v == literal.var) else {
+            return false;
+        };
+        let (g_side, index) = if k < self.nf {
+            (false, i64::from(self.f_first) + k as i64)
+        } else {
+            (true, i64::from(self.g_first) + (k - self.nf) as i64)
+        };
+        let (other_first, other_len) = if g_side {
+            (i64::from(self.f_first), self.nf as i64)
+        } else {
+            (i64::from(self.g_first), self.ng as i64)
+        };
+        let value = i64::from(literal.value);
+        match literal.relation {
+            LiteralRelation::Ne => {
+                let (Some(partner), Ok(back)) = (self.at(!g_side, value), i32::try_from(index))
+                else {
+                    return false;
+                };
+                reasons.push(Literal::ne(partner, back));
+                true
+            }
+            LiteralRelation::Ge => value <= other_first,
+            LiteralRelation::Le => value >= other_first + other_len - 1,
+            LiteralRelation::Eq => false,
+        }
+    }
+
     fn is_satisfied(&self, values: &[i32]) -> bool {
         let holds = |g_side: bool| {
             let (first, len, offset) = if g_side {

@@ -292,6 +292,80 @@ impl Constraint for Table {
         self.compact.as_ref().map_or(0, Compact::state_size)
     }
 
+    /// Every tuple that gave the values the change took away is gone: for each, one of its other
+    /// values already missing from its variable (`y ≠ w`), shared between tuples where it can be.
+    /// A bound also rests on the variable's bound before it, so that the values beyond that
+    /// bound need no tuple of their own.
+    fn explain(
+        &self,
+        literal: crate::Literal,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        use crate::{Literal, LiteralRelation};
+        let x = literal.var;
+        let mut at = (0..self.scope.len()).filter(|&q| self.scope[q] == x);
+        let (Some(p), None) = (at.next(), at.next()) else {
+            return false;
+        };
+        if matches!(literal.relation, LiteralRelation::Ge | LiteralRelation::Eq) {
+            reasons.push(Literal::ge(x, ctx.lb(x)));
+        }
+        if matches!(literal.relation, LiteralRelation::Le | LiteralRelation::Eq) {
+            reasons.push(Literal::le(x, ctx.ub(x)));
+        }
+        let bounds: Vec<(i32, i32)> = self.scope.iter().map(|&v| ctx.bounds(v)).collect();
+        let present = |q: usize, value: i32| ctx.contains_within(self.scope[q], value, bounds[q]);
+        let first = reasons.len();
+        // Each tuple that gave `x` a value the change took: one of its other values must be gone.
+        let cover = |row: &[i32], reasons: &mut Vec<Literal>| -> bool {
+            let gone = |q: usize| Literal::ne(self.scope[q], row[q]);
+            if (0..row.len()).any(|q| q != p && reasons[first..].contains(&gone(q))) {
+                return true;
+            }
+            match (0..row.len()).find(|&q| q != p && !present(q, row[q])) {
+                Some(q) => {
+                    reasons.push(gone(q));
+                    true
+                }
+                // A tuple still alive: the change did not come from this table's reasoning
+                // alone, so the learner falls back to the scope's domains.
+                None => false,
+            }
+        };
+        let arity = self.scope.len();
+        match &self.compact {
+            // The support bit sets list the tuples of each value of `x`.
+            Some(compact) => {
+                let column = &compact.columns[p];
+                for (k, &w) in column.values.iter().enumerate() {
+                    if literal.holds_for(w) || !present(p, w) {
+                        continue;
+                    }
+                    for (i, &word) in compact.support(p, k).iter().enumerate() {
+                        let mut bits = word;
+                        while bits != 0 {
+                            let t = 64 * i + bits.trailing_zeros() as usize;
+                            bits &= bits - 1;
+                            if !cover(&self.tuples[t * arity..(t + 1) * arity], reasons) {
+                                return false;
+                            }
+                        }
+                    }
+                }
+            }
+            None => {
+                for row in self.rows() {
+                    let w = row[p];
+                    if !literal.holds_for(w) && present(p, w) && !cover(row, reasons) {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
     fn check(&self, var: VarId, value: i32, ctx: &CheckCtx<'_>) -> bool {
         self.rows().any(|row| {
             self.scope.iter().zip(row).all(|(&v, &x)| {

@@ -15,7 +15,7 @@
 
 use super::Store;
 use crate::literal::{Cause, ChangeLog, Literal, LiteralRelation, LogEntry};
-use crate::{EventSet, VarId, Wipeout};
+use crate::{EventSet, Model, VarId, Wipeout};
 
 impl Literal {
     /// The literal's truth under `store`'s current domains: `Some(true)` if every value left
@@ -58,7 +58,8 @@ impl Store {
         self.tracking = true;
         self.log = Some(Box::new(ChangeLog {
             entries: Vec::new(),
-            bounds_of: vec![Vec::new(); self.num_vars()],
+            lower_of: vec![Vec::new(); self.num_vars()],
+            upper_of: vec![Vec::new(); self.num_vars()],
             removals_of: vec![Vec::new(); self.num_vars()],
             removal_entry: hashbrown::HashMap::new(),
             cause: Cause::Decision,
@@ -91,32 +92,27 @@ impl Store {
         let Some(log) = &self.log else {
             return (self.lb(var), self.ub(var));
         };
-        let (mut lo, mut hi) = (None, None);
-        for &i in self.bound_changes_before(var, before).iter().rev() {
-            let literal = log.entries[i as usize].literal;
-            let v = literal.value;
-            match literal.relation {
-                LiteralRelation::Ge => lo = lo.or(Some(v)),
-                LiteralRelation::Le => hi = hi.or(Some(v)),
-                LiteralRelation::Eq => {
-                    lo = lo.or(Some(v));
-                    hi = hi.or(Some(v));
-                }
-                LiteralRelation::Ne => {}
-            }
-            if lo.is_some() && hi.is_some() {
-                break;
-            }
-        }
+        let value = |list: &[u32]| list.last().map(|&j| log.entries[j as usize].literal.value);
         let (start_lo, start_hi) = log.start_bounds[var.index()];
-        (lo.unwrap_or(start_lo), hi.unwrap_or(start_hi))
+        (
+            value(self.lower_bounds_before(var, before)).unwrap_or(start_lo),
+            value(self.upper_bounds_before(var, before)).unwrap_or(start_hi),
+        )
     }
 
-    /// The indices of `var`'s logged bound changes (`≥`, `≤`, `=`) made before entry `before`,
-    /// oldest first.
-    pub fn bound_changes_before(&self, var: VarId, before: usize) -> &[u32] {
+    /// The indices of `var`'s logged lower-bound changes (`≥`, `=`) made before entry `before`,
+    /// oldest first: along the log their values only grow.
+    pub fn lower_bounds_before(&self, var: VarId, before: usize) -> &[u32] {
         let Some(log) = &self.log else { return &[] };
-        let list = &log.bounds_of[var.index()];
+        let list = &log.lower_of[var.index()];
+        &list[..list.partition_point(|&j| (j as usize) < before)]
+    }
+
+    /// The indices of `var`'s logged upper-bound changes (`≤`, `=`) made before entry `before`,
+    /// oldest first: along the log their values only shrink.
+    pub fn upper_bounds_before(&self, var: VarId, before: usize) -> &[u32] {
+        let Some(log) = &self.log else { return &[] };
+        let list = &log.upper_of[var.index()];
         &list[..list.partition_point(|&j| (j as usize) < before)]
     }
 
@@ -189,18 +185,47 @@ impl Store {
     }
 }
 
-/// What a constraint's explanation reads ([`crate::Constraint::explain`]): the bounds of the
-/// domains just before the change being explained.
+/// What a constraint's explanation reads ([`crate::Constraint::explain`]): the domains just
+/// before the change being explained.
 #[derive(Debug, Clone, Copy)]
 pub struct ExplainCtx<'a> {
+    model: &'a Model,
     store: &'a Store,
     before: usize,
 }
 
 impl<'a> ExplainCtx<'a> {
-    /// The context of log entry `before` of `store`'s change log.
-    pub fn new(store: &'a Store, before: usize) -> Self {
-        ExplainCtx { store, before }
+    /// The context of log entry `before` of the change log of `store`, a store of `model`.
+    pub fn new(model: &'a Model, store: &'a Store, before: usize) -> Self {
+        ExplainCtx {
+            model,
+            store,
+            before,
+        }
+    }
+
+    /// Whether `value` was in the variable's domain then: within its bounds, not removed by a
+    /// logged change before, and in its initial domain. A value removed before the log began
+    /// counts as present, so a `false` is always true (a reason `x ≠ value` built on it holds),
+    /// while a `true` may over-approximate.
+    pub fn contains(&self, var: VarId, value: i32) -> bool {
+        self.contains_within(var, value, self.bounds(var))
+    }
+
+    /// [`ExplainCtx::contains`] for a variable whose bounds then, [`ExplainCtx::bounds`], the
+    /// caller has read already (an explanation that asks about many values reads them once).
+    pub fn contains_within(&self, var: VarId, value: i32, (lo, hi): (i32, i32)) -> bool {
+        (lo..=hi).contains(&value)
+            && self
+                .store
+                .removal_of(var, value)
+                .is_none_or(|j| j >= self.before)
+            && self.model.initial_domain(var).contains(value)
+    }
+
+    /// The variable's smallest and largest values then.
+    pub fn bounds(&self, var: VarId) -> (i32, i32) {
+        self.store.bounds_before(var, self.before)
     }
 
     /// The variable's smallest value then.

@@ -79,6 +79,17 @@ impl DecisionBrancher {
         self
     }
 
+    /// The same brancher without the completing search: it branches only on the variables the
+    /// searches name, and has nothing to branch on once they are fixed. A search that decides the
+    /// rest its own way (learning's activity, [`crate::LearningSearch`]) takes over there.
+    pub fn without_rest(mut self) -> Self {
+        if let Some(rest) = self.rest.take() {
+            self.searches.remove(rest);
+            self.maximised = None;
+        }
+        self
+    }
+
     /// How the variables no search names are branched on: dom/wdeg with `indomain_min`, the default
     /// of free search.
     pub fn rest(vars: Vec<VarId>) -> IntSearch {
@@ -261,6 +272,36 @@ mod tests {
             select(VariableSelection::FirstFail, &[e], &ctx, &weights),
             None
         );
+    }
+
+    #[test]
+    fn without_the_completing_search_only_named_variables_are_branched_on() {
+        let mut builder = ModelBuilder::new();
+        let x = builder.int_var("x", 0..=3).unwrap();
+        let y = builder.int_var("y", 0..=3).unwrap();
+        let model = builder.build();
+        let store = Store::new(&model);
+        let ctx = SelectCtx::new(&model, &store, crate::Propagation::Mac);
+        let searches = vec![IntSearch::new(
+            vec![y],
+            VariableSelection::InputOrder,
+            ValueSelection::Max,
+        )];
+        let mut full = DecisionBrancher::new(&model, searches.clone(), 0);
+        assert_eq!(full.searches().len(), 2, "x falls to the completing search");
+        let mut named = DecisionBrancher::new(&model, searches, 0).without_rest();
+        assert_eq!(named.searches().len(), 1);
+        let expected = Some(Branch::Binary(Decision::Assign(y, 3)));
+        assert_eq!(full.branch(&ctx, &mut Vec::new()), expected);
+        assert_eq!(named.branch(&ctx, &mut Vec::new()), expected);
+        let mut store = Store::new(&model);
+        store.set_bounds(y, 2, 2).unwrap();
+        let ctx = SelectCtx::new(&model, &store, crate::Propagation::Mac);
+        assert_eq!(
+            full.branch(&ctx, &mut Vec::new()),
+            Some(Branch::Binary(Decision::Assign(x, 0)))
+        );
+        assert_eq!(named.branch(&ctx, &mut Vec::new()), None);
     }
 
     #[test]
