@@ -73,8 +73,10 @@ pub struct RunOptions {
     /// ([`csp_search::split`]) rather than a portfolio of different searches; `None` chooses by
     /// the problem (see [`RunOptions::splits`]).
     pub split: Option<bool>,
-    /// Learning from failure ([`csp_search::LearningSearch`]): one search, activity-based,
-    /// whatever `threads`, `lns` and the model's annotations say.
+    /// Learning from failure ([`csp_search::LearningSearch`]): one search, whatever `threads` and
+    /// `lns` say. It follows the model's search annotations, pruned by what it learns and
+    /// without restarts; with `free_search` it alternates them with activity-based search at
+    /// each restart (Chuffed's free search); with no annotation it is activity-based.
     pub learning: bool,
     /// When the run must end (`-t`, counted from the start of the whole run, reading included).
     pub deadline: Option<Instant>,
@@ -219,6 +221,9 @@ pub fn run<P: Printer + ?Sized, O: SearchObserver>(
         let mut search = if options.learning {
             let mut search = LearningSearch::new(model, &config);
             search.branch_first(compiled.decision_vars());
+            // As Chuffed does: the model's search, pruned by what is learned, or under `-f` that
+            // search and activity in turn, restart by restart.
+            search.follow_searches(compiled.searches().to_vec(), options.free_search);
             Engine::Learning(Box::new(search))
         } else if optimising && options.lns {
             Engine::Lns(Box::new(LnsSearch::new(
