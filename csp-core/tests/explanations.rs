@@ -4,8 +4,8 @@
 //! domain just before the change, over every tuple of small domains.
 
 use csp_core::constraints::{
-    AllDifferent, AllDifferentConsistency, Compare, Comparison, Inverse, Linear, Reification,
-    ReifiedCompare, Relation, Table,
+    AllDifferent, AllDifferentConsistency, Arithmetic, BoolAnd, Clause, Compare, Comparison,
+    Element, Inverse, Linear, Literal as BoolLiteral, Reification, ReifiedCompare, Relation, Table,
 };
 use csp_core::{
     Cause, ExplainCtx, Literal, LiteralRelation as Rel, Model, ModelBuilder, Store, VarId,
@@ -195,13 +195,16 @@ fn other_model() -> impl Strategy<Value = (Model, Vec<(usize, bool, i32)>)> {
         })
 }
 
-/// A global constraint over four variables with small domains, some with holes: an all-different
-/// with Régin's domain consistency (Hall sets), a table over three of them, or an inverse of the
-/// first two and the last two, indexed from `first`.
+/// A constraint over four variables with small domains, some with holes: an all-different with
+/// Régin's domain consistency (Hall sets), a table over three of them, an inverse of the first
+/// two and the last two (indexed from `first`), an element of a constant array (the first
+/// tuple's values, `x0` the index from `first`, `x1` the result), a clause `x0 ∨ x1 ∨ ¬x2 ∨ ¬x3`,
+/// `x0 ↔ x1 ∧ ¬x2 ∧ x3`, or arithmetic: `x0 · x1 = x2`, `x0 div x1 = x2`, `x0 mod x1 = x2`,
+/// `|x0| = x1`.
 fn global_model() -> impl Strategy<Value = (Model, Vec<(usize, bool, i32)>)> {
     (
         prop::collection::vec(prop::collection::btree_set(-1..=3i32, 1..=5), 4),
-        0..3u8,
+        0..10u8,
         prop::collection::vec(prop::collection::vec(-1..=3i32, 3), 0..=12),
         -1..=1i32,
         prop::collection::vec((0..4usize, any::<bool>(), -1..=3i32), 0..=3),
@@ -219,12 +222,39 @@ fn global_model() -> impl Strategy<Value = (Model, Vec<(usize, bool, i32)>)> {
                 1 => builder
                     .post(Table::new(vars[..3].to_vec(), tuples).unwrap())
                     .unwrap(),
-                _ => builder
+                2 => builder
                     .post(Inverse::new(
                         vars[..2].to_vec(),
                         first,
                         vars[2..].to_vec(),
                         first,
+                    ))
+                    .unwrap(),
+                3 => {
+                    let array = tuples.first().cloned().unwrap_or_else(|| vec![0]);
+                    builder
+                        .post(Element::new(vars[0], array, vars[1], first).unwrap())
+                        .unwrap()
+                }
+                4 => builder.post(Clause::new(&vars[..2], &vars[2..])).unwrap(),
+                6 => builder
+                    .post(Arithmetic::times(vars[0], vars[1], vars[2]))
+                    .unwrap(),
+                7 => builder
+                    .post(Arithmetic::div(vars[0], vars[1], vars[2]))
+                    .unwrap(),
+                8 => builder
+                    .post(Arithmetic::modulo(vars[0], vars[1], vars[2]))
+                    .unwrap(),
+                9 => builder.post(Arithmetic::abs(vars[0], vars[1])).unwrap(),
+                _ => builder
+                    .post(BoolAnd::new(
+                        BoolLiteral::positive(vars[0]),
+                        [
+                            BoolLiteral::positive(vars[1]),
+                            BoolLiteral::negative(vars[2]),
+                            BoolLiteral::positive(vars[3]),
+                        ],
                     ))
                     .unwrap(),
             };
@@ -236,7 +266,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(3_000))]
 
     #[test]
-    fn all_different_table_and_inverse_explanations_are_implied((model, cuts) in global_model()) {
+    fn global_and_boolean_explanations_are_implied((model, cuts) in global_model()) {
         check_explanations(&model, &cuts);
     }
 

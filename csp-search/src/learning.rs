@@ -52,7 +52,8 @@ const SPLIT_WIDTH: i64 = 64;
 /// How many learned clauses are kept before the first reduction of the database.
 const INITIAL_MAX_LEARNED: usize = 2_000;
 
-/// How often, in decisions and conflicts, the clock is read.
+/// How often, in decisions, the clock is read; it is read after every conflict too, as one
+/// conflict's analysis can take milliseconds (long explanations) and the time limit must hold.
 const CLOCK_WORK: u64 = 256;
 
 /// A clause: at least one literal holds. The first two are watched.
@@ -286,7 +287,7 @@ impl<'m> LearningSearch<'m> {
             match self.propagate() {
                 Err(conflict) => {
                     self.stats.dead_ends += 1;
-                    self.work += 1;
+                    self.work = CLOCK_WORK;
                     if !self.resolve(conflict) {
                         return self.finish_exhausted();
                     }

@@ -469,6 +469,85 @@ impl Constraint for Arithmetic {
         &self.args.scope
     }
 
+    /// By the other variables' bounds, when they alone imply the change: no tuple within those
+    /// bounds (holes ignored) gives the changed variable a value the change took, which is checked
+    /// by enumerating them (up to 2¹⁶ tuples). A bound also rests on the variable's bound before
+    /// it. A change that needed the holes (the enumeration's domain consistency) is left to the
+    /// learner's default.
+    fn explain(
+        &self,
+        literal: crate::Literal,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        use crate::{Literal, LiteralRelation};
+        const BUDGET: i64 = 1 << 16;
+        let arity = if self.unary() { 2 } else { 3 };
+        // A variable in two places: left to the default.
+        if self.args.scope.len() != arity {
+            return false;
+        }
+        let Some(changed) = self.args.scope.iter().position(|&v| v == literal.var) else {
+            return false;
+        };
+        let bounds: SmallVec<[(i32, i32); 3]> =
+            self.args.scope.iter().map(|&v| ctx.bounds(v)).collect();
+        let width = |(lo, hi): (i32, i32)| i64::from(hi) - i64::from(lo) + 1;
+        // The values the change took: present before, false now.
+        let x = literal.var;
+        let own = bounds[changed];
+        let taken = |w: i32| !literal.holds_for(w) && ctx.contains_within(x, w, own);
+        let output = self.output();
+        let implied = if changed == output {
+            let (a, b) = bounds[0];
+            let (c, d) = if self.unary() { (0, 0) } else { bounds[1] };
+            if width((a, b)).saturating_mul(width((c, d))) > BUDGET {
+                return false;
+            }
+            (a..=b).all(|u| {
+                (c..=d).all(|v| {
+                    self.eval(i64::from(u), i64::from(v))
+                        .and_then(|r| i32::try_from(r).ok())
+                        .is_none_or(|r| !taken(r))
+                })
+            })
+        } else {
+            let other = if self.unary() {
+                None
+            } else {
+                Some(1 - changed)
+            };
+            let (c, d) = other.map_or((0, 0), |o| bounds[o]);
+            let (e, f) = bounds[output];
+            if width(own).saturating_mul(width((c, d))) > BUDGET {
+                return false;
+            }
+            (own.0..=own.1).filter(|&w| taken(w)).all(|w| {
+                (c..=d).all(|v| {
+                    let (u, v) = if changed == 0 { (w, v) } else { (v, w) };
+                    self.eval(i64::from(u), i64::from(v))
+                        .is_none_or(|r| r < i128::from(e) || r > i128::from(f))
+                })
+            })
+        };
+        if !implied {
+            return false;
+        }
+        if matches!(literal.relation, LiteralRelation::Ge | LiteralRelation::Eq) {
+            reasons.push(Literal::ge(x, own.0));
+        }
+        if matches!(literal.relation, LiteralRelation::Le | LiteralRelation::Eq) {
+            reasons.push(Literal::le(x, own.1));
+        }
+        for (k, &var) in self.args.scope.iter().enumerate() {
+            if k != changed {
+                reasons.push(Literal::ge(var, bounds[k].0));
+                reasons.push(Literal::le(var, bounds[k].1));
+            }
+        }
+        true
+    }
+
     fn is_satisfied(&self, values: &[i32]) -> bool {
         let x = i64::from(self.args.value(values, 0));
         let y = if self.unary() {

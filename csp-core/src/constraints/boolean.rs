@@ -82,6 +82,49 @@ fn all_boolean(values: &[i32]) -> bool {
     values.iter().all(|&v| v == 0 || v == 1)
 }
 
+/// Explains a change of a Boolean variable by one clause over `scope`'s literals, `clause`: the
+/// change made the clause's literal over that variable true, every other one being false before
+/// it (unit propagation). A change that only cut the variable to `{0, 1}` needs no reason.
+/// Returns whether the clause explains it; `reasons` is left as it was if not.
+fn explain_by_clause(
+    scope: &[VarId],
+    clause: impl Iterator<Item = Lit>,
+    literal: crate::Literal,
+    ctx: &crate::ExplainCtx<'_>,
+    reasons: &mut Vec<crate::Literal>,
+) -> bool {
+    if literal.holds_for(0) && literal.holds_for(1) {
+        return true;
+    }
+    let value = if literal.holds_for(1) { 1 } else { 0 };
+    let start = reasons.len();
+    let mut unit = false;
+    for lit in clause {
+        let var = scope[lit.slot];
+        if var == literal.var && i32::from(lit.positive) == value {
+            unit = true;
+            continue;
+        }
+        let (lo, hi) = ctx.bounds(var);
+        let reason = if lit.positive {
+            (hi <= 0).then(|| crate::Literal::le(var, 0))
+        } else {
+            (lo >= 1).then(|| crate::Literal::ge(var, 1))
+        };
+        match reason {
+            Some(reason) => reasons.push(reason),
+            None => {
+                unit = false;
+                break;
+            }
+        }
+    }
+    if !unit {
+        reasons.truncate(start);
+    }
+    unit
+}
+
 /// Cuts every scope variable to `{0, 1}`.
 fn booleanise(scope: &[VarId], ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
     for &var in scope {
@@ -263,6 +306,23 @@ impl Clause {
 impl Constraint for Clause {
     fn scope(&self) -> &[VarId] {
         &self.scope
+    }
+
+    /// Unit propagation: the literal made true, every other one false before.
+    fn explain(
+        &self,
+        literal: crate::Literal,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        !self.tautology
+            && explain_by_clause(
+                &self.scope,
+                self.lits.iter().copied(),
+                literal,
+                ctx,
+                reasons,
+            )
     }
 
     fn is_satisfied(&self, values: &[i32]) -> bool {
@@ -462,6 +522,35 @@ impl BoolAnd {
 impl Constraint for BoolAnd {
     fn scope(&self) -> &[VarId] {
         &self.scope
+    }
+
+    /// Unit propagation on one of the clauses the constraint is: the long clause
+    /// `r ∨ ¬l₁ ∨ … ∨ ¬lₙ`, or some `¬r ∨ lᵢ`.
+    fn explain(
+        &self,
+        literal: crate::Literal,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        if self.contradiction {
+            return false;
+        }
+        let r = self.r();
+        explain_by_clause(
+            &self.scope,
+            self.long.iter().copied(),
+            literal,
+            ctx,
+            reasons,
+        ) || self.conjuncts().any(|l| {
+            explain_by_clause(
+                &self.scope,
+                [r.negated(), l].into_iter(),
+                literal,
+                ctx,
+                reasons,
+            )
+        })
     }
 
     fn is_satisfied(&self, values: &[i32]) -> bool {

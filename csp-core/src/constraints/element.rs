@@ -66,6 +66,69 @@ impl Constraint for Element {
         &self.args.scope
     }
 
+    /// Every pair `(i, array[i])` that gave a value the change took is gone: an index value
+    /// rests on its element missing from the result (`result ≠ array[i]`), a result value on every
+    /// index that names it missing (`index ≠ i`). A bound also rests on the variable's bound
+    /// before it, so that the values beyond that bound need no pair of their own.
+    fn explain(
+        &self,
+        literal: crate::Literal,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        use crate::{Literal, LiteralRelation};
+        let (index, result) = (self.index(), self.result());
+        let x = literal.var;
+        let (lo, hi) = ctx.bounds(x);
+        // One variable in both places, or too many values to walk: the learner's default.
+        let width = i64::from(hi) - i64::from(lo) + 1;
+        let last_index = i64::from(self.first) + self.array.len() as i64 - 1;
+        if index == result
+            || last_index > i64::from(i32::MAX)
+            || width.saturating_mul(self.array.len() as i64) > 1 << 20
+        {
+            return false;
+        }
+        let start = reasons.len();
+        if matches!(literal.relation, LiteralRelation::Ge | LiteralRelation::Eq) {
+            reasons.push(Literal::ge(x, lo));
+        }
+        if matches!(literal.relation, LiteralRelation::Le | LiteralRelation::Eq) {
+            reasons.push(Literal::le(x, hi));
+        }
+        let other = if x == index { result } else { index };
+        let other_bounds = ctx.bounds(other);
+        let mut gone: SmallVec<[i32; 4]> = SmallVec::new();
+        for w in lo..=hi {
+            if literal.holds_for(w) || !ctx.contains_within(x, w, (lo, hi)) {
+                continue;
+            }
+            gone.clear();
+            if x == index {
+                gone.extend(position(w, self.first, self.array.len()).map(|k| self.array[k]));
+            } else {
+                gone.extend(
+                    (0..self.array.len())
+                        .filter(|&k| self.array[k] == w)
+                        .map(|k| (i64::from(self.first) + k as i64) as i32),
+                );
+            }
+            for &u in &gone {
+                // The pair must be gone already; if not, the change came from elsewhere.
+                if ctx.contains_within(other, u, other_bounds) {
+                    reasons.truncate(start);
+                    return false;
+                }
+                reasons.push(Literal::ne(other, u));
+            }
+        }
+        let mut added = reasons.split_off(start);
+        added.sort_unstable_by_key(|l| (l.var.index(), l.value, l.relation as u8));
+        added.dedup();
+        reasons.extend(added);
+        true
+    }
+
     fn is_satisfied(&self, values: &[i32]) -> bool {
         let (index, result) = (self.args.value(values, 0), self.args.value(values, 1));
         position(index, self.first, self.array.len()).is_some_and(|k| self.array[k] == result)
