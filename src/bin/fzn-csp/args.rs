@@ -26,7 +26,8 @@ pub struct Args {
     /// Print every improving solution of an optimisation.
     #[arg(short = 'i', long = "intermediate")]
     pub intermediate: bool,
-    /// Free search: ignore the model's search annotations (dom/wdeg with restarts).
+    /// Free search: ignore the model's search annotations (dom/wdeg with restarts); with
+    /// --learning on, alternate them with activity-based search at restarts.
     #[arg(short = 'f', long = "free-search")]
     pub free: bool,
     /// Print statistics as `%%%mzn-stat:` lines.
@@ -61,10 +62,11 @@ pub struct Args {
     #[arg(long, value_name = "on|off", default_value = "on", value_parser = on_off,
           action = clap::ArgAction::Set)]
     pub lns: bool,
-    /// Learning from failure: conflict analysis, learned clauses, backjumping, activity-based
-    /// search with restarts (search annotations and neighbourhoods are not used, and it runs as
-    /// one search whatever -p says). Default off: it proves fewer of the benchmark's instances
-    /// than the search without it so far.
+    /// Learning from failure: conflict analysis, learned clauses, backjumping. It follows the
+    /// model's search annotations without restarts; with -f it alternates them with
+    /// activity-based search at each restart (without annotations: activity alone). No
+    /// neighbourhoods, and one search whatever -p says. Default off: it proves fewer of the
+    /// benchmark's instances than the search without it so far.
     #[arg(long, value_name = "on|off", default_value = "off", value_parser = on_off,
           action = clap::ArgAction::Set)]
     pub learning: bool,
