@@ -133,6 +133,9 @@ pub(crate) struct ChangeLog {
     pub(crate) cause: Cause,
     /// Each variable's bounds when the log started.
     pub(crate) start_bounds: Vec<(i32, i32)>,
+    /// Each variable's domain when the log started, if it had holes then (the bounds say the
+    /// rest).
+    pub(crate) start_holes: Vec<Option<crate::Domain>>,
 }
 
 impl ChangeLog {

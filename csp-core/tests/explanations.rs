@@ -75,11 +75,7 @@ fn check_explanations(model: &Model, cuts: &[(usize, bool, i32)]) -> usize {
         };
         let constraint = model.constraint(c);
         let mut reasons: Vec<Literal> = Vec::new();
-        if !constraint.explain(
-            entry.literal,
-            &ExplainCtx::new(model, &store, e),
-            &mut reasons,
-        ) {
+        if !constraint.explain(entry.literal, &ExplainCtx::new(&store, e), &mut reasons) {
             continue;
         }
         explained += 1;
@@ -306,11 +302,7 @@ fn a_linear_bound_is_explained_by_the_other_bound() {
     assert!(
         model
             .constraint(model.constraint_ids().next().unwrap())
-            .explain(
-                log[e].literal,
-                &ExplainCtx::new(&model, &store, e),
-                &mut reasons
-            )
+            .explain(log[e].literal, &ExplainCtx::new(&store, e), &mut reasons)
     );
     assert_eq!(reasons, vec![Literal::ge(x, 2)]);
 }

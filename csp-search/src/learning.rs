@@ -693,7 +693,7 @@ impl<'m> LearningSearch<'m> {
             }
             Cause::Constraint(c) => {
                 let mut reasons = Vec::new();
-                let ctx = ExplainCtx::new(self.model, &self.store, e);
+                let ctx = ExplainCtx::new(&self.store, e);
                 if !self
                     .model
                     .constraint(c)

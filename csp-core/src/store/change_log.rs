@@ -15,7 +15,7 @@
 
 use super::Store;
 use crate::literal::{Cause, ChangeLog, Literal, LiteralRelation, LogEntry};
-use crate::{EventSet, Model, VarId, Wipeout};
+use crate::{EventSet, VarId, Wipeout};
 
 impl Literal {
     /// The literal's truth under `store`'s current domains: `Some(true)` if every value left
@@ -67,6 +67,13 @@ impl Store {
                 .map(|i| {
                     let var = VarId::from_index(i);
                     (self.lb(var), self.ub(var))
+                })
+                .collect(),
+            start_holes: (0..self.num_vars())
+                .map(|i| {
+                    let domain = self.domain(VarId::from_index(i));
+                    let width = i64::from(domain.ub()) - i64::from(domain.lb()) + 1;
+                    (domain.size() as i64 != width).then(|| domain.to_domain())
                 })
                 .collect(),
         }));
@@ -189,25 +196,18 @@ impl Store {
 /// before the change being explained.
 #[derive(Debug, Clone, Copy)]
 pub struct ExplainCtx<'a> {
-    model: &'a Model,
     store: &'a Store,
     before: usize,
 }
 
 impl<'a> ExplainCtx<'a> {
-    /// The context of log entry `before` of the change log of `store`, a store of `model`.
-    pub fn new(model: &'a Model, store: &'a Store, before: usize) -> Self {
-        ExplainCtx {
-            model,
-            store,
-            before,
-        }
+    /// The context of log entry `before` of `store`'s change log.
+    pub fn new(store: &'a Store, before: usize) -> Self {
+        ExplainCtx { store, before }
     }
 
     /// Whether `value` was in the variable's domain then: within its bounds, not removed by a
-    /// logged change before, and in its initial domain. A value removed before the log began
-    /// counts as present, so a `false` is always true (a reason `x ≠ value` built on it holds),
-    /// while a `true` may over-approximate.
+    /// logged change before, and in its domain when the log began.
     pub fn contains(&self, var: VarId, value: i32) -> bool {
         self.contains_within(var, value, self.bounds(var))
     }
@@ -220,7 +220,11 @@ impl<'a> ExplainCtx<'a> {
                 .store
                 .removal_of(var, value)
                 .is_none_or(|j| j >= self.before)
-            && self.model.initial_domain(var).contains(value)
+            && self.store.log.as_ref().is_none_or(|log| {
+                log.start_holes[var.index()]
+                    .as_ref()
+                    .is_none_or(|domain| domain.contains(value))
+            })
     }
 
     /// The variable's smallest and largest values then.
