@@ -23,7 +23,12 @@
 //! met in conflict analysis are bumped, activities decay geometrically, and the most active
 //! unfixed variable is branched on, with the value it last took (phase saving, Pipatsrisawat &
 //! Darwiche 2007) or its smallest one; a variable with a wide domain is split at its midpoint
-//! instead. Restarts follow the Luby sequence in conflicts. Learned clauses are implied by the
+//! instead. Restarts follow the Luby sequence in conflicts. A search given the model's annotated
+//! searches ([`LearningSearch::follow_searches`]) decides as they say instead, without restarts,
+//! or in turn with activity at each restart (Chuffed's free search). **Learned clauses** are
+//! shortened before they are kept: a literal below the current level whose reason is one entry
+//! gives way to that entry, and one whose reasons are all in the clause is dropped (local
+//! minimisation, Sörensson & Biere 2009). Learned clauses are implied by the
 //! constraints (and, under an objective, by the bound, which only tightens), so they stay valid
 //! across restarts and improving solutions, and no solution is ever lost: enumerating with
 //! blocking clauses counts exactly the solutions a search without learning counts.
@@ -643,8 +648,8 @@ impl<'m> LearningSearch<'m> {
             .collect();
         distances.sort_unstable();
         let cut = distances[distances.len() / 2].max(3);
-        // Of the clauses at the cut, the older go first: keep the newer ones up to half. Slots are
-        // reused, so age is not the slot order; a clause's distance is its only rank here.
+        // Of the clauses at the cut, those in the later slots stay, up to half of the database
+        // (slots are reused, so these are only roughly the newer clauses).
         let mut at_cut_budget =
             (distances.len() / 2).saturating_sub(distances.iter().filter(|&&d| d < cut).count());
         for (id, clause) in self.clauses.iter_mut().enumerate().rev() {
