@@ -480,7 +480,6 @@ impl Constraint for Arithmetic {
         ctx: &crate::ExplainCtx<'_>,
         reasons: &mut Vec<crate::Literal>,
     ) -> bool {
-        use crate::{Literal, LiteralRelation};
         const BUDGET: i64 = 1 << 16;
         let arity = if self.unary() { 2 } else { 3 };
         // A variable in two places: left to the default.
@@ -533,18 +532,8 @@ impl Constraint for Arithmetic {
         if !implied {
             return false;
         }
-        if matches!(literal.relation, LiteralRelation::Ge | LiteralRelation::Eq) {
-            reasons.push(Literal::ge(x, own.0));
-        }
-        if matches!(literal.relation, LiteralRelation::Le | LiteralRelation::Eq) {
-            reasons.push(Literal::le(x, own.1));
-        }
-        for (k, &var) in self.args.scope.iter().enumerate() {
-            if k != changed {
-                reasons.push(Literal::ge(var, bounds[k].0));
-                reasons.push(Literal::le(var, bounds[k].1));
-            }
-        }
+        ctx.push_own_bounds(literal, reasons);
+        crate::explain_by_bounds(&self.args.scope, x, ctx, reasons);
         true
     }
 

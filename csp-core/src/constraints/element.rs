@@ -76,7 +76,7 @@ impl Constraint for Element {
         ctx: &crate::ExplainCtx<'_>,
         reasons: &mut Vec<crate::Literal>,
     ) -> bool {
-        use crate::{Literal, LiteralRelation};
+        use crate::Literal;
         let (index, result) = (self.index(), self.result());
         let x = literal.var;
         let (lo, hi) = ctx.bounds(x);
@@ -90,12 +90,7 @@ impl Constraint for Element {
             return false;
         }
         let start = reasons.len();
-        if matches!(literal.relation, LiteralRelation::Ge | LiteralRelation::Eq) {
-            reasons.push(Literal::ge(x, lo));
-        }
-        if matches!(literal.relation, LiteralRelation::Le | LiteralRelation::Eq) {
-            reasons.push(Literal::le(x, hi));
-        }
+        ctx.push_own_bounds(literal, reasons);
         let other = if x == index { result } else { index };
         let other_bounds = ctx.bounds(other);
         let mut gone: SmallVec<[i32; 4]> = SmallVec::new();

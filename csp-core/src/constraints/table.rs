@@ -302,18 +302,13 @@ impl Constraint for Table {
         ctx: &crate::ExplainCtx<'_>,
         reasons: &mut Vec<crate::Literal>,
     ) -> bool {
-        use crate::{Literal, LiteralRelation};
+        use crate::Literal;
         let x = literal.var;
         let mut at = (0..self.scope.len()).filter(|&q| self.scope[q] == x);
         let (Some(p), None) = (at.next(), at.next()) else {
             return false;
         };
-        if matches!(literal.relation, LiteralRelation::Ge | LiteralRelation::Eq) {
-            reasons.push(Literal::ge(x, ctx.lb(x)));
-        }
-        if matches!(literal.relation, LiteralRelation::Le | LiteralRelation::Eq) {
-            reasons.push(Literal::le(x, ctx.ub(x)));
-        }
+        ctx.push_own_bounds(literal, reasons);
         let bounds: Vec<(i32, i32)> = self.scope.iter().map(|&v| ctx.bounds(v)).collect();
         let present = |q: usize, value: i32| ctx.contains_within(self.scope[q], value, bounds[q]);
         let first = reasons.len();

@@ -232,6 +232,19 @@ impl<'a> ExplainCtx<'a> {
         self.store.bounds_before(var, self.before)
     }
 
+    /// Pushes what a change of `literal.var` rests on besides its constraint: for a bound
+    /// (`≥`, `≤`, `=`), the variable's bound on that side just before it, so that the values
+    /// beyond that bound need no reason of their own; for a removal, nothing.
+    pub fn push_own_bounds(&self, literal: Literal, reasons: &mut Vec<Literal>) {
+        let (lo, hi) = self.bounds(literal.var);
+        if matches!(literal.relation, LiteralRelation::Ge | LiteralRelation::Eq) {
+            reasons.push(Literal::ge(literal.var, lo));
+        }
+        if matches!(literal.relation, LiteralRelation::Le | LiteralRelation::Eq) {
+            reasons.push(Literal::le(literal.var, hi));
+        }
+    }
+
     /// The variable's smallest value then.
     pub fn lb(&self, var: VarId) -> i32 {
         self.store.bounds_before(var, self.before).0
