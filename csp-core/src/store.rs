@@ -7,6 +7,7 @@ mod compaction;
 // that wraps it.
 pub(crate) mod context;
 mod propagation;
+mod runs;
 
 use std::collections::VecDeque;
 

@@ -239,38 +239,25 @@ impl Constraint for QueensConstraint {
         {
             return Err(Wipeout);
         }
-        let n = self.n_queens();
-        // The unassigned rows, ascending, a word of the assigned set at a time: testing each row
-        // with a branch mispredicts about as often as the rows are mixed, which on a large board is
-        // one row in a few.
-        let (start, end) = (self.first, self.first + n);
-        let bits = usize::BITS as usize;
-        for block in start / bits..end.div_ceil(bits) {
-            let block_start = block * bits;
-            let mut unassigned = !ctx.assigned_set().as_slice()[block];
-            if block_start < start {
-                unassigned &= usize::MAX << (start - block_start);
-            }
-            if block_start + bits > end {
-                unassigned &= usize::MAX >> (block_start + bits - end);
-            }
-            while unassigned != 0 {
-                let index = block_start + unassigned.trailing_zeros() as usize;
-                unassigned &= unassigned - 1;
-                let other = VarId::from_index(index);
-                // The queen covers its own column, and in a row `distance` away the squares
-                // `distance` columns to either side, on its two diagonals.
-                let distance = (index - start).abs_diff(row);
-                ctx.remove(other, value)?;
-                if column + distance < n {
-                    ctx.remove(other, (column + distance) as i32)?;
-                }
-                if distance <= column {
-                    ctx.remove(other, (column - distance) as i32)?;
-                }
-            }
-        }
-        Ok(())
+        // The queen covers her own column, and in a row `distance` away the squares `distance`
+        // columns to either side, on her two diagonals. Off-board values are never pruned (a row
+        // may have been given a wider domain), so a diagonal square off the board is replaced by
+        // the queen's column again, which the first removal has already taken: no change.
+        let (first, n) = (self.first, self.n_queens());
+        ctx.remove_from_unassigned(first..first + n, |index| {
+            let distance = (index - first).abs_diff(row);
+            let right = if column + distance < n {
+                (column + distance) as i32
+            } else {
+                value
+            };
+            let left = if distance <= column {
+                (column - distance) as i32
+            } else {
+                value
+            };
+            [value, right, left]
+        })
     }
 
     fn local_search(&self) -> Option<&dyn LocalSearch> {
