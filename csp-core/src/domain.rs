@@ -971,6 +971,54 @@ impl<'a> DomainView<'a> {
         self.window64_general(base)
     }
 
+    /// The values in `base..base + 64 · out.len()` as the bits of `out` (bit `i % 64` of
+    /// `out[i / 64]` for the value `base + i`); values outside that window are left out.
+    ///
+    /// A bit set read from a `base` a whole number of words past its span's start (see
+    /// [`DomainView::span_lo`]) is copied a word at a time, masked to the bounds, instead of being
+    /// shifted into place: what a propagator that tests many values of one domain (an enumeration
+    /// of an arithmetic constraint's tuples) reads once, so that each test is a plain bit test.
+    pub(crate) fn write_bits(&self, base: i32, out: &mut [u64]) {
+        let Header { lo, hi, size } = self.header;
+        let top = i64::from(base) + 64 * out.len() as i64 - 1;
+        if size == 0 || i64::from(hi) < i64::from(base) || i64::from(lo) > top {
+            out.fill(0);
+            return;
+        }
+        if let ReprView::Bits {
+            base: span_base,
+            words,
+            ..
+        } = self.repr
+            && !words.is_empty()
+            && (i64::from(base) - i64::from(span_base)).rem_euclid(64) == 0
+        {
+            let first = (i64::from(base) - i64::from(span_base)).div_euclid(64);
+            for (w, word) in out.iter_mut().enumerate() {
+                let index = first + w as i64;
+                *word = if (0..words.len() as i64).contains(&index) {
+                    words.get(index as usize)
+                } else {
+                    0
+                };
+                // The bits outside the bounds are stale (bounds apply lazily): masked off.
+                let word_start = i64::from(base) + 64 * w as i64;
+                let from = (i64::from(lo) - word_start).max(0);
+                let to = (i64::from(hi) - word_start).min(63);
+                *word &= if from > to {
+                    0
+                } else {
+                    range_mask(from as u32, to as u32)
+                };
+            }
+            return;
+        }
+        for (w, word) in out.iter_mut().enumerate() {
+            let word_start = i64::from(base) + 64 * w as i64;
+            *word = i32::try_from(word_start).map_or(0, |start| self.window64(start));
+        }
+    }
+
     #[inline(never)]
     fn window64_general(&self, base: i32) -> u64 {
         let Header { lo, hi, size } = self.header;
