@@ -2034,6 +2034,40 @@ mod tests {
         }
     }
 
+    /// `write_bits` agrees with the values, whether it copies a bit set's words (a base on a word
+    /// boundary of the span) or assembles the window from shifted words, for every representation.
+    #[test]
+    fn write_bits_holds_exactly_the_values_in_the_window() {
+        let mut d = Domain::range(-70, 200).materialized();
+        for v in [-70, -3, 0, 63, 64, 65, 127, 128, 199] {
+            d.remove(v);
+        }
+        d.tighten(-60, 190).unwrap();
+        let wide = Domain::from_sorted(&[-100_000, -5, 0, 1, 2, 40, 63, 100_000]);
+        let mut word = Domain::range(-5, 50);
+        for v in [-5, 0, 7, 50] {
+            word.remove(v);
+        }
+        word.tighten(-3, 45).unwrap();
+        for domain in [&d, &Domain::range(-70, 200), &wide, &word] {
+            // -198, -134, -70, 58 and 122 lie on word boundaries of `d`'s span.
+            for base in [-198, -134, -80, -70, -69, -5, 0, 58, 60, 122, 250] {
+                for words in [1, 2, 5] {
+                    let mut out = vec![u64::MAX; words];
+                    domain.view().write_bits(base, &mut out);
+                    let mut expected = vec![0u64; words];
+                    for v in domain.values() {
+                        let offset = i64::from(v) - i64::from(base);
+                        if (0..64 * words as i64).contains(&offset) {
+                            expected[offset as usize / 64] |= 1 << (offset % 64);
+                        }
+                    }
+                    assert_eq!(out, expected, "base {base}, {words} words, {domain:?}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn neighbours_of_a_value() {
         let d = Domain::from_sorted(&[1, 4, 9]);
