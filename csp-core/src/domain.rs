@@ -971,6 +971,54 @@ impl<'a> DomainView<'a> {
         self.window64_general(base)
     }
 
+    /// The values in `base..base + 64 · out.len()` as the bits of `out` (bit `i % 64` of
+    /// `out[i / 64]` for the value `base + i`); values outside that window are left out.
+    ///
+    /// A bit set read from a `base` a whole number of words past its span's start (see
+    /// [`DomainView::span_lo`]) is copied a word at a time, masked to the bounds, instead of being
+    /// shifted into place: what a propagator that tests many values of one domain (an enumeration
+    /// of an arithmetic constraint's tuples) reads once, so that each test is a plain bit test.
+    pub(crate) fn write_bits(&self, base: i32, out: &mut [u64]) {
+        let Header { lo, hi, size } = self.header;
+        let top = i64::from(base) + 64 * out.len() as i64 - 1;
+        if size == 0 || i64::from(hi) < i64::from(base) || i64::from(lo) > top {
+            out.fill(0);
+            return;
+        }
+        if let ReprView::Bits {
+            base: span_base,
+            words,
+            ..
+        } = self.repr
+            && !words.is_empty()
+            && (i64::from(base) - i64::from(span_base)).rem_euclid(64) == 0
+        {
+            let first = (i64::from(base) - i64::from(span_base)).div_euclid(64);
+            for (w, word) in out.iter_mut().enumerate() {
+                let index = first + w as i64;
+                *word = if (0..words.len() as i64).contains(&index) {
+                    words.get(index as usize)
+                } else {
+                    0
+                };
+                // The bits outside the bounds are stale (bounds apply lazily): masked off.
+                let word_start = i64::from(base) + 64 * w as i64;
+                let from = (i64::from(lo) - word_start).max(0);
+                let to = (i64::from(hi) - word_start).min(63);
+                *word &= if from > to {
+                    0
+                } else {
+                    range_mask(from as u32, to as u32)
+                };
+            }
+            return;
+        }
+        for (w, word) in out.iter_mut().enumerate() {
+            let word_start = i64::from(base) + 64 * w as i64;
+            *word = i32::try_from(word_start).map_or(0, |start| self.window64(start));
+        }
+    }
+
     #[inline(never)]
     fn window64_general(&self, base: i32) -> u64 {
         let Header { lo, hi, size } = self.header;
@@ -1982,6 +2030,40 @@ mod tests {
                     .map(|v| 1u64 << (v - base))
                     .sum();
                 assert_eq!(domain.window64(base), expected, "base {base}, {domain:?}");
+            }
+        }
+    }
+
+    /// `write_bits` agrees with the values, whether it copies a bit set's words (a base on a word
+    /// boundary of the span) or assembles the window from shifted words, for every representation.
+    #[test]
+    fn write_bits_holds_exactly_the_values_in_the_window() {
+        let mut d = Domain::range(-70, 200).materialized();
+        for v in [-70, -3, 0, 63, 64, 65, 127, 128, 199] {
+            d.remove(v);
+        }
+        d.tighten(-60, 190).unwrap();
+        let wide = Domain::from_sorted(&[-100_000, -5, 0, 1, 2, 40, 63, 100_000]);
+        let mut word = Domain::range(-5, 50);
+        for v in [-5, 0, 7, 50] {
+            word.remove(v);
+        }
+        word.tighten(-3, 45).unwrap();
+        for domain in [&d, &Domain::range(-70, 200), &wide, &word] {
+            // -198, -134, -70, 58 and 122 lie on word boundaries of `d`'s span.
+            for base in [-198, -134, -80, -70, -69, -5, 0, 58, 60, 122, 250] {
+                for words in [1, 2, 5] {
+                    let mut out = vec![u64::MAX; words];
+                    domain.view().write_bits(base, &mut out);
+                    let mut expected = vec![0u64; words];
+                    for v in domain.values() {
+                        let offset = i64::from(v) - i64::from(base);
+                        if (0..64 * words as i64).contains(&offset) {
+                            expected[offset as usize / 64] |= 1 << (offset % 64);
+                        }
+                    }
+                    assert_eq!(out, expected, "base {base}, {words} words, {domain:?}");
+                }
             }
         }
     }

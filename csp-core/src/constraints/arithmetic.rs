@@ -277,6 +277,9 @@ impl Arithmetic {
         const CAPACITY: usize = ENUMERATION_BUDGET as usize;
         debug_assert!(self.tuples(ctx) <= ENUMERATION_BUDGET);
         let [x, y, z] = [0, 1, 2].map(|i| self.args.var(i));
+        if let Some(base) = window_base(ctx.domain(z)) {
+            return self.enumerate_in_window(ctx, base, f);
+        }
         let mut xs = [0i32; CAPACITY];
         let mut ys = [0i32; CAPACITY];
         let xs = list_into(ctx.domain(x), &mut xs);
@@ -350,6 +353,90 @@ impl Arithmetic {
             }
             for v in doomed {
                 ctx.remove(z, v)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// [`Arithmetic::enumerate_distinct`] when `z`'s bounds fit in a window of [`WINDOW_WORDS`]
+    /// words from `base` (see [`window_base`]): `z`'s values are read into bits once, each tuple's
+    /// result is a bit test, and the results found are bits too, so they need no sorting, no
+    /// removal of duplicates and no list; the holes to punch are `z`'s bits without a result, a word
+    /// at a time. The same changes in the same order as the general path: `x`'s values, `y`'s,
+    /// `z`'s bounds, then its holes ascending, under the same holes budget.
+    #[inline(always)]
+    fn enumerate_in_window(
+        &self,
+        ctx: &mut PropagationCtx<'_>,
+        base: i32,
+        f: impl Fn(i64, i64) -> Option<i64>,
+    ) -> Result<(), Wipeout> {
+        const CAPACITY: usize = ENUMERATION_BUDGET as usize;
+        let [x, y, z] = [0, 1, 2].map(|i| self.args.var(i));
+        let mut xs = [0i32; CAPACITY];
+        let mut ys = [0i32; CAPACITY];
+        let xs = list_into(ctx.domain(x), &mut xs);
+        let ys = list_into(ctx.domain(y), &mut ys);
+        let z_domain = ctx.domain(z);
+        let words = window_words(z_domain, base);
+        let mut z_bits = [0u64; WINDOW_WORDS];
+        let z_bits = &mut z_bits[..words];
+        z_domain.write_bits(base, z_bits);
+        let mut x_marks = [0u64; CAPACITY / 64];
+        let mut y_marks = [0u64; CAPACITY / 64];
+        let mut found = [0u64; WINDOW_WORDS];
+        let found = &mut found[..words];
+        let (base_wide, width) = (i64::from(base), 64 * words as u64);
+        for (a, &xv) in xs.iter().enumerate() {
+            for (b, &yv) in ys.iter().enumerate() {
+                debug_assert_eq!(
+                    f(i64::from(xv), i64::from(yv)),
+                    self.eval(i64::from(xv), i64::from(yv))
+                        .and_then(|r| i64::try_from(r).ok())
+                );
+                let Some(r) = f(i64::from(xv), i64::from(yv)) else {
+                    continue;
+                };
+                // Below the window wraps around to beyond it: one comparison for both ends.
+                let offset = r.wrapping_sub(base_wide) as u64;
+                if offset >= width {
+                    continue;
+                }
+                let (word, bit) = (offset as usize / 64, 1u64 << (offset % 64));
+                if z_bits[word] & bit != 0 {
+                    x_marks[a / 64] |= 1 << (a % 64);
+                    y_marks[b / 64] |= 1 << (b % 64);
+                    found[word] |= bit;
+                }
+            }
+        }
+        keep_marked(ctx, x, xs, &x_marks)?;
+        keep_marked(ctx, y, ys, &y_marks)?;
+        let first_word = found.iter().position(|&w| w != 0).ok_or(Wipeout)?;
+        let last_word = found.iter().rposition(|&w| w != 0).unwrap_or(first_word);
+        let lo = 64 * first_word + found[first_word].trailing_zeros() as usize;
+        let hi = 64 * last_word + 63 - found[last_word].leading_zeros() as usize;
+        ctx.restrict_bounds(z, base_wide + lo as i64, base_wide + hi as i64)?;
+        let distinct: u64 = found.iter().map(|w| u64::from(w.count_ones())).sum();
+        let holes_budget = HOLES_BUDGET.max(8 * distinct);
+        let size = ctx.size(z);
+        // As in the general path: no hole to punch when `z` has no more values than results.
+        if size > distinct && size <= holes_budget {
+            // `z`'s values between the results' bounds that no tuple gave (its bits outside those
+            // bounds are gone since the cut above), ascending.
+            for w in first_word..=last_word {
+                let mut doomed = z_bits[w] & !found[w];
+                if w == first_word {
+                    doomed &= u64::MAX << (lo % 64);
+                }
+                if w == last_word {
+                    doomed &= u64::MAX >> (63 - hi % 64);
+                }
+                while doomed != 0 {
+                    let offset = 64 * w + doomed.trailing_zeros() as usize;
+                    doomed &= doomed - 1;
+                    ctx.remove(z, (base_wide + offset as i64) as i32)?;
+                }
             }
         }
         Ok(())
@@ -594,6 +681,30 @@ fn list_into<'a>(domain: crate::DomainView<'_>, slots: &'a mut [i32]) -> &'a [i3
     let size = domain.size() as usize;
     domain.write_values(&mut slots[..size]);
     &slots[..size]
+}
+
+/// The most words of `z`'s values [`Arithmetic::enumerate_in_window`] reads into bits (8,192
+/// values, a kibibyte on the stack); a `z` whose bounds span more is enumerated by the general path.
+const WINDOW_WORDS: usize = 128;
+
+/// Where the window of `z`'s values for [`Arithmetic::enumerate_in_window`] starts, if its bounds
+/// fit in one: for a bit set, at the start of the word of `z`'s span that holds its lower bound, so
+/// that [`crate::DomainView::write_bits`] copies whole words; otherwise at the lower bound. `None`
+/// for a domain of intervals (whose values are not bits) or bounds too far apart.
+#[inline]
+fn window_base(z: crate::DomainView<'_>) -> Option<i32> {
+    if !z.is_bitset() {
+        return None;
+    }
+    let (lo, span_lo) = (i64::from(z.lb()), i64::from(z.span_lo()));
+    let base = span_lo + (lo - span_lo).div_euclid(64) * 64;
+    (i64::from(z.ub()) - base < 64 * WINDOW_WORDS as i64).then_some(base as i32)
+}
+
+/// How many words of the window from `base` hold `z`'s bounds.
+#[inline]
+fn window_words(z: crate::DomainView<'_>, base: i32) -> usize {
+    ((i64::from(z.ub()) - i64::from(base)) / 64 + 1) as usize
 }
 
 /// [`keep_flagged`] with the flags as bits: `values[k]` is kept when bit `k % 64` of
