@@ -106,6 +106,32 @@ proptest! {
         )?;
     }
 
+    /// The same with `z`'s values spread beyond the 8,192 values that `x · y = z` reads into bits
+    /// when `z`'s bounds are close enough: its general enumeration (a sorted list of results)
+    /// stays checked too.
+    #[test]
+    fn small_arithmetic_with_spread_results_is_domain_consistent(
+        function in 0u8..4,
+        x in domain_strategy(-5, 5, 6),
+        y in domain_strategy(-3, 4, 5),
+        z in domain_strategy(-12, 12, 8),
+        far in 8_200i32..9_000,
+        walk in walk_strategy(),
+    ) {
+        let args = arguments(0, function);
+        let z: Vec<i32> = std::iter::once(-far).chain(z).chain(std::iter::once(far)).collect();
+        let oracle = |t: &[i32]| holds(function, args, t);
+        check(
+            &Case {
+                domains: vec![x, y, z],
+                build: &|| Box::new(build(function, var(args[0]), var(args[1]), var(args[2]))),
+                oracle: &oracle,
+                level: Level::Domain,
+                property: None,
+            },
+            &walk,
+        )?;
+    }
 }
 
 proptest! {
