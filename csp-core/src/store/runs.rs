@@ -25,8 +25,8 @@ impl Store {
     /// every other row). When the run's bit sets are interleaved in one group and no event or
     /// change is being recorded (forward checking), a value strictly inside its variable's bounds
     /// costs a header, a bit word and a trail entry, with the group's words, stride and base held
-    /// for the whole run: the general path looked up the variable's location, its group and the
-    /// group's fields again for every value, about three times the instructions.
+    /// for the whole run, where `remove_value` looks up the variable's location, its group and the
+    /// group's fields again for every value. `vars` must be indices of the store's variables.
     pub fn remove_from_unassigned<const K: usize>(
         &mut self,
         vars: Range<usize>,
