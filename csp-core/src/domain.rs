@@ -2001,20 +2001,26 @@ mod tests {
         }
     }
 
-    #[test]
-    fn window64_holds_exactly_the_values_in_the_window() {
+    /// Domains for the window tests: a bit set with holes and tightened bounds, intervals, and an
+    /// inline word with holes and stale bits beyond its bounds.
+    fn window_test_domains() -> [Domain; 3] {
         let mut d = Domain::range(-70, 200).materialized();
         for v in [-70, -3, 0, 63, 64, 65, 127, 128, 199] {
             d.remove(v);
         }
         d.tighten(-60, 190).unwrap();
         let wide = Domain::from_sorted(&[-100_000, -5, 0, 1, 2, 40, 63, 100_000]);
-        // An inline word with holes and stale bits beyond its bounds.
         let mut word = Domain::range(-5, 50);
         for v in [-5, 0, 7, 50] {
             word.remove(v);
         }
         word.tighten(-3, 45).unwrap();
+        [d, wide, word]
+    }
+
+    #[test]
+    fn window64_holds_exactly_the_values_in_the_window() {
+        let [d, wide, word] = window_test_domains();
         assert!(matches!(word.repr, Repr::Word { .. }));
         for domain in [
             &d,
@@ -2038,17 +2044,7 @@ mod tests {
     /// boundary of the span) or assembles the window from shifted words, for every representation.
     #[test]
     fn write_bits_holds_exactly_the_values_in_the_window() {
-        let mut d = Domain::range(-70, 200).materialized();
-        for v in [-70, -3, 0, 63, 64, 65, 127, 128, 199] {
-            d.remove(v);
-        }
-        d.tighten(-60, 190).unwrap();
-        let wide = Domain::from_sorted(&[-100_000, -5, 0, 1, 2, 40, 63, 100_000]);
-        let mut word = Domain::range(-5, 50);
-        for v in [-5, 0, 7, 50] {
-            word.remove(v);
-        }
-        word.tighten(-3, 45).unwrap();
+        let [d, wide, word] = window_test_domains();
         for domain in [&d, &Domain::range(-70, 200), &wide, &word] {
             // -198, -134, -70, 58 and 122 lie on word boundaries of `d`'s span.
             for base in [-198, -134, -80, -70, -69, -5, 0, 58, 60, 122, 250] {

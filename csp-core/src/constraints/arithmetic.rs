@@ -412,10 +412,7 @@ impl Arithmetic {
         }
         keep_marked(ctx, x, xs, &x_marks)?;
         keep_marked(ctx, y, ys, &y_marks)?;
-        let first_word = found.iter().position(|&w| w != 0).ok_or(Wipeout)?;
-        let last_word = found.iter().rposition(|&w| w != 0).unwrap_or(first_word);
-        let lo = 64 * first_word + found[first_word].trailing_zeros() as usize;
-        let hi = 64 * last_word + 63 - found[last_word].leading_zeros() as usize;
+        let (lo, hi) = marked_span(found).ok_or(Wipeout)?;
         ctx.restrict_bounds(z, base_wide + lo as i64, base_wide + hi as i64)?;
         let distinct: u64 = found.iter().map(|w| u64::from(w.count_ones())).sum();
         let holes_budget = HOLES_BUDGET.max(8 * distinct);
@@ -424,20 +421,12 @@ impl Arithmetic {
         if size > distinct && size <= holes_budget {
             // `z`'s values between the results' bounds that no tuple gave (its bits outside those
             // bounds are gone since the cut above), ascending.
-            for w in first_word..=last_word {
-                let mut doomed = z_bits[w] & !found[w];
-                if w == first_word {
-                    doomed &= u64::MAX << (lo % 64);
-                }
-                if w == last_word {
-                    doomed &= u64::MAX >> (63 - hi % 64);
-                }
-                while doomed != 0 {
-                    let offset = 64 * w + doomed.trailing_zeros() as usize;
-                    doomed &= doomed - 1;
-                    ctx.remove(z, (base_wide + offset as i64) as i32)?;
-                }
-            }
+            for_each_bit_between(
+                lo,
+                hi,
+                |w| z_bits[w] & !found[w],
+                |offset| ctx.remove(z, (base_wide + offset as i64) as i32).map(drop),
+            )?;
         }
         Ok(())
     }
@@ -719,29 +708,48 @@ fn keep_marked(
 ) -> Result<(), Wipeout> {
     let words = values.len().div_ceil(64);
     let marks = &marks[..words];
-    let first_word = marks.iter().position(|&w| w != 0).ok_or(Wipeout)?;
-    let last_word = marks.iter().rposition(|&w| w != 0).unwrap_or(first_word);
-    let first = 64 * first_word + marks[first_word].trailing_zeros() as usize;
-    let last = 64 * last_word + 63 - marks[last_word].leading_zeros() as usize;
+    let (first, last) = marked_span(marks).ok_or(Wipeout)?;
     ctx.restrict_bounds(var, i64::from(values[first]), i64::from(values[last]))?;
-    for (w, &word) in marks
-        .iter()
-        .enumerate()
-        .take(last_word + 1)
-        .skip(first_word)
-    {
-        // The values of this word between `first` and `last` that are not kept.
-        let mut dropped = !word;
+    // The values between `first` and `last` that are not kept.
+    for_each_bit_between(
+        first,
+        last,
+        |w| !marks[w],
+        |k| ctx.remove(var, values[k]).map(drop),
+    )
+}
+
+/// The positions of the first and last bits set in `marks`, or `None` when none is.
+fn marked_span(marks: &[u64]) -> Option<(usize, usize)> {
+    let first_word = marks.iter().position(|&w| w != 0)?;
+    let last_word = marks.iter().rposition(|&w| w != 0)?;
+    Some((
+        64 * first_word + marks[first_word].trailing_zeros() as usize,
+        64 * last_word + 63 - marks[last_word].leading_zeros() as usize,
+    ))
+}
+
+/// Calls `f` with each position from `first` to `last` whose bit is set in `word(position / 64)`,
+/// ascending, stopping at the first error.
+fn for_each_bit_between(
+    first: usize,
+    last: usize,
+    word: impl Fn(usize) -> u64,
+    mut f: impl FnMut(usize) -> Result<(), Wipeout>,
+) -> Result<(), Wipeout> {
+    let (first_word, last_word) = (first / 64, last / 64);
+    for w in first_word..=last_word {
+        let mut bits = word(w);
         if w == first_word {
-            dropped &= u64::MAX << (first % 64);
+            bits &= u64::MAX << (first % 64);
         }
         if w == last_word {
-            dropped &= u64::MAX >> (63 - last % 64);
+            bits &= u64::MAX >> (63 - last % 64);
         }
-        while dropped != 0 {
-            let k = 64 * w + dropped.trailing_zeros() as usize;
-            dropped &= dropped - 1;
-            ctx.remove(var, values[k])?;
+        while bits != 0 {
+            let position = 64 * w + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            f(position)?;
         }
     }
     Ok(())
