@@ -26,9 +26,10 @@ pub enum Relation {
 /// coefficient, value or right-hand side can overflow them.
 ///
 /// The propagation is incremental, as in Pumpkin's `linear_less_or_equal` and every CP solver's
-/// linear propagator: the sums of the terms' smallest and largest values live in trailed state cells,
-/// with each term's bounds as last seen, and [`Constraint::notify`] updates them by the change of one
-/// term, in O(1) whatever the number of terms. It also keeps an upper bound on the widest term's span
+/// linear propagator: the sum of the terms' smallest values (and for `=` of their largest) lives in
+/// trailed state cells, with each term's bounds as last seen, and [`Constraint::notify`] updates it by
+/// the change of one term, in O(1) whatever the number of terms. `≤` subscribes only to the bound that
+/// moves each term's smallest value, so the other bound's changes do not wake it at all. It also keeps an upper bound on the widest term's span
 /// (`|aᵢ|·(max xᵢ − min xᵢ)`): no term can lose a value while the slack (`c − Σ min`, and for `=` also
 /// `Σ max − c`) is at least that wide, so a bound change that cannot prune anything never queues the
 /// revision. A revision that does run is one pass over the terms (repeated while it cuts something),
@@ -49,11 +50,13 @@ pub struct Linear {
 const INITIALISED: usize = 0;
 /// `=` and `≤`: the sum of the terms' smallest values (an `i128` in two cells) ...
 const SUM_MIN: usize = 1;
-/// ... and of their largest values (two cells) ...
+/// ... and (`=` only) of their largest values (two cells; unused under `≤`) ...
 const SUM_MAX: usize = 3;
 /// ... an upper bound on the widest term's span, saturated to `i64::MAX` ...
 const WIDEST: usize = 5;
-/// ... then each term's smallest value as last seen, and after them each term's largest value.
+/// ... then, under `=`, each term's lower bound as last seen and after them each term's upper
+/// bound; under `≤`, each term's *smallest-value bound* alone (its variable's lower bound for a
+/// coefficient of 0 or more, its upper bound for a negative one).
 const BOUNDS: usize = 6;
 /// `≠`: how many terms with a non-zero coefficient are unfixed ...
 const UNFIXED: usize = 1;
@@ -133,8 +136,10 @@ impl Linear {
 
     /// The smallest and largest value of the sum over the current bounds, from the cells when they
     /// are kept, else from the domains.
+    /// (Under `≤` only the smallest sum is kept, so the largest is summed from the domains.)
     fn sum_bounds(&self, ctx: &CheckCtx<'_>) -> (i128, i128) {
-        if self.relation != Relation::NotEqual && ctx.cell(INITIALISED) == 1 {
+        let initialised = self.relation != Relation::NotEqual && ctx.cell(INITIALISED) == 1;
+        if initialised && self.relation == Relation::Equal {
             let cells = ctx.cells();
             return (read_i128(cells, SUM_MIN), read_i128(cells, SUM_MAX));
         }
@@ -144,6 +149,9 @@ impl Linear {
             min += p;
             max += q;
         }
+        if initialised {
+            min = read_i128(ctx.cells(), SUM_MIN);
+        }
         (min, max)
     }
 
@@ -152,7 +160,31 @@ impl Linear {
     }
 
     fn upper_cell(&self, term: usize) -> usize {
+        debug_assert_eq!(
+            self.relation,
+            Relation::Equal,
+            "only `=` keeps upper bounds"
+        );
         BOUNDS + self.scope.len() + term
+    }
+
+    /// The bound of term `i`'s variable that gives the term its smallest value, `lo` for a
+    /// coefficient of 0 or more and `hi` for a negative one: all that `≤` keeps of a term.
+    #[inline]
+    fn smallest_side(&self, i: usize, lo: i32, hi: i32) -> i32 {
+        if self.coefficients[i] >= 0 { lo } else { hi }
+    }
+
+    /// Keeps term `i`'s bounds `lo..=hi` in its cells: both under `=`, the smallest-value bound
+    /// under `≤`.
+    #[inline]
+    fn store_term(&self, i: usize, lo: i32, hi: i32, ctx: &mut PropagationCtx<'_>) {
+        if self.relation == Relation::Equal {
+            ctx.set_cell(self.lower_cell(i), i64::from(lo));
+            ctx.set_cell(self.upper_cell(i), i64::from(hi));
+        } else {
+            ctx.set_cell(self.lower_cell(i), i64::from(self.smallest_side(i, lo, hi)));
+        }
     }
 
     /// Computes every cell from the current domains: O(terms), once per search (and again after
@@ -185,11 +217,12 @@ impl Linear {
                     min += p;
                     max += q;
                     widest = widest.max(q - p);
-                    ctx.set_cell(self.lower_cell(i), i64::from(lo));
-                    ctx.set_cell(self.upper_cell(i), i64::from(hi));
+                    self.store_term(i, lo, hi, ctx);
                 }
                 write_i128(ctx, SUM_MIN, min);
-                write_i128(ctx, SUM_MAX, max);
+                if self.relation == Relation::Equal {
+                    write_i128(ctx, SUM_MAX, max);
+                }
                 ctx.set_cell(WIDEST, clamp_i64(widest));
             }
         }
@@ -207,43 +240,55 @@ impl Linear {
         slack < 0 || i128::from(cells[WIDEST]) > slack
     }
 
-    /// Brings term `i`'s cached bounds and the two sums up to date with its current bounds, and
-    /// answers [`Linear::may_prune`] from the new sums; O(1), reading the cells once. A term's
-    /// smallest value moves with its variable's lower bound when the coefficient is positive and
-    /// with the upper bound when it is negative, and its largest value the other way round.
+    /// Brings term `i`'s cached bounds and the sums up to date with its current bounds, and answers
+    /// [`Linear::may_prune`] from the new sums; O(1), reading the cells once. A term's smallest
+    /// value moves with its variable's lower bound when the coefficient is positive and with the
+    /// upper bound when it is negative, and its largest value the other way round; `≤` keeps only
+    /// the smallest values (and hears only of the bound that moves them).
     #[inline]
     fn refresh_term(&self, i: usize, ctx: &mut PropagationCtx<'_>) -> bool {
         let v = self.scope[i];
         let (lo, hi) = (ctx.lb(v), ctx.ub(v));
-        let (lower, upper) = (self.lower_cell(i), self.upper_cell(i));
-        let cells = ctx.cells();
-        let (old_lo, old_hi) = (cells[lower] as i32, cells[upper] as i32);
-        let (mut min, mut max) = (read_i128(cells, SUM_MIN), read_i128(cells, SUM_MAX));
-        let widest = i128::from(cells[WIDEST]);
-        if (lo, hi) != (old_lo, old_hi) {
-            let a = i128::from(self.coefficients[i]);
-            let lower_shift = a * (i128::from(lo) - i128::from(old_lo));
-            let upper_shift = a * (i128::from(hi) - i128::from(old_hi));
-            let (min_shift, max_shift) = if a >= 0 {
-                (lower_shift, upper_shift)
-            } else {
-                (upper_shift, lower_shift)
-            };
-            min += min_shift;
-            max += max_shift;
-            write_i128(ctx, SUM_MIN, min);
-            write_i128(ctx, SUM_MAX, max);
-            ctx.set_cell(lower, i64::from(lo));
-            ctx.set_cell(upper, i64::from(hi));
-        }
+        let a = i128::from(self.coefficients[i]);
         let rhs = i128::from(self.rhs);
-        let mut slack = rhs - min;
-        if self.relation == Relation::Equal {
-            slack = slack.min(max - rhs);
-        }
+        let cells = ctx.cells();
+        let mut min = read_i128(cells, SUM_MIN);
+        let widest = i128::from(cells[WIDEST]);
+        let slack = if self.relation == Relation::Equal {
+            let (lower, upper) = (self.lower_cell(i), self.upper_cell(i));
+            let (old_lo, old_hi) = (cells[lower] as i32, cells[upper] as i32);
+            let mut max = read_i128(cells, SUM_MAX);
+            if (lo, hi) != (old_lo, old_hi) {
+                let lower_shift = a * (i128::from(lo) - i128::from(old_lo));
+                let upper_shift = a * (i128::from(hi) - i128::from(old_hi));
+                let (min_shift, max_shift) = if a >= 0 {
+                    (lower_shift, upper_shift)
+                } else {
+                    (upper_shift, lower_shift)
+                };
+                min += min_shift;
+                max += max_shift;
+                write_i128(ctx, SUM_MIN, min);
+                write_i128(ctx, SUM_MAX, max);
+                ctx.set_cell(lower, i64::from(lo));
+                ctx.set_cell(upper, i64::from(hi));
+            }
+            (rhs - min).min(max - rhs)
+        } else {
+            let cell = self.lower_cell(i);
+            let (old, new) = (cells[cell] as i32, self.smallest_side(i, lo, hi));
+            if new != old {
+                min += a * (i128::from(new) - i128::from(old));
+                write_i128(ctx, SUM_MIN, min);
+                ctx.set_cell(cell, i64::from(new));
+            }
+            rhs - min
+        };
         slack < 0 || widest > slack
     }
 
+    /// The kept sums of the smallest and largest values; the second is meaningful under `=` only
+    /// (`≤` never reads it).
     fn cached_sums(&self, ctx: &PropagationCtx<'_>) -> (i128, i128) {
         let cells = ctx.cells();
         (read_i128(cells, SUM_MIN), read_i128(cells, SUM_MAX))
@@ -312,8 +357,7 @@ impl Linear {
                             below = sums.1 - rhs;
                         }
                         span = (new_q - new_p) as u128;
-                        ctx.set_cell(self.lower_cell(i), i64::from(new_lo));
-                        ctx.set_cell(self.upper_cell(i), i64::from(new_hi));
+                        self.store_term(i, new_lo, new_hi, ctx);
                     }
                 }
                 widest = widest.max(span);
@@ -324,7 +368,9 @@ impl Linear {
             }
         }
         write_i128(ctx, SUM_MIN, sums.0);
-        write_i128(ctx, SUM_MAX, sums.1);
+        if equal {
+            write_i128(ctx, SUM_MAX, sums.1);
+        }
         Ok(())
     }
 
@@ -334,16 +380,21 @@ impl Linear {
         let (mut min, mut max) = (0i128, 0i128);
         for (i, (&a, &v)) in self.coefficients.iter().zip(&self.scope).enumerate() {
             let (lo, hi) = (ctx.lb(v), ctx.ub(v));
-            if ctx.cell(self.lower_cell(i)) != i64::from(lo)
-                || ctx.cell(self.upper_cell(i)) != i64::from(hi)
-            {
+            let kept = if self.relation == Relation::Equal {
+                ctx.cell(self.lower_cell(i)) == i64::from(lo)
+                    && ctx.cell(self.upper_cell(i)) == i64::from(hi)
+            } else {
+                ctx.cell(self.lower_cell(i)) == i64::from(self.smallest_side(i, lo, hi))
+            };
+            if !kept {
                 return false;
             }
             let (p, q) = term_bounds(a, lo, hi);
             min += p;
             max += q;
         }
-        self.cached_sums(ctx) == (min, max)
+        let (kept_min, kept_max) = self.cached_sums(ctx);
+        kept_min == min && (self.relation != Relation::Equal || kept_max == max)
     }
 }
 
@@ -448,7 +499,8 @@ impl Constraint for Linear {
     fn state_size(&self) -> usize {
         match self.relation {
             Relation::NotEqual => FIXED_FLAGS + self.scope.len(),
-            Relation::Equal | Relation::LessOrEqual => BOUNDS + 2 * self.scope.len(),
+            Relation::Equal => BOUNDS + 2 * self.scope.len(),
+            Relation::LessOrEqual => BOUNDS + self.scope.len(),
         }
     }
 
@@ -501,12 +553,20 @@ impl Constraint for Linear {
         }
     }
 
-    /// Bounds reasoning reads nothing but the bounds (both of them: the sums of the smallest and of
-    /// the largest values are kept for entailment too); a disequality waits for fixed variables.
-    fn subscribe(&self, _position: usize) -> EventSet {
+    /// `=` reads both bounds. `≤` reads only the bound that gives each term its smallest value
+    /// (a lower bound for a positive coefficient, an upper bound for a negative one): the other
+    /// bound only narrows the term's span, which can prune nothing, and a change of it would find
+    /// [`Linear::may_prune`] answering as it did after the last change. A disequality waits for
+    /// fixed variables.
+    fn subscribe(&self, position: usize) -> EventSet {
         match self.relation {
             Relation::NotEqual => EventSet::FIXED,
-            Relation::Equal | Relation::LessOrEqual => EventSet::BOUNDS,
+            Relation::Equal => EventSet::BOUNDS,
+            Relation::LessOrEqual => match self.coefficients[position] {
+                0 => EventSet::EMPTY,
+                a if a > 0 => EventSet::LOWER_BOUND,
+                _ => EventSet::UPPER_BOUND,
+            },
         }
     }
 
