@@ -1263,6 +1263,27 @@ impl<'a> DomainMut<'a> {
         Some((index, present))
     }
 
+    /// Removes the values of word `word` of a materialised bit set (the inline word is word 0)
+    /// whose bits are set in `mask`, which the caller guarantees lie strictly between the bounds:
+    /// returns the bits of those that were present. `None` when the domain is not such a bit set
+    /// or has no word `word`; [`DomainMut::remove`] answers those one value at a time.
+    ///
+    /// As with [`DomainMut::remove_inner_bit`], neither bound can move and the domain keeps at
+    /// least two values, so only the size changes.
+    #[inline(always)]
+    pub(crate) fn remove_inner_mask(&mut self, word: usize, mask: u64) -> Option<u64> {
+        let bits = match &mut self.repr {
+            ReprMut::Word { bits, .. } if word == 0 => &mut **bits,
+            ReprMut::Bits { words, .. } => words.get_mut(word)?,
+            ReprMut::Strided { words, len, .. } if word < *len => words.get_mut(word),
+            _ => return None,
+        };
+        let removed = *bits & mask;
+        *bits &= !mask;
+        self.header.size -= u64::from(removed.count_ones());
+        Some(removed)
+    }
+
     /// Removes `value` if it is present: returns its trail offset (see [`DomainMut::restore`]) and
     /// the bound events of the removal (`LOWER_BOUND`, `UPPER_BOUND` and `REMOVAL`; whether it left
     /// the domain fixed the caller reads from the size). Emptying the domain is allowed (the caller
@@ -1327,6 +1348,49 @@ impl<'a> DomainMut<'a> {
             }
         }
         Some((offset, events))
+    }
+
+    /// Puts back the values of word `word` whose bits are set in `mask` (undo of
+    /// [`DomainMut::remove_inner_mask`]), counting them and widening the bounds to cover them, so
+    /// that, like [`DomainMut::restore`], it gives the same final state whatever the order of its
+    /// undo and that of later bound changes. (The store undoes word removals before bound changes,
+    /// whose undo widens the bounds past these values anyway; the widening keeps this undo correct
+    /// on its own.)
+    #[inline]
+    pub(crate) fn restore_mask(&mut self, word: usize, mask: u64) {
+        debug_assert_ne!(mask, 0, "an empty word removal");
+        let base = match &mut self.repr {
+            ReprMut::Word { base, bits, .. } => {
+                debug_assert_eq!(word, 0, "an inline word has one word");
+                debug_assert_eq!(**bits & mask, 0, "restoring a present value");
+                **bits |= mask;
+                *base
+            }
+            ReprMut::Bits { base, words, .. } => {
+                debug_assert_eq!(words[word] & mask, 0, "restoring a present value");
+                words[word] |= mask;
+                *base
+            }
+            ReprMut::Strided { base, words, .. } => {
+                let bits = words.get_mut(word);
+                debug_assert_eq!(*bits & mask, 0, "restoring a present value");
+                *bits |= mask;
+                *base
+            }
+            ReprMut::Spans { .. } => unreachable!("a word removal from a domain of intervals"),
+        };
+        let first_of_word = i64::from(base) + 64 * word as i64;
+        let lowest = (first_of_word + i64::from(mask.trailing_zeros())) as i32;
+        let highest = (first_of_word + 63 - i64::from(mask.leading_zeros())) as i32;
+        let header = &mut *self.header;
+        if header.size == 0 {
+            header.lo = lowest;
+            header.hi = highest;
+        } else {
+            header.lo = header.lo.min(lowest);
+            header.hi = header.hi.max(highest);
+        }
+        header.size += u64::from(mask.count_ones());
     }
 
     /// Puts back the value removed with trail offset `offset` (undo of [`DomainMut::remove`]).

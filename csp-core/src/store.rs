@@ -8,6 +8,7 @@ mod compaction;
 pub(crate) mod context;
 mod propagation;
 mod runs;
+mod words;
 
 use std::collections::VecDeque;
 
@@ -54,6 +55,17 @@ struct Removal {
     offset: u32,
 }
 
+/// Values removed together from one word of a bit-set domain: the bits of `mask` in word `word` of
+/// variable `var`'s bits (see [`Store::remove_mask`]). One entry undoes them all, where one
+/// [`Removal`] each would cost a restore each: a product's hole punching removes dozens of values
+/// from a word at a time.
+#[derive(Debug, Clone, Copy)]
+struct WordRemoval {
+    var: u32,
+    word: u32,
+    mask: u64,
+}
+
 /// A bound change: the bounds before it and how many values it removed. An assignment is one too (it
 /// fixes the domain), marked by [`ASSIGNMENT`] in `var`.
 #[derive(Debug, Clone, Copy)]
@@ -80,6 +92,8 @@ const ASSIGNMENT: u32 = 1 << 31;
 #[derive(Debug, Clone, Default)]
 struct Trail {
     removals: Vec<Removal>,
+    /// Removals of two or more values from one word, undone with one entry each.
+    words: Vec<WordRemoval>,
     /// Bound changes and assignments, in order (an assignment fixes its domain: one entry undoes
     /// both).
     bounds: Vec<BoundChange>,
@@ -91,6 +105,7 @@ struct Trail {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
 pub struct Checkpoint {
     removals: usize,
+    words: usize,
     bounds: usize,
     cells: usize,
     /// The length of the change log ([`Store::change_log`]), which is never forgotten.
@@ -100,7 +115,7 @@ pub struct Checkpoint {
 impl Checkpoint {
     /// Trail entries of every kind recorded before this point: a measure of the trail's size.
     pub fn entries(&self) -> usize {
-        self.removals + self.bounds + self.cells
+        self.removals + self.words + self.bounds + self.cells
     }
 }
 
@@ -310,6 +325,7 @@ impl Store {
     pub fn checkpoint(&self) -> Checkpoint {
         Checkpoint {
             removals: self.floor.removals + self.trail.removals.len(),
+            words: self.floor.words + self.trail.words.len(),
             bounds: self.floor.bounds + self.trail.bounds.len(),
             cells: self.floor.cells + self.trail.cells.len(),
             log: self.log.as_ref().map_or(0, |log| log.entries.len()),
@@ -512,6 +528,7 @@ impl Store {
     /// The memory the trail's logs hold now, in bytes (their capacity: what the process keeps).
     pub fn trail_bytes(&self) -> usize {
         self.trail.removals.capacity() * std::mem::size_of::<Removal>()
+            + self.trail.words.capacity() * std::mem::size_of::<WordRemoval>()
             + self.trail.bounds.capacity() * std::mem::size_of::<BoundChange>()
             + self.trail.cells.capacity() * std::mem::size_of::<(u32, i64)>()
     }
@@ -520,6 +537,7 @@ impl Store {
     pub fn trail_bytes_since(&self, from: Checkpoint) -> usize {
         let now = self.checkpoint();
         now.removals.saturating_sub(from.removals) * std::mem::size_of::<Removal>()
+            + now.words.saturating_sub(from.words) * std::mem::size_of::<WordRemoval>()
             + now.bounds.saturating_sub(from.bounds) * std::mem::size_of::<BoundChange>()
             + now.cells.saturating_sub(from.cells) * std::mem::size_of::<(u32, i64)>()
     }
@@ -530,8 +548,12 @@ impl Store {
     /// forgotten part of the trail.
     pub fn changed_vars_since(&self, from: Checkpoint, out: &mut Vec<VarId>) {
         let removals = from.removals.saturating_sub(self.floor.removals);
+        let words = from.words.saturating_sub(self.floor.words);
         let bounds = from.bounds.saturating_sub(self.floor.bounds);
         for removal in self.trail.removals.get(removals..).unwrap_or_default() {
+            out.push(VarId::from_index(removal.var as usize));
+        }
+        for removal in self.trail.words.get(words..).unwrap_or_default() {
             out.push(VarId::from_index(removal.var as usize));
         }
         for change in self.trail.bounds.get(bounds..).unwrap_or_default() {
@@ -562,6 +584,7 @@ impl Store {
     #[inline]
     pub fn is_forgotten(&self, checkpoint: Checkpoint) -> bool {
         checkpoint.removals < self.floor.removals
+            || checkpoint.words < self.floor.words
             || checkpoint.bounds < self.floor.bounds
             || checkpoint.cells < self.floor.cells
     }
@@ -577,11 +600,13 @@ impl Store {
     /// Schulte, *Comparing Trailing and Copying for Constraint Programming*, ICLP 1999).
     pub fn forget_trail_before(&mut self, checkpoint: Checkpoint) {
         let removals = checkpoint.removals.saturating_sub(self.floor.removals);
+        let words = checkpoint.words.saturating_sub(self.floor.words);
         let bounds = checkpoint.bounds.saturating_sub(self.floor.bounds);
         let cells = checkpoint.cells.saturating_sub(self.floor.cells);
         self.trail
             .removals
             .drain(..removals.min(self.trail.removals.len()));
+        self.trail.words.drain(..words.min(self.trail.words.len()));
         for change in self
             .trail
             .bounds
@@ -594,6 +619,7 @@ impl Store {
         self.trail.cells.drain(..cells.min(self.trail.cells.len()));
         self.floor = Checkpoint {
             removals: self.floor.removals + removals,
+            words: self.floor.words + words,
             bounds: self.floor.bounds + bounds,
             cells: self.floor.cells + cells,
             log: 0,

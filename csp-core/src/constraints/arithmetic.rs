@@ -420,13 +420,18 @@ impl Arithmetic {
         // As in the general path: no hole to punch when `z` has no more values than results.
         if size > distinct && size <= holes_budget {
             // `z`'s values between the results' bounds that no tuple gave (its bits outside those
-            // bounds are gone since the cut above), ascending.
-            for_each_bit_between(
-                lo,
-                hi,
-                |w| z_bits[w] & !found[w],
-                |offset| ctx.remove(z, (base_wide + offset as i64) as i32).map(drop),
-            )?;
+            // bounds are gone since the cut above), ascending, a word at a time: the window's
+            // words are `z`'s own (see `window_base`), so each is one trail entry.
+            for w in lo / 64..=hi / 64 {
+                let mut holes = z_bits[w] & !found[w];
+                if w == lo / 64 {
+                    holes &= u64::MAX << (lo % 64);
+                }
+                if w == hi / 64 {
+                    holes &= u64::MAX >> (63 - hi % 64);
+                }
+                ctx.remove_mask(z, (base_wide + 64 * w as i64) as i32, holes)?;
+            }
         }
         Ok(())
     }

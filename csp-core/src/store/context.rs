@@ -174,6 +174,17 @@ impl PropagationCtx<'_> {
         self.store.remove_from_unassigned(vars, values)
     }
 
+    /// Removes the values `first + i` for each bit `i` set in `mask`: the same changes as calling
+    /// [`PropagationCtx::remove`] for each, ascending, stopping at the first [`Wipeout`].
+    ///
+    /// Holes punched a word at a time: when the values lie strictly inside the bounds and `first`
+    /// starts a word of `var`'s bit set, the word is cleared at once and trailed (and later
+    /// restored) as one entry ([`Store::remove_mask`]).
+    #[inline]
+    pub fn remove_mask(&mut self, var: VarId, first: i32, mask: u64) -> Result<(), Wipeout> {
+        self.store.remove_mask(var, first, mask)
+    }
+
     /// Removes every value below `bound`: one trail entry however many values go. Returns whether
     /// anything changed; emptying the domain is a [`Wipeout`].
     #[inline]

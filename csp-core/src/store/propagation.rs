@@ -14,6 +14,7 @@ impl Store {
     pub fn undo_to(&mut self, model: &Model, checkpoint: Checkpoint) {
         debug_assert!(
             checkpoint.removals >= self.floor.removals
+                && checkpoint.words >= self.floor.words
                 && checkpoint.bounds >= self.floor.bounds
                 && checkpoint.cells >= self.floor.cells,
             "undo to a forgotten checkpoint"
@@ -23,6 +24,7 @@ impl Store {
         }
         let checkpoint = Checkpoint {
             removals: checkpoint.removals - self.floor.removals,
+            words: checkpoint.words - self.floor.words,
             bounds: checkpoint.bounds - self.floor.bounds,
             cells: checkpoint.cells - self.floor.cells,
             log: checkpoint.log,
@@ -41,6 +43,11 @@ impl Store {
             } else {
                 self.domain_mut(index).restore(removal.offset);
             }
+        }
+        while self.trail.words.len() > checkpoint.words {
+            let removal = self.trail.words.pop().expect("longer than the mark");
+            self.domain_mut(removal.var as usize)
+                .restore_mask(removal.word as usize, removal.mask);
         }
         while self.trail.bounds.len() > checkpoint.bounds {
             let change = self.trail.bounds.pop().expect("longer than the mark");
