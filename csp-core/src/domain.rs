@@ -1495,9 +1495,18 @@ impl<'a> DomainMut<'a> {
         } else {
             view.prev_value(new_hi).expect("first <= new_hi is present")
         };
-        let removed = view.count_between(i64::from(lo), i64::from(first) - 1)
-            + view.count_between(i64::from(last) + 1, i64::from(hi));
-        Ok(Some(self.narrow_to(first, last, size - removed)))
+        // Count whichever is narrower, the values kept or the two ends cut off: a wide domain cut
+        // to a few values (a product's result, once its factors are nearly fixed) counts a word or
+        // two rather than every word of what it lost.
+        let kept_width = i64::from(last) - i64::from(first);
+        let cut_width = (i64::from(first) - i64::from(lo)) + (i64::from(hi) - i64::from(last));
+        let kept = if kept_width < cut_width {
+            view.count_between(i64::from(first), i64::from(last))
+        } else {
+            size - view.count_between(i64::from(lo), i64::from(first) - 1)
+                - view.count_between(i64::from(last) + 1, i64::from(hi))
+        };
+        Ok(Some(self.narrow_to(first, last, kept)))
     }
 
     /// Moves the bounds to `first..=last`, both values of the domain within the current bounds,
