@@ -6,9 +6,9 @@ mod compaction;
 // The crate root re-exports the contexts: a re-export here would make this module use the one
 // that wraps it.
 pub(crate) mod context;
+mod masks;
 mod propagation;
 mod runs;
-mod words;
 
 use std::collections::VecDeque;
 
