@@ -384,7 +384,8 @@ impl Linear {
                 ctx.cell(self.lower_cell(i)) == i64::from(lo)
                     && ctx.cell(self.upper_cell(i)) == i64::from(hi)
             } else {
-                ctx.cell(self.lower_cell(i)) == i64::from(self.smallest_side(i, lo, hi))
+                // A term with coefficient 0 hears of nothing (it adds nothing to the sums).
+                a == 0 || ctx.cell(self.lower_cell(i)) == i64::from(self.smallest_side(i, lo, hi))
             };
             if !kept {
                 return false;
