@@ -443,6 +443,12 @@ impl Store {
     /// [`PropagationCtx::set_min`](crate::PropagationCtx::set_min) and its siblings.
     #[inline]
     pub fn set_bounds(&mut self, var: VarId, lo: i64, hi: i64) -> Result<bool, Wipeout> {
+        // Most calls change nothing (a propagator restating bounds it already made): answered from
+        // the header, without building the domain's mutable view.
+        let header = self.headers[var.index()];
+        if header.size > 0 && lo <= i64::from(header.lo) && hi >= i64::from(header.hi) {
+            return Ok(false);
+        }
         match self.domain_mut(var.index()).tighten(lo, hi) {
             Ok(None) => Ok(false),
             Ok(Some(change)) => {
