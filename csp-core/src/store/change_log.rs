@@ -227,6 +227,27 @@ impl<'a> ExplainCtx<'a> {
             })
     }
 
+    /// Whether a value strictly between the variable's bounds then was missing from its domain
+    /// (removed by a logged change, or absent when the log began). Without such holes a
+    /// variable's domain then was its bounds, so an explanation by bounds needs no check.
+    pub fn has_holes(&self, var: VarId) -> bool {
+        let (lo, hi) = self.bounds(var);
+        let Some(log) = &self.store.log else {
+            return false;
+        };
+        let width = u64::try_from(i64::from(hi) - i64::from(lo) + 1).unwrap_or(0);
+        if log.start_holes[var.index()]
+            .as_ref()
+            .is_some_and(|domain| domain.count_in(lo, hi) != width)
+        {
+            return true;
+        }
+        self.store
+            .removals_before(var, self.before)
+            .iter()
+            .any(|&j| (lo..=hi).contains(&log.entries[j as usize].literal.value))
+    }
+
     /// The variable's smallest and largest values then.
     pub fn bounds(&self, var: VarId) -> (i32, i32) {
         self.store.bounds_before(var, self.before)
