@@ -436,9 +436,16 @@ impl<'m> LearningSearch<'m> {
                     let ctx = SelectCtx::new(self.model, &self.store, Propagation::Mac);
                     brancher.on_wipeout(c, &ctx);
                 }
-                self.scope_entries(c, end, &mut entries)
+                let failure = self.store.take_failure();
+                if !self.failure_entries(c, failure, end, &mut entries) {
+                    entries.clear();
+                    self.scope_entries(c, end, &mut entries);
+                }
             }
             Conflict::Clause(id) => {
+                // A clause's own failure is its literals; a change a wipe-out refused on the way
+                // is stale now.
+                let _ = self.store.take_failure();
                 for k in 0..self.clauses[id as usize].literals.len() {
                     let literal = self.clauses[id as usize].literals[k];
                     self.witnesses(literal.negate(), end, &mut entries);
@@ -462,6 +469,55 @@ impl<'m> LearningSearch<'m> {
         self.reduce_clauses();
         self.decay();
         self.conflicts_since_restart += 1;
+        true
+    }
+
+    /// The entries of a failure of constraint `c` that refused a change, `failure` (the literal it
+    /// could not make true, and the cause it was made under): the constraint's explanation of the
+    /// change (as if made at the end of the log, `end`) with the removals its bound skips, and the
+    /// entries that make it false. Far fewer than every domain of the scope, which is what a
+    /// failure is explained by otherwise: a sum that fails needs one bound of each term, not both
+    /// bounds and the holes. Returns false, leaving `out` as it was or with entries to discard,
+    /// when the failure is not one it can explain this way.
+    fn failure_entries(
+        &self,
+        c: ConstraintId,
+        failure: Option<(Literal, Cause)>,
+        end: usize,
+        out: &mut Vec<usize>,
+    ) -> bool {
+        let Some((literal, cause)) = failure else {
+            return false;
+        };
+        if cause != Cause::Constraint(c) {
+            return false;
+        }
+        // The literal must be false by bounds alone, for its negation's witnesses to be entries
+        // (`x ≥ v` refused by an upper bound below `v`, say).
+        let (lo, hi) = self.store.bounds_before(literal.var, end);
+        let false_by_bounds = match literal.relation {
+            LiteralRelation::Ge => hi < literal.value,
+            LiteralRelation::Le => lo > literal.value,
+            LiteralRelation::Ne => lo == literal.value && hi == literal.value,
+            LiteralRelation::Eq => false,
+        };
+        if !false_by_bounds {
+            return false;
+        }
+        let mut reasons = Vec::new();
+        let ctx = ExplainCtx::new(&self.store, end);
+        if !self
+            .model
+            .constraint(c)
+            .explain(literal, &ctx, &mut reasons)
+        {
+            return false;
+        }
+        for reason in reasons {
+            self.witnesses(reason, end, out);
+        }
+        self.holes_passed(literal, end, out);
+        self.witnesses(literal.negate(), end, out);
         true
     }
 

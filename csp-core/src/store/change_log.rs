@@ -63,6 +63,7 @@ impl Store {
             removals_of: vec![Vec::new(); self.num_vars()],
             removal_entry: hashbrown::HashMap::new(),
             cause: Cause::Decision,
+            failure: None,
             start_bounds: (0..self.num_vars())
                 .map(|i| {
                     let var = VarId::from_index(i);
@@ -153,6 +154,41 @@ impl Store {
             LiteralRelation::Ne => self.remove_value(var, literal.value),
             LiteralRelation::Le => self.set_bounds(var, i64::MIN, v),
             LiteralRelation::Ge => self.set_bounds(var, v, i64::MAX),
+        }
+    }
+
+    /// The change that failed last, with its cause, if a wipe-out refused one since the last call:
+    /// a removal that would have emptied a domain, or a bound beyond the other bound. Learning
+    /// explains a constraint's failure by it (the constraint's explanation of that change, and
+    /// what made it false) rather than by every domain of the constraint's scope. `None` when the
+    /// log is off, when the failure was no such change (a constraint that found its fixed
+    /// variables violate it, or a bound whose values between the bounds were all removed), or
+    /// when it was taken already.
+    pub fn take_failure(&mut self) -> Option<(Literal, Cause)> {
+        self.log.as_mut().and_then(|log| log.failure.take())
+    }
+
+    /// Notes the change a wipe-out refused (see [`Store::take_failure`]).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn log_failure(&mut self, literal: Option<Literal>) {
+        if let Some(log) = &mut self.log {
+            log.failure = literal.map(|literal| (literal, log.cause));
+        }
+    }
+
+    /// The bound literal that `set_bounds(var, lo, hi)` could not make true, the domain unchanged:
+    /// `x ≥ lo` beyond the upper bound, or `x ≤ hi` below the lower one; `None` when neither
+    /// (the values between were all removed) or the bound does not fit a literal.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn refused_bounds(&self, var: VarId, lo: i64, hi: i64) -> Option<Literal> {
+        if lo > i64::from(self.ub(var)) {
+            i32::try_from(lo).ok().map(|v| Literal::ge(var, v))
+        } else if hi < i64::from(self.lb(var)) {
+            i32::try_from(hi).ok().map(|v| Literal::le(var, v))
+        } else {
+            None
         }
     }
 
