@@ -919,7 +919,28 @@ impl<'m> LearningSearch<'m> {
         };
         let log = self.store.change_log();
         let root_end = self.root_end();
-        for &j in self.store.removals_before(literal.var, e).iter().rev() {
+        let removals = self.store.removals_before(literal.var, e);
+        // The values passed, when fewer than the variable's removals (a bound that moved a step
+        // past a domain that lost hundreds of values): each looked up rather than every removal
+        // read.
+        let passed = match literal.relation {
+            LiteralRelation::Ge => Some((old_lo, literal.value.saturating_sub(1))),
+            LiteralRelation::Le => Some((literal.value.saturating_add(1), old_hi)),
+            LiteralRelation::Eq | LiteralRelation::Ne => None,
+        };
+        if let Some((from, to)) = passed
+            && i64::from(to) - i64::from(from) < removals.len() as i64
+        {
+            for v in from..=to {
+                if let Some(j) = self.store.removal_of(literal.var, v)
+                    && (root_end..e).contains(&j)
+                {
+                    out.push(j);
+                }
+            }
+            return;
+        }
+        for &j in removals.iter().rev() {
             let j = j as usize;
             if j < root_end {
                 break;
