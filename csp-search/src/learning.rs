@@ -165,6 +165,8 @@ pub struct LearningSearch<'m> {
     /// What to do before searching on after a solution was returned.
     after_solution: bool,
     learned: u64,
+    /// The literals of the clauses learned, in all.
+    learned_literals: u64,
     /// How many learned clauses to keep before the next reduction.
     max_learned: usize,
     /// The variables to branch on first ([`LearningSearch::branch_first`]).
@@ -218,6 +220,7 @@ impl<'m> LearningSearch<'m> {
             solution: None,
             after_solution: false,
             learned: 0,
+            learned_literals: 0,
             max_learned: INITIAL_MAX_LEARNED,
             first: Vec::new(),
             annotated: None,
@@ -266,6 +269,12 @@ impl<'m> LearningSearch<'m> {
     /// How many clauses conflict analysis learned.
     pub fn learned_clauses(&self) -> u64 {
         self.learned
+    }
+
+    /// How many literals the learned clauses had in all, as learned (shortened, before any was
+    /// dropped): with [`LearningSearch::learned_clauses`], their mean length.
+    pub fn learned_literals(&self) -> u64 {
+        self.learned_literals
     }
 
     /// The result so far (its outcome [`Outcome::Stopped`] while the search is not over).
@@ -725,6 +734,7 @@ impl<'m> LearningSearch<'m> {
     /// true.
     fn learn(&mut self, literals: Vec<Literal>, lbd: u32) {
         self.learned += 1;
+        self.learned_literals += literals.len() as u64;
         let id = self.add_clause(literals, Some(lbd));
         let first = self.clauses[id as usize].literals[0];
         self.store.set_cause(Cause::Clause(id));
