@@ -97,6 +97,10 @@ fn statistics_are_mzn_stat_lines_closed_by_their_end_marker() {
     }
     assert!(text.contains("%%%mzn-stat: objective=34\n"));
     assert!(text.contains("%%%mzn-stat: objectiveBound=34\n"));
+    assert!(
+        !text.contains("learnedClauses"),
+        "only a learning search learns: {text}"
+    );
     assert!(text.trim_end().ends_with("%%%mzn-stat-end"));
 }
 
@@ -301,6 +305,15 @@ fn learning_proves_what_search_without_it_proves() {
         let text = stdout(&output);
         assert!(text.contains(expected), "{file}: {text}");
         assert!(text.contains("==========") || text.contains("UNSATISFIABLE"));
+        // What it learned, counted: the clauses and their mean length.
+        assert!(
+            text.contains("%%%mzn-stat: learnedClauses="),
+            "{file}: {text}"
+        );
+        assert!(
+            text.contains("%%%mzn-stat: learnedLiteralsMean="),
+            "{file}: {text}"
+        );
     }
     // Every solution, as without learning: blocking clauses lose none and repeat none.
     let text = stdout(&run(&["--learning", "on", "-a"], &fzn("queens_008.fzn")));

@@ -131,6 +131,9 @@ pub(crate) struct ChangeLog {
     pub(crate) removal_entry: hashbrown::HashMap<(u32, i32), u32>,
     /// The cause of changes made now.
     pub(crate) cause: Cause,
+    /// The last change refused by a wipe-out, with its cause, until taken
+    /// ([`crate::Store::take_failure`]).
+    pub(crate) failure: Option<(Literal, Cause)>,
     /// Each variable's bounds when the log started.
     pub(crate) start_bounds: Vec<(i32, i32)>,
     /// Each variable's domain when the log started, if it had holes then (the bounds say the

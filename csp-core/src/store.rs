@@ -421,6 +421,9 @@ impl Store {
             offset,
         });
         if size == 0 {
+            if self.log.is_some() {
+                self.log_failure(Some(crate::Literal::ne(var, value)));
+            }
             return Err(Wipeout);
         }
         if self.tracking {
@@ -464,7 +467,12 @@ impl Store {
                 }
                 Ok(true)
             }
-            Err(()) => Err(Wipeout),
+            Err(()) => {
+                if self.log.is_some() {
+                    self.log_failure(self.refused_bounds(var, lo, hi));
+                }
+                Err(Wipeout)
+            }
         }
     }
 

@@ -66,20 +66,33 @@ fn check_explanations(model: &Model, cuts: &[(usize, bool, i32)]) -> usize {
             return 0;
         }
     }
-    let _ = store.establish_arc_consistency(model);
+    let failed = store.establish_arc_consistency(model).is_err();
+    // A change a wipe-out refused is explained as if made at the end of the log: learning
+    // explains such a failure by it, so its explanation must imply it just the same.
+    let failure = store
+        .take_failure()
+        .filter(|_| failed)
+        .map(|(literal, cause)| (store.change_log().len(), literal, cause));
+    let changes: Vec<(usize, Literal, Cause)> = store
+        .change_log()
+        .iter()
+        .enumerate()
+        .map(|(e, entry)| (e, entry.literal, entry.cause))
+        .chain(failure)
+        .collect();
     let all = tuples(model);
     let mut explained = 0;
-    for (e, entry) in store.change_log().iter().enumerate() {
-        let Cause::Constraint(c) = entry.cause else {
+    for (e, literal, cause) in changes {
+        let Cause::Constraint(c) = cause else {
             continue;
         };
         let constraint = model.constraint(c);
         let mut reasons: Vec<Literal> = Vec::new();
-        if !constraint.explain(entry.literal, &ExplainCtx::new(&store, e), &mut reasons) {
+        if !constraint.explain(literal, &ExplainCtx::new(&store, e), &mut reasons) {
             continue;
         }
         explained += 1;
-        let var = entry.literal.var;
+        let var = literal.var;
         let own = domain_before(model, &store, var, e);
         for (r, reason) in reasons.iter().enumerate() {
             // Every reason held just before the change: every value left then satisfies it.
@@ -87,7 +100,7 @@ fn check_explanations(model: &Model, cuts: &[(usize, bool, i32)]) -> usize {
                 domain_before(model, &store, reason.var, e)
                     .into_iter()
                     .all(|v| reason.holds_for(v)),
-                "reason {r} {reason:?} did not hold before entry {e} {entry:?}"
+                "reason {r} {reason:?} did not hold before entry {e} {literal:?}"
             );
         }
         for tuple in &all {
@@ -100,9 +113,9 @@ fn check_explanations(model: &Model, cuts: &[(usize, bool, i32)]) -> usize {
                 && reasons.iter().all(|r| r.holds_for(tuple[r.var.index()]))
                 && own.contains(&tuple[var.index()]);
             assert!(
-                !premises || entry.literal.holds_for(tuple[var.index()]),
+                !premises || literal.holds_for(tuple[var.index()]),
                 "{:?} explained by {reasons:?} but {tuple:?} satisfies both",
-                entry.literal
+                literal
             );
         }
     }
@@ -305,4 +318,73 @@ fn a_linear_bound_is_explained_by_the_other_bound() {
             .explain(log[e].literal, &ExplainCtx::new(&store, e), &mut reasons)
     );
     assert_eq!(reasons, vec![Literal::ge(x, 2)]);
+}
+
+/// A failure is a change refused: on `x + y ≤ 2` with `x ≥ 2` and `y ≥ 1`, the sum cannot make
+/// `y ≤ 0` (or `x ≤ 1`) true; the store hands that literal and its constraint to learning once,
+/// and its explanation (the other bound) passes the brute-force check like a logged change's.
+#[test]
+fn a_refused_bound_is_the_failure_and_is_explained() {
+    let mut builder = ModelBuilder::new();
+    let x = builder.int_var("x", 0..=3).unwrap();
+    let y = builder.int_var("y", 0..=3).unwrap();
+    builder
+        .post(Linear::new(vec![(1, x), (1, y)], Relation::LessOrEqual, 2))
+        .unwrap();
+    let model = builder.build();
+    let sum = model.constraints_of(x)[0];
+    let mut store = Store::new(&model);
+    store.enable_change_log();
+    store.set_bounds(x, 2, i64::MAX).unwrap();
+    store.set_bounds(y, 1, i64::MAX).unwrap();
+    assert!(store.establish_arc_consistency(&model).is_err());
+    let (literal, cause) = store.take_failure().expect("the sum refused a bound");
+    assert_eq!(cause, Cause::Constraint(sum));
+    assert!(
+        [Literal::le(y, 0), Literal::le(x, 1)].contains(&literal),
+        "{literal:?}"
+    );
+    assert_eq!(store.take_failure(), None, "taken once");
+    // The decisions' cut alone refuses nothing; only the sum's bound is a failure to explain.
+    assert_eq!(
+        check_explanations(&model, &[(0, false, 2), (1, false, 1)]),
+        1
+    );
+}
+
+/// A removal that would empty a domain is refused as `x ≠ v`, and a decision's refused bound
+/// carries the decision as its cause.
+#[test]
+fn a_refused_removal_and_a_refused_decision_are_failures() {
+    let mut builder = ModelBuilder::new();
+    let x = builder.int_var("x", 0..=3).unwrap();
+    let model = builder.build();
+    let mut store = Store::new(&model);
+    store.enable_change_log();
+    assert!(store.set_bounds(x, 5, i64::MAX).is_err());
+    assert_eq!(
+        store.take_failure(),
+        Some((Literal::ge(x, 5), Cause::Decision))
+    );
+    store.set_bounds(x, 2, 2).unwrap();
+    assert!(store.remove_value(x, 2).is_err());
+    assert_eq!(
+        store.take_failure(),
+        Some((Literal::ne(x, 2), Cause::Decision))
+    );
+}
+
+/// Products over domains without holes are explained by bounds without the enumeration that
+/// checks domains with holes; the explanations still pass the brute-force check.
+#[test]
+fn a_product_over_ranges_is_explained_by_bounds() {
+    let mut builder = ModelBuilder::new();
+    let x = builder.int_var("x", 0..=4).unwrap();
+    let y = builder.int_var("y", 0..=4).unwrap();
+    let z = builder.int_var("z", 0..=16).unwrap();
+    builder.post(Arithmetic::times(x, y, z)).unwrap();
+    let model = builder.build();
+    // z ≥ 9 makes x ≥ 3 and y ≥ 3 by bounds, from ranges.
+    assert!(check_explanations(&model, &[(2, false, 9)]) >= 2);
+    assert!(check_explanations(&model, &[(0, true, 2), (1, true, 3)]) >= 1);
 }

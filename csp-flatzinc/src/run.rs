@@ -215,38 +215,39 @@ pub fn run<P: Printer + ?Sized, O: SearchObserver>(
     };
     // A portfolio answers an optimisation, or a satisfaction problem's first solution; an
     // enumeration of every solution is one search's work.
-    let result = if options.threads > 1 && !options.learning && (optimising || wanted == Some(1)) {
-        portfolio(compiled, options, &config, &mut collector)?
-    } else {
-        let mut search = if options.learning {
-            let mut search = LearningSearch::new(model, &config);
-            search.branch_first(compiled.decision_vars());
-            // As Chuffed does: the model's search, pruned by what is learned, or under `-f` that
-            // search and activity in turn, restart by restart.
-            search.follow_searches(compiled.searches().to_vec(), options.free_search);
-            Engine::Learning(Box::new(search))
-        } else if optimising && options.lns {
-            Engine::Lns(Box::new(LnsSearch::new(
-                model,
-                &config,
-                lns_config(compiled),
-            )))
+    let (result, learned) =
+        if options.threads > 1 && !options.learning && (optimising || wanted == Some(1)) {
+            (portfolio(compiled, options, &config, &mut collector)?, None)
         } else {
-            Engine::Tree(Box::new(Search::new(model, &config)))
-        };
-        let past_deadline = || options.deadline.is_some_and(|d| Instant::now() >= d);
-        let mut timed_out = time_left == Some(Duration::ZERO);
-        while !timed_out {
-            let Some(values) = search.next_solution(observer) else {
-                break;
+            let mut search = if options.learning {
+                let mut search = LearningSearch::new(model, &config);
+                search.branch_first(compiled.decision_vars());
+                // As Chuffed does: the model's search, pruned by what is learned, or under `-f` that
+                // search and activity in turn, restart by restart.
+                search.follow_searches(compiled.searches().to_vec(), options.free_search);
+                Engine::Learning(Box::new(search))
+            } else if optimising && options.lns {
+                Engine::Lns(Box::new(LnsSearch::new(
+                    model,
+                    &config,
+                    lns_config(compiled),
+                )))
+            } else {
+                Engine::Tree(Box::new(Search::new(model, &config)))
             };
-            if !collector.accept(values)? {
-                break;
+            let past_deadline = || options.deadline.is_some_and(|d| Instant::now() >= d);
+            let mut timed_out = time_left == Some(Duration::ZERO);
+            while !timed_out {
+                let Some(values) = search.next_solution(observer) else {
+                    break;
+                };
+                if !collector.accept(values)? {
+                    break;
+                }
+                timed_out = past_deadline();
             }
-            timed_out = past_deadline();
-        }
-        search.result_with_outcome()
-    };
+            (search.result_with_outcome(), search.learned())
+        };
     let found = collector.found;
     if let Some(text) = &collector.best {
         collector.printer.solution(text)?;
@@ -266,7 +267,7 @@ pub fn run<P: Printer + ?Sized, O: SearchObserver>(
         end.push('\n');
     }
     if options.statistics {
-        statistics(&mut end, compiled, options, found, &result);
+        statistics(&mut end, compiled, options, found, &result, learned);
     }
     printer.end(&end)?;
     Ok(RunSummary {
@@ -283,6 +284,7 @@ fn statistics(
     options: &RunOptions,
     found: u64,
     result: &SearchResult,
+    learned: Option<(u64, u64)>,
 ) {
     let model = compiled.model();
     let mut stat = |name: &str, value: &dyn std::fmt::Display| {
@@ -304,6 +306,13 @@ fn statistics(
     stat("failures", &result.stats.dead_ends);
     stat("restarts", &result.stats.restarts);
     stat("peakDepth", &result.stats.max_depth);
+    // Under learning, how many clauses it learned and their mean length: what tells strong
+    // explanations from weak ones when comparing runs.
+    if let Some((clauses, literals)) = learned {
+        stat("learnedClauses", &clauses);
+        let mean = literals as f64 / clauses.max(1) as f64;
+        stat("learnedLiteralsMean", &format_args!("{mean:.1}"));
+    }
     if model.objective() != Objective::Satisfy {
         let objective = result
             .solution
@@ -481,6 +490,14 @@ impl Engine<'_> {
             Engine::Tree(search) => search.outcome(),
             Engine::Lns(search) => search.outcome(),
             Engine::Learning(search) => search.outcome(),
+        }
+    }
+
+    /// Under learning, the clauses learned and their literals in all.
+    fn learned(&self) -> Option<(u64, u64)> {
+        match self {
+            Engine::Learning(search) => Some((search.learned_clauses(), search.learned_literals())),
+            _ => None,
         }
     }
 

@@ -570,6 +570,14 @@ impl Constraint for Arithmetic {
         let Some(changed) = self.args.scope.iter().position(|&v| v == literal.var) else {
             return false;
         };
+        // Without holes in any domain then, the domains were their bounds and the change, which
+        // the propagator inferred from them, follows from the bounds: the enumeration below
+        // (up to 2^16 tuples, each a lookup of the log) would only confirm it.
+        if !self.args.scope.iter().any(|&v| ctx.has_holes(v)) {
+            ctx.push_own_bounds(literal, reasons);
+            crate::explain_by_bounds(&self.args.scope, literal.var, ctx, reasons);
+            return true;
+        }
         let bounds: SmallVec<[(i32, i32); 3]> =
             self.args.scope.iter().map(|&v| ctx.bounds(v)).collect();
         let width = |(lo, hi): (i32, i32)| i64::from(hi) - i64::from(lo) + 1;

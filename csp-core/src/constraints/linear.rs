@@ -297,6 +297,35 @@ impl Linear {
     /// Bounds consistency from the cells: every term is cut to what the slack allows, until nothing
     /// changes; the sums follow each cut.
     ///
+    /// Fails as a sum whose bounds `sums` cannot meet the right-hand side does, but by cutting its
+    /// first term to what the rest leaves it, a cut that must empty its domain: the failure is
+    /// then a bound the store refused ([`crate::Store::take_failure`]), which learning explains by
+    /// the bounds of the other terms on that side (rather than by every domain of the scope).
+    /// Search without learning sees the same wipe-out either way.
+    fn fail_through_a_term(
+        &self,
+        ctx: &mut PropagationCtx<'_>,
+        sums: (i128, i128),
+    ) -> Result<(), Wipeout> {
+        let rhs = i128::from(self.rhs);
+        let equal = self.relation == Relation::Equal;
+        if let Some((&a, &v)) = self
+            .coefficients
+            .iter()
+            .zip(&self.scope)
+            .find(|(a, _)| **a != 0)
+        {
+            let (p, q) = term_bounds(a, ctx.lb(v), ctx.ub(v));
+            let upper = rhs - (sums.0 - p);
+            let lower = equal.then(|| rhs - (sums.1 - q));
+            let (x_lo, x_hi) = divide_bounds(a, lower, upper);
+            ctx.restrict_bounds(v, x_lo, x_hi)?;
+        }
+        // The cut cannot succeed (the rest leaves the term less than its smallest value, or more
+        // than its largest); should it, the sum fails all the same.
+        Err(Wipeout)
+    }
+
     /// The cells are exact on entry: every bound change of a scope variable was handed to
     /// [`Constraint::notify`] before the revision runs (the initialisation computes them when forward
     /// checking left them stale). A term can lose a value only when its span `|a|·(max x − min x)`
@@ -314,7 +343,7 @@ impl Linear {
         let mut sums = self.cached_sums(ctx);
         loop {
             if !self.feasible(sums.0, sums.1) {
-                return Err(Wipeout);
+                return self.fail_through_a_term(ctx, sums);
             }
             let mut slack = rhs - sums.0;
             if equal {

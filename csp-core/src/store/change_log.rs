@@ -63,6 +63,7 @@ impl Store {
             removals_of: vec![Vec::new(); self.num_vars()],
             removal_entry: hashbrown::HashMap::new(),
             cause: Cause::Decision,
+            failure: None,
             start_bounds: (0..self.num_vars())
                 .map(|i| {
                     let var = VarId::from_index(i);
@@ -156,6 +157,41 @@ impl Store {
         }
     }
 
+    /// The change that failed last, with its cause, if a wipe-out refused one since the last call:
+    /// a removal that would have emptied a domain, or a bound beyond the other bound. Learning
+    /// explains a constraint's failure by it (the constraint's explanation of that change, and
+    /// what made it false) rather than by every domain of the constraint's scope. `None` when the
+    /// log is off, when the failure was no such change (a constraint that found its fixed
+    /// variables violate it, or a bound whose values between the bounds were all removed), or
+    /// when it was taken already.
+    pub fn take_failure(&mut self) -> Option<(Literal, Cause)> {
+        self.log.as_mut().and_then(|log| log.failure.take())
+    }
+
+    /// Notes the change a wipe-out refused (see [`Store::take_failure`]).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn log_failure(&mut self, literal: Option<Literal>) {
+        if let Some(log) = &mut self.log {
+            log.failure = literal.map(|literal| (literal, log.cause));
+        }
+    }
+
+    /// The bound literal that `set_bounds(var, lo, hi)` could not make true, the domain unchanged:
+    /// `x ≥ lo` beyond the upper bound, or `x ≤ hi` below the lower one; `None` when neither
+    /// (the values between were all removed) or the bound does not fit a literal.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn refused_bounds(&self, var: VarId, lo: i64, hi: i64) -> Option<Literal> {
+        if lo > i64::from(self.ub(var)) {
+            i32::try_from(lo).ok().map(|v| Literal::ge(var, v))
+        } else if hi < i64::from(self.lb(var)) {
+            i32::try_from(hi).ok().map(|v| Literal::le(var, v))
+        } else {
+            None
+        }
+    }
+
     /// Logs the removal of `value` from `var` and, if it moved a bound (`events`), the new bound.
     #[cold]
     #[inline(never)]
@@ -225,6 +261,27 @@ impl<'a> ExplainCtx<'a> {
                     .as_ref()
                     .is_none_or(|domain| domain.contains(value))
             })
+    }
+
+    /// Whether a value strictly between the variable's bounds then was missing from its domain
+    /// (removed by a logged change, or absent when the log began). Without such holes a
+    /// variable's domain then was its bounds, so an explanation by bounds needs no check.
+    pub fn has_holes(&self, var: VarId) -> bool {
+        let (lo, hi) = self.bounds(var);
+        let Some(log) = &self.store.log else {
+            return false;
+        };
+        let width = u64::try_from(i64::from(hi) - i64::from(lo) + 1).unwrap_or(0);
+        if log.start_holes[var.index()]
+            .as_ref()
+            .is_some_and(|domain| domain.count_in(lo, hi) != width)
+        {
+            return true;
+        }
+        self.store
+            .removals_before(var, self.before)
+            .iter()
+            .any(|&j| (lo..=hi).contains(&log.entries[j as usize].literal.value))
     }
 
     /// The variable's smallest and largest values then.
