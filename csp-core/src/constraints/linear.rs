@@ -586,7 +586,7 @@ impl Constraint for Linear {
     /// `=` reads both bounds. `≤` reads only the bound that gives each term its smallest value
     /// (a lower bound for a positive coefficient, an upper bound for a negative one): the other
     /// bound only narrows the term's span, which can prune nothing, and a change of it would find
-    /// [`Linear::may_prune`] answering as it did after the last change. A disequality waits for
+    /// `may_prune` answering as it did after the last change. A disequality waits for
     /// fixed variables.
     fn subscribe(&self, position: usize) -> EventSet {
         match self.relation {

@@ -12,8 +12,8 @@ impl Store {
     ///
     /// When the values all lie strictly between the variable's bounds, `first` is the first value
     /// of one of its bit-set words, and no change log is kept, the word is cleared at once and the
-    /// values that were present are trailed together ([`WordRemoval`]), to be restored together;
-    /// neither bound moves, so the only event is one removal. (A single value present takes an
+    /// values that were present are trailed together (one word-removal entry), to be restored
+    /// together; neither bound moves, so the only event is one removal. (A single value present takes an
     /// ordinary entry, so that no value costs more trail than [`Store::removal_trail_bound`]
     /// counts.) Otherwise the values are removed one by one. A propagator that punches many holes
     /// in a domain, as a product's enumeration does, saves a trail entry and a restore per value.
