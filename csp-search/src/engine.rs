@@ -139,6 +139,10 @@ struct Frame {
     /// Value enumeration: the value of the child in place. A binary node: its first decision's value.
     value: i32,
     kind: Kind,
+    /// Value enumeration: the brancher gave the first value alone ([`Brancher::branch_first`]),
+    /// which is in `value`; the list is made ([`Search::relist_top`]) when search comes back for
+    /// the second. `start` is [`DROPPED`] until then.
+    first_only: bool,
     /// The trail position before the child in place.
     checkpoint: Checkpoint,
 }
@@ -666,17 +670,29 @@ impl<'m, B: Brancher> Search<'m, B> {
             store: &self.store,
             propagation: self.propagation,
         };
-        let Some(branch) = self.brancher.branch(&ctx, &mut self.candidates) else {
+        let Some((branch, first_of)) = self.brancher.branch_first(&ctx, &mut self.candidates)
+        else {
             self.report_solution(level, observer)?;
             return Ok(Expanded::Solution);
         };
+        let mut first_only = false;
         let (var, len, kind, value) = match branch {
             Branch::Values(var) => {
                 debug_assert!(
                     !self.store.is_assigned(var),
                     "the brancher chose an assigned variable"
                 );
-                (var, self.candidates.len() - start, Kind::Values, 0)
+                match first_of {
+                    Some(len) => {
+                        debug_assert!(self.brancher.can_relist() && len > 0);
+                        // The first value alone: kept in the frame, not on the candidate stack.
+                        let first = self.candidates.pop().expect("the first value");
+                        debug_assert_eq!(self.candidates.len(), start);
+                        first_only = true;
+                        (var, len as usize, Kind::Values, first)
+                    }
+                    None => (var, self.candidates.len() - start, Kind::Values, 0),
+                }
             }
             Branch::Binary(decision) => {
                 self.candidates.truncate(start);
@@ -706,11 +722,12 @@ impl<'m, B: Brancher> Search<'m, B> {
         self.frames.push(Frame {
             var,
             level,
-            start,
+            start: if first_only { DROPPED } else { start },
             len: len as u32,
             next: 0,
             value,
             kind,
+            first_only,
             checkpoint: self.store.checkpoint(),
         });
         // Looked at every sixteenth node: a path grows by a node at a time, and the check would be a
@@ -794,7 +811,8 @@ impl<'m, B: Brancher> Search<'m, B> {
             {
                 return Err(Outcome::LimitReached(crate::Limit::Time));
             }
-            if frame.kind == Kind::Values {
+            // A frame given its first value alone has it in place already.
+            if frame.kind == Kind::Values && !(frame.first_only && frame.next == 0) {
                 if frame.start == DROPPED {
                     self.relist_top();
                 }
@@ -1064,7 +1082,8 @@ impl<'m, B: Brancher> Search<'m, B> {
         for (i, frame) in self.frames.iter_mut().enumerate() {
             if i < first_kept {
                 frame.start = DROPPED;
-            } else {
+            } else if frame.start != DROPPED {
+                // A frame given its first value alone has no list to move.
                 frame.start -= cut;
             }
         }
@@ -1087,7 +1106,12 @@ impl<'m, B: Brancher> Search<'m, B> {
             self.frames[top].len as usize,
             "the choices listed again are the same"
         );
+        debug_assert!(
+            !self.frames[top].first_only || self.candidates[start] == self.frames[top].value,
+            "the value tried first heads the list"
+        );
         self.frames[top].start = start;
+        self.frames[top].first_only = false;
     }
 
     /// Brings the store to the state of frame `index` (before its child in place) from the root, when

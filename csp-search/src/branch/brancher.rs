@@ -117,6 +117,21 @@ pub trait Brancher {
     /// values to try go onto the end of `values`, in order.
     fn branch(&mut self, ctx: &SelectCtx<'_>, values: &mut Vec<i32>) -> Option<Branch>;
 
+    /// [`Brancher::branch`], allowed to list only the first value of a [`Branch::Values`] node: it
+    /// answers `Some(n)` beside the branch when it appended the first of the node's `n` values
+    /// alone, and the engine lists them all through [`Brancher::relist`] if search comes back to
+    /// the node for its second child. A search that never backtracks (a large N-queens board under
+    /// forward checking) then never lists a node's thousands of values. Only a brancher that
+    /// [can relist](Brancher::can_relist) may answer `Some`. Default: [`Brancher::branch`], every
+    /// value listed.
+    fn branch_first(
+        &mut self,
+        ctx: &SelectCtx<'_>,
+        values: &mut Vec<i32>,
+    ) -> Option<(Branch, Option<u32>)> {
+        self.branch(ctx, values).map(|branch| (branch, None))
+    }
+
     /// Propagation failed at the node `ctx` shows (before it is undone): `constraint` emptied a domain
     /// or found its variables inconsistent. Conflict-driven heuristics (dom/wdeg) learn from it.
     fn on_wipeout(&mut self, constraint: ConstraintId, ctx: &SelectCtx<'_>) {
@@ -144,6 +159,15 @@ impl<T: Brancher + ?Sized> Brancher for &mut T {
         (**self).branch(ctx, values)
     }
 
+    #[inline(always)]
+    fn branch_first(
+        &mut self,
+        ctx: &SelectCtx<'_>,
+        values: &mut Vec<i32>,
+    ) -> Option<(Branch, Option<u32>)> {
+        (**self).branch_first(ctx, values)
+    }
+
     fn on_wipeout(&mut self, constraint: ConstraintId, ctx: &SelectCtx<'_>) {
         (**self).on_wipeout(constraint, ctx)
     }
@@ -161,6 +185,15 @@ impl<T: Brancher + ?Sized> Brancher for Box<T> {
     #[inline(always)]
     fn branch(&mut self, ctx: &SelectCtx<'_>, values: &mut Vec<i32>) -> Option<Branch> {
         (**self).branch(ctx, values)
+    }
+
+    #[inline(always)]
+    fn branch_first(
+        &mut self,
+        ctx: &SelectCtx<'_>,
+        values: &mut Vec<i32>,
+    ) -> Option<(Branch, Option<u32>)> {
+        (**self).branch_first(ctx, values)
     }
 
     fn on_wipeout(&mut self, constraint: ConstraintId, ctx: &SelectCtx<'_>) {

@@ -15,7 +15,7 @@ use csp_core::{ConstraintId, VarId};
 
 use crate::order::BuiltinVariableOrder;
 use crate::value::BuiltinValueOrder;
-use crate::{SearchConfig, SelectCtx, Strategy, ValueOrder, VariableOrder};
+use crate::{Propagation, SearchConfig, SelectCtx, Strategy, ValueOrder, VariableOrder};
 
 /// The most values [`Enumerate`] lists at one node. A variable with more (a wide domain) is split in
 /// halves, `x ≤ m` then `x > m`, until it has few enough, so that enumeration never tries to list
@@ -41,14 +41,15 @@ impl<V: VariableOrder, W: ValueOrder> Enumerate<V, W> {
     }
 }
 
-impl<V: VariableOrder, W: ValueOrder> Brancher for Enumerate<V, W> {
+impl<V: VariableOrder, W: ValueOrder> Enumerate<V, W> {
+    /// The node's branch on `var`: halves of a domain too wide to list, or its values listed in
+    /// order.
     #[inline(always)]
-    fn branch(&mut self, ctx: &SelectCtx<'_>, values: &mut Vec<i32>) -> Option<Branch> {
-        let var = self.variables.select(ctx)?;
+    fn list(&mut self, var: VarId, ctx: &SelectCtx<'_>, values: &mut Vec<i32>) -> Branch {
         let domain = ctx.domain(var);
         if domain.size() > MAX_ENUMERATED_VALUES {
             let middle = ((i64::from(domain.lb()) + i64::from(domain.ub())).div_euclid(2)) as i32;
-            return Some(Branch::Binary(Decision::AtMost(var, middle)));
+            return Branch::Binary(Decision::AtMost(var, middle));
         }
         let start = values.len();
         let len = ctx.append_choices(var, values);
@@ -57,7 +58,38 @@ impl<V: VariableOrder, W: ValueOrder> Brancher for Enumerate<V, W> {
         if len > 0 {
             self.values.order(var, ctx, &mut values[start..]);
         }
-        Some(Branch::Values(var))
+        Branch::Values(var)
+    }
+}
+
+impl<V: VariableOrder, W: ValueOrder> Brancher for Enumerate<V, W> {
+    #[inline(always)]
+    fn branch(&mut self, ctx: &SelectCtx<'_>, values: &mut Vec<i32>) -> Option<Branch> {
+        let var = self.variables.select(ctx)?;
+        Some(self.list(var, ctx, values))
+    }
+
+    /// Under forward checking and MAC a node's choices are its variable's domain values, so a
+    /// value ordering that can name its first value ([`ValueOrder::first`]) gives the first child
+    /// without listing the rest; under check-past each value must be checked to count the choices,
+    /// and every value is listed.
+    #[inline(always)]
+    fn branch_first(
+        &mut self,
+        ctx: &SelectCtx<'_>,
+        values: &mut Vec<i32>,
+    ) -> Option<(Branch, Option<u32>)> {
+        let var = self.variables.select(ctx)?;
+        let size = ctx.domain(var).size();
+        if ctx.propagation() != Propagation::CheckPast
+            && (2..=MAX_ENUMERATED_VALUES).contains(&size)
+            && self.values.reproducible()
+            && let Some(first) = self.values.first(var, ctx)
+        {
+            values.push(first);
+            return Some((Branch::Values(var), Some(size as u32)));
+        }
+        Some((self.list(var, ctx, values), None))
     }
 
     #[inline]
@@ -111,6 +143,18 @@ impl Brancher for BuiltinBrancher {
         match self {
             Self::Enumerate(brancher) => brancher.branch(ctx, values),
             Self::Decisions(brancher) => brancher.branch(ctx, values),
+        }
+    }
+
+    #[inline(always)]
+    fn branch_first(
+        &mut self,
+        ctx: &SelectCtx<'_>,
+        values: &mut Vec<i32>,
+    ) -> Option<(Branch, Option<u32>)> {
+        match self {
+            Self::Enumerate(brancher) => brancher.branch_first(ctx, values),
+            Self::Decisions(brancher) => brancher.branch_first(ctx, values),
         }
     }
 

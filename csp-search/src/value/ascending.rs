@@ -14,4 +14,8 @@ impl ValueOrder for Ascending {
     fn reproducible(&self) -> bool {
         true
     }
+
+    fn first(&mut self, var: VarId, ctx: &SelectCtx<'_>) -> Option<i32> {
+        Some(ctx.domain(var).lb())
+    }
 }

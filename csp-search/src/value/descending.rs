@@ -16,4 +16,8 @@ impl ValueOrder for Descending {
     fn reproducible(&self) -> bool {
         true
     }
+
+    fn first(&mut self, var: VarId, ctx: &SelectCtx<'_>) -> Option<i32> {
+        Some(ctx.domain(var).ub())
+    }
 }

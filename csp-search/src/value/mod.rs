@@ -59,4 +59,14 @@ impl ValueOrder for BuiltinValueOrder {
     fn reproducible(&self) -> bool {
         !matches!(self, Self::Random(_))
     }
+
+    #[inline]
+    fn first(&mut self, var: VarId, ctx: &SelectCtx<'_>) -> Option<i32> {
+        match self {
+            Self::Ascending => Ascending.first(var, ctx),
+            Self::Descending => Descending.first(var, ctx),
+            Self::Random(_) => None,
+            Self::MiddleOut(order) => order.first(var, ctx),
+        }
+    }
 }

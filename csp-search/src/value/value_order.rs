@@ -16,6 +16,17 @@ pub trait ValueOrder {
     fn reproducible(&self) -> bool {
         false
     }
+
+    /// The value [`order`](ValueOrder::order) would put first among `var`'s domain values at the
+    /// node `ctx` describes, when the ordering can tell without listing them all; `None`, the
+    /// default, when it cannot. Search asks only a [reproducible](ValueOrder::reproducible)
+    /// ordering, and only where a node's choices are its domain values (forward checking and MAC),
+    /// with at least two of them: it tries the first child at once and lists the rest if it comes
+    /// back ([`Brancher::branch_first`](crate::Brancher::branch_first)).
+    fn first(&mut self, var: VarId, ctx: &SelectCtx<'_>) -> Option<i32> {
+        let _ = (var, ctx);
+        None
+    }
 }
 
 impl<T: ValueOrder + ?Sized> ValueOrder for &mut T {
@@ -26,6 +37,10 @@ impl<T: ValueOrder + ?Sized> ValueOrder for &mut T {
     fn reproducible(&self) -> bool {
         (**self).reproducible()
     }
+
+    fn first(&mut self, var: VarId, ctx: &SelectCtx<'_>) -> Option<i32> {
+        (**self).first(var, ctx)
+    }
 }
 
 impl<T: ValueOrder + ?Sized> ValueOrder for Box<T> {
@@ -35,5 +50,9 @@ impl<T: ValueOrder + ?Sized> ValueOrder for Box<T> {
 
     fn reproducible(&self) -> bool {
         (**self).reproducible()
+    }
+
+    fn first(&mut self, var: VarId, ctx: &SelectCtx<'_>) -> Option<i32> {
+        (**self).first(var, ctx)
     }
 }
