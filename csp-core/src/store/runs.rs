@@ -4,7 +4,52 @@
 use std::ops::Range;
 
 use super::{Location, Removal, Store};
+use crate::domain::Header;
 use crate::{VarId, Wipeout};
+
+/// How many trail entries [`Store::scan_run`] stages before appending them to the trail: every value
+/// of a block of 64 variables, for up to four values a variable.
+const STAGED: usize = 4 * 64;
+
+/// An interleaved group's words, as [`Store::scan_run`] holds them for a whole run.
+struct Words<'a> {
+    words: &'a mut [u64],
+    stride: usize,
+    base: i32,
+}
+
+/// What [`Words::strip`] did with a value.
+enum Strip {
+    /// The value lies on a bound of its domain, and removing it moves the bound: left to the
+    /// general path.
+    OnBound,
+    /// The value was outside the bounds (`removed` 0, `offset` meaningless) or strictly inside
+    /// them, and is gone: `removed` is 1 if it was there.
+    Done { offset: u32, removed: u64 },
+}
+
+impl Words<'_> {
+    /// Removes `value` from the domain in `slot` whose header is `header`, if it lies strictly
+    /// inside its bounds.
+    #[inline(always)]
+    fn strip(&mut self, header: &mut Header, slot: usize, value: i32) -> Strip {
+        if value <= header.lo || value >= header.hi {
+            if value == header.lo || value == header.hi {
+                return Strip::OnBound;
+            }
+            return Strip::Done {
+                offset: 0,
+                removed: 0,
+            };
+        }
+        let offset = value.wrapping_sub(self.base) as u32;
+        let word = &mut self.words[offset as usize / 64 * self.stride + slot];
+        let removed = (*word >> (offset % 64)) & 1;
+        *word &= !(1 << (offset % 64));
+        header.size -= removed;
+        Strip::Done { offset, removed }
+    }
+}
 
 /// Where a resumed scan of a run starts: the variable's index and which of its values comes next.
 #[derive(Clone, Copy)]
@@ -35,7 +80,8 @@ impl Store {
         if vars.is_empty() {
             return Ok(());
         }
-        let Some((group, first_slot)) = self.plain_run_group(&vars) else {
+        // The staging buffer of the fast scan holds four values a variable.
+        let Some((group, first_slot)) = self.plain_run_group(&vars).filter(|_| K <= 4) else {
             return self.remove_from_unassigned_slowly(vars, values);
         };
         let mut from = Resume {
@@ -74,6 +120,13 @@ impl Store {
 
     /// Removes the values of the unassigned variables of `vars` from `from` on, strictly inside
     /// their bounds, until one lies on a bound: that one is returned, not removed.
+    ///
+    /// This is the inner loop of forward checking on a large board (n²/2 rows visited on one path
+    /// of an n-queens search), so it is written for instructions: a resumed variable's remaining
+    /// values are done first, so that the main loop takes every listed value of a variable with a
+    /// loop the compiler unrolls, and the trail entries of a block of 64 variables are staged on
+    /// the stack and appended with one copy, where a push per value checked the trail's capacity
+    /// and reloaded its length each time.
     fn scan_run<const K: usize>(
         &mut self,
         group: usize,
@@ -83,52 +136,82 @@ impl Store {
         values: &impl Fn(usize) -> [i32; K],
     ) -> Option<Resume> {
         let group = &mut self.groups[group];
-        let (words, stride, base) = (&mut group.words[..], group.stride, group.base);
+        let mut words = Words {
+            words: &mut group.words[..],
+            stride: group.stride,
+            base: group.base,
+        };
         let headers = &mut self.headers[..];
         let removals = &mut self.trail.removals;
         let assigned = self.assigned.as_slice();
         let bits = usize::BITS as usize;
-        let mut skip = from.value;
+        let mut start = from.index;
+        if from.value > 0 {
+            // The rest of the values of the variable whose scan stopped on a bound.
+            let index = from.index;
+            let slot = first_slot + (index - vars.start);
+            let listed = values(index);
+            for (k, &value) in listed.iter().enumerate().skip(from.value) {
+                match words.strip(&mut headers[index], slot, value) {
+                    Strip::OnBound => return Some(Resume { index, value: k }),
+                    Strip::Done { offset, removed } => {
+                        if removed != 0 {
+                            removals.push(Removal {
+                                var: index as u32,
+                                offset,
+                            });
+                        }
+                    }
+                }
+            }
+            start += 1;
+        }
+        if start >= vars.end {
+            return None;
+        }
+        let mut staged = [Removal { var: 0, offset: 0 }; STAGED];
         // The unassigned variables, ascending, a word of the assigned set at a time.
-        let first_block = from.index / bits;
+        let first_block = start / bits;
         let blocks = &assigned[first_block..vars.end.div_ceil(bits)];
         for (block, &assigned_bits) in (first_block..).zip(blocks) {
             let block_start = block * bits;
             let mut unassigned = !assigned_bits;
-            if block_start < from.index {
-                unassigned &= usize::MAX << (from.index - block_start);
+            if block_start < start {
+                unassigned &= usize::MAX << (start - block_start);
             }
             if block_start + bits > vars.end {
                 unassigned &= usize::MAX >> (block_start + bits - vars.end);
             }
-            while unassigned != 0 {
+            let mut kept = 0;
+            let mut stop = None;
+            'block: while unassigned != 0 {
                 let index = block_start + unassigned.trailing_zeros() as usize;
                 unassigned &= unassigned - 1;
                 let slot = first_slot + (index - vars.start);
                 let header = &mut headers[index];
                 let listed = values(index);
-                for (k, &value) in listed.iter().enumerate().skip(skip) {
-                    if value < header.lo || value > header.hi {
-                        continue;
+                for (k, &value) in listed.iter().enumerate() {
+                    match words.strip(header, slot, value) {
+                        Strip::OnBound => {
+                            stop = Some(Resume { index, value: k });
+                            break 'block;
+                        }
+                        Strip::Done { offset, removed } => {
+                            // Written either way and kept only if the value was there: no branch
+                            // on the bit, which is as likely set as not (see
+                            // `Store::record_inner_removal`).
+                            staged[kept] = Removal {
+                                var: index as u32,
+                                offset,
+                            };
+                            kept += removed as usize;
+                        }
                     }
-                    if value == header.lo || value == header.hi {
-                        return Some(Resume { index, value: k });
-                    }
-                    let offset = value.wrapping_sub(base) as u32;
-                    let word = &mut words[offset as usize / 64 * stride + slot];
-                    let removed = (*word >> (offset % 64)) & 1;
-                    *word &= !(1 << (offset % 64));
-                    header.size -= removed;
-                    // Written either way and kept only if the value was there: no branch on the
-                    // bit, which is as likely set as not (see `Store::record_inner_removal`).
-                    let kept = removals.len() + removed as usize;
-                    removals.push(Removal {
-                        var: index as u32,
-                        offset,
-                    });
-                    removals.truncate(kept);
                 }
-                skip = 0;
+            }
+            removals.extend_from_slice(&staged[..kept]);
+            if stop.is_some() {
+                return stop;
             }
         }
         None
