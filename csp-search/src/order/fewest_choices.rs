@@ -21,6 +21,8 @@ pub struct FewestChoices {
     scratch: Vec<(VarId, u64)>,
     /// Under check-past: one variable's values, filtered in place to count its choices.
     values: Vec<i32>,
+    /// Random ties: the candidates tied on the fewest choices so far, by their place in the list.
+    tied: Vec<u32>,
 }
 
 impl FewestChoices {
@@ -31,6 +33,7 @@ impl FewestChoices {
             rng: rng_for(seed, TIE_STREAM),
             scratch: Vec::new(),
             values: Vec::new(),
+            tied: Vec::new(),
         }
     }
 }
@@ -42,7 +45,7 @@ impl VariableOrder for FewestChoices {
         let unassigned = ctx.unassigned_unordered();
         match ctx.propagation() {
             Propagation::ForwardChecking | Propagation::Mac => {
-                choose(self.ties, &mut self.rng, ctx, || {
+                choose(self.ties, &mut self.rng, &mut self.tied, ctx, || {
                     unassigned.iter().map(|&v| (v, ctx.size(v)))
                 })
             }
@@ -56,19 +59,22 @@ impl VariableOrder for FewestChoices {
                     self.scratch.push((v, choices as u64));
                 }
                 let scratch = &self.scratch;
-                choose(self.ties, &mut self.rng, ctx, || scratch.iter().copied())
+                choose(self.ties, &mut self.rng, &mut self.tied, ctx, || {
+                    scratch.iter().copied()
+                })
             }
         }
     }
 }
 
 /// The candidate with the fewest choices, ties broken by `ties`. `candidates` lists the same
-/// `(variable, choices)` pairs each time it is called. A generic function rather than a `dyn
-/// Iterator`, so that each pass over ten thousand candidates compiles to a loop without a call per
-/// candidate.
+/// `(variable, choices)` pairs each time it is called; `tied` is scratch space for random ties. A
+/// generic function rather than a `dyn Iterator`, so that each pass over ten thousand candidates
+/// compiles to a loop without a call per candidate.
 fn choose<I: Iterator<Item = (VarId, u64)>>(
     ties: TiePolicy,
     rng: &mut Rng,
+    tied: &mut Vec<u32>,
     ctx: &SelectCtx<'_>,
     candidates: impl Fn() -> I,
 ) -> Option<VarId> {
@@ -95,27 +101,28 @@ fn choose<I: Iterator<Item = (VarId, u64)>>(
             best.map(|(v, _, _)| v)
         }
         TiePolicy::Random => {
-            // Two passes with one draw, rather than reservoir sampling's draw per tie: at the top of
-            // a 10,000-queens search every variable ties.
+            // One pass noting the places of the ties, then one draw, rather than reservoir
+            // sampling's draw per tie: at the top of a 10,000-queens search every variable ties.
+            // The draw picks among the ties in the order listed, as a second pass counting them
+            // would.
             let mut min = u64::MAX;
-            let mut ties = 0u32;
-            for (_, c) in candidates() {
+            tied.clear();
+            for (place, (_, c)) in candidates().enumerate() {
                 if c < min {
                     min = c;
-                    ties = 1;
-                } else if c == min {
-                    ties += 1;
+                    tied.clear();
+                }
+                if c == min {
+                    tied.push(place as u32);
                 }
             }
-            if ties == 0 {
+            if tied.is_empty() {
                 return None;
             }
-            let pick = rng.random_range(0..ties);
-            let chosen = candidates()
-                .filter(|&(_, c)| c == min)
-                .nth(pick as usize)
-                .map(|(v, _)| v);
-            Some(chosen.expect("the second pass sees the same ties as the first"))
+            let pick = rng.random_range(0..tied.len() as u32);
+            candidates()
+                .nth(tied[pick as usize] as usize)
+                .map(|(v, _)| v)
         }
     }
 }
