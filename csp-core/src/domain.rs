@@ -30,6 +30,25 @@ pub(crate) struct Header {
     pub(crate) size: u64,
 }
 
+impl Header {
+    /// Counts `count` values put back, which lie in `lo..=hi` (and include both), widening the
+    /// bounds to cover them: how every undo restores a header. Undo runs newest first, but the
+    /// store undoes removals and bound changes from separate logs, so an undo must not depend on
+    /// the bound changes made after the change it undoes: widening with `min`/`max` rather than
+    /// setting the bounds gives the same final state in either order.
+    #[inline(always)]
+    pub(crate) fn widen(&mut self, lo: i32, hi: i32, count: u64) {
+        if self.size == 0 {
+            self.lo = lo;
+            self.hi = hi;
+        } else {
+            self.lo = self.lo.min(lo);
+            self.hi = self.hi.max(hi);
+        }
+        self.size += count;
+    }
+}
+
 /// A finite set of `i32` values, with its smallest and largest value and its size kept explicitly, so
 /// that `min`, `max` and `size` are O(1) whatever the representation.
 ///
@@ -1382,22 +1401,12 @@ impl<'a> DomainMut<'a> {
         let first_of_word = i64::from(base) + 64 * word as i64;
         let lowest = (first_of_word + i64::from(mask.trailing_zeros())) as i32;
         let highest = (first_of_word + 63 - i64::from(mask.leading_zeros())) as i32;
-        let header = &mut *self.header;
-        if header.size == 0 {
-            header.lo = lowest;
-            header.hi = highest;
-        } else {
-            header.lo = header.lo.min(lowest);
-            header.hi = header.hi.max(highest);
-        }
-        header.size += u64::from(mask.count_ones());
+        self.header
+            .widen(lowest, highest, u64::from(mask.count_ones()));
     }
 
-    /// Puts back the value removed with trail offset `offset` (undo of [`DomainMut::remove`]).
-    ///
-    /// Undo runs newest first, but the store undoes removals and bound changes from separate logs, so
-    /// this must not depend on bound changes made after the removal: putting the value back in the set,
-    /// counting it, and widening the bounds to cover it gives the same final state in either order.
+    /// Puts back the value removed with trail offset `offset` (undo of [`DomainMut::remove`]): back
+    /// in the set, counted, and the bounds widened to cover it ([`Header::widen`]).
     #[inline]
     pub(crate) fn restore(&mut self, offset: u32) {
         let value = match &mut self.repr {
@@ -1425,15 +1434,7 @@ impl<'a> DomainMut<'a> {
                 value
             }
         };
-        let header = &mut *self.header;
-        if header.size == 0 {
-            header.lo = value;
-            header.hi = value;
-        } else {
-            header.lo = header.lo.min(value);
-            header.hi = header.hi.max(value);
-        }
-        header.size += 1;
+        self.header.widen(value, value, 1);
     }
 
     /// Narrows the bounds to `new_lo..=new_hi` (given as `i64`, so that a bound beyond `i32` is no
@@ -1551,19 +1552,11 @@ impl<'a> DomainMut<'a> {
         old
     }
 
-    /// Undoes a [`DomainMut::tighten`] (see [`DomainMut::restore`] on why the bounds are widened
-    /// with `min`/`max` rather than set).
+    /// Undoes a [`DomainMut::tighten`] (see [`Header::widen`] on why the bounds are widened with
+    /// `min`/`max` rather than set).
     #[inline]
     pub(crate) fn untighten(&mut self, old_lo: i32, old_hi: i32, removed: u64) {
-        let header = &mut *self.header;
-        if header.size == 0 {
-            header.lo = old_lo;
-            header.hi = old_hi;
-        } else {
-            header.lo = header.lo.min(old_lo);
-            header.hi = header.hi.max(old_hi);
-        }
-        header.size += removed;
+        self.header.widen(old_lo, old_hi, removed);
     }
 }
 
@@ -1611,14 +1604,7 @@ pub(crate) fn restore_to_word(header: &mut Header, base: i32, bits: &mut u64, of
     debug_assert_eq!(*bits >> offset & 1, 0, "restoring a present value");
     *bits |= 1 << offset;
     let value = base.wrapping_add(offset as i32);
-    if header.size == 0 {
-        header.lo = value;
-        header.hi = value;
-    } else {
-        header.lo = header.lo.min(value);
-        header.hi = header.hi.max(value);
-    }
-    header.size += 1;
+    header.widen(value, value, 1);
 }
 
 /// The events of fixing a domain with bounds `lo..=hi` and `size` values to `value`.
