@@ -539,6 +539,27 @@ impl Store {
             .saturating_mul(std::mem::size_of::<Removal>() as u64)
     }
 
+    /// The bytes a [`Store::snapshot_root`] taken now would copy: the domains' headers and bits or
+    /// intervals, and the state cells. Search compares it with [`Store::removal_trail_bound`] to
+    /// decide whether returning to the root is cheaper by copying than by undoing.
+    pub fn snapshot_bytes(&self) -> usize {
+        let reprs: usize = self
+            .reprs
+            .iter()
+            .map(|repr| match repr {
+                Repr::Bits { words, .. } => words.len() * std::mem::size_of::<u64>(),
+                Repr::Spans { spans, .. } => spans.len() * std::mem::size_of::<(i32, i32)>(),
+                Repr::Word { .. } | Repr::Strided { .. } => 0,
+            })
+            .sum();
+        let groups: usize = self.groups.iter().map(|group| group.words.len()).sum();
+        self.headers.len() * std::mem::size_of::<Header>()
+            + self.reprs.len() * std::mem::size_of::<Repr>()
+            + reprs
+            + groups * std::mem::size_of::<u64>()
+            + self.cells.len() * std::mem::size_of::<i64>()
+    }
+
     /// The memory the trail's logs hold now, in bytes (their capacity: what the process keeps).
     pub fn trail_bytes(&self) -> usize {
         self.trail.removals.capacity() * std::mem::size_of::<Removal>()
@@ -656,6 +677,76 @@ mod tests {
 
     use super::*;
     use crate::{ModelBuilder, rng_for};
+
+    /// Returning to a root snapshot by copying (the trail dropped, only assignments taken back)
+    /// leaves the same store as undoing the trail to the snapshot's checkpoint: the same domains,
+    /// assignments, order of the unassigned variables and state cells, round after round, with
+    /// interleaved, inline-word and interval domains and a constraint keeping cells.
+    #[test]
+    fn resetting_to_a_snapshot_is_undoing_to_it() {
+        use crate::constraints::{Linear, Relation};
+
+        let mut builder = ModelBuilder::new();
+        let mut vars: Vec<VarId> = (0..10)
+            .map(|k| builder.int_var(format!("g{k}"), 0..=90).unwrap())
+            .collect();
+        vars.extend((0..2).map(|k| builder.int_var(format!("w{k}"), 0..=30).unwrap()));
+        vars.push(builder.int_var("wide", -100_000..=100_000).unwrap());
+        let terms = vars[..6].iter().map(|&v| (1, v)).collect();
+        builder
+            .post(Linear::new(terms, Relation::LessOrEqual, 400))
+            .unwrap();
+        let model = builder.build();
+        let mut copying = Store::new(&model);
+        let mut undoing = Store::new(&model);
+        assert_eq!(copying.groups.len(), 1);
+        // A root with holes, then its snapshot.
+        for store in [&mut copying, &mut undoing] {
+            for (k, &v) in vars.iter().enumerate() {
+                store.remove_value(v, 3 + k as i32).unwrap();
+            }
+        }
+        copying.snapshot_root();
+        let root = undoing.checkpoint();
+        let mut rng = rng_for(17, 0);
+        for _ in 0..30 {
+            for _ in 0..rng.random_range(1..40) {
+                let v = vars[rng.random_range(0..vars.len())];
+                if copying.is_assigned(v) {
+                    continue;
+                }
+                let (lo, hi) = (copying.lb(v), copying.ub(v));
+                let value = rng.random_range(lo..=hi);
+                let step = rng.random_range(0..3);
+                let stores = [&mut copying, &mut undoing];
+                let done = stores.map(|store| match step {
+                    0 if store.domain(v).contains(value) => {
+                        store.assign(&model, v, value);
+                        store.forward_check(&model, v).is_ok()
+                    }
+                    1 => store.set_bounds(v, i64::from(value), i64::MAX).is_ok(),
+                    _ => store.remove_value(v, value).is_ok(),
+                });
+                assert_eq!(done[0], done[1]);
+                if !done[0] {
+                    break;
+                }
+            }
+            copying.reset_to_root(&model);
+            undoing.undo_to(&model, root);
+            for &v in &vars {
+                assert_eq!(copying.domain(v), undoing.domain(v), "{v:?}");
+                assert_eq!(
+                    copying.domain(v).values().take(200).collect::<Vec<_>>(),
+                    undoing.domain(v).values().take(200).collect::<Vec<_>>()
+                );
+            }
+            assert_eq!(copying.assigned, undoing.assigned);
+            assert_eq!(copying.unassigned(), undoing.unassigned());
+            assert_eq!(copying.cells, undoing.cells);
+            assert_eq!(copying.unassigned_in_scope, undoing.unassigned_in_scope);
+        }
+    }
 
     /// A store that interleaves a group of same-sized bit sets answers exactly as one that keeps
     /// every domain apart (`Store::with_lazy_domains` never interleaves), through random removals,

@@ -29,6 +29,12 @@ const CANDIDATE_BUDGET: usize = 4 << 20;
 /// The position of a frame whose choices were dropped from the candidate stack.
 const DROPPED: usize = usize::MAX;
 
+/// Under restarts the root's state is kept when the trail of a full path could hold this many times
+/// the bytes of the copy ([`Store::snapshot_bytes`]): a restart then copies the root back rather than
+/// undoing the path (an n-queens board: a path's trail up to n² removals of 8 bytes, the copy n²/8
+/// bytes of bits).
+const RESTART_SNAPSHOT_RATIO: u64 = 4;
+
 /// Branch and bound restarts from the root after a solution whose path is deeper than this many
 /// decisions per variable (and at least [`DEEP_PATH_MIN`]): the path has grown by walking through
 /// solutions one value at a time (maximising `x` over `0..10^8` by `indomain_min`), and each
@@ -449,6 +455,32 @@ impl<'m, B: Brancher> Search<'m, B> {
         // The deepest frame has no child of its own in place; every frame above it has one.
         let top = self.frames.pop().expect("a running search has a frame");
         self.candidates.truncate(top.start);
+        let undos = self.frames.len() as u64;
+        if self.store.has_root_snapshot()
+            && self
+                .limits
+                .backtracks
+                .is_none_or(|max| self.stats.backtracks + undos <= max)
+        {
+            // The root's state is kept (it is the state of the bottom frame's checkpoint, see
+            // `bound_trail` and `start`): the undos are reported as ever, deepest first, and the
+            // store returns to the root in one copy instead of undoing the path value by value.
+            // No backtrack limit can stop the walk part way, and an observer that stops it finds
+            // the store at the root, with no frame left.
+            let mut reported = Ok(());
+            while let Some(frame) = self.frames.pop() {
+                if reported.is_ok() {
+                    reported = emit(&mut self.stats, observer, &undo_event(&frame));
+                }
+            }
+            self.store.reset_to_root(self.model);
+            self.lowest_commit = u32::MAX;
+            self.compact_at = COMPACT_MIN_ENTRIES;
+            reported?;
+            self.candidates.clear();
+            let count = self.stats.restarts + 1;
+            return emit(&mut self.stats, observer, &SearchEvent::Restart { count });
+        }
         while let Some(frame) = self.frames.pop() {
             self.candidates.truncate(frame.start);
             // These undos are backtracks like any other, so the backtrack limit applies to them too.
@@ -634,12 +666,18 @@ impl<'m, B: Brancher> Search<'m, B> {
             )?;
             return Err(Outcome::Exhausted);
         }
+        let trail_bound = self.store.removal_trail_bound();
         if !self.optimising()
             && !self.store.has_root_snapshot()
-            && self.store.removal_trail_bound() > self.trail_budget as u64
+            && (trail_bound > self.trail_budget as u64
+                || (self.restarts.is_some()
+                    && trail_bound > RESTART_SNAPSHOT_RATIO * self.store.snapshot_bytes() as u64))
         {
             // The path may outgrow the trail's budget, and forgetting needs the root state: kept now
             // it is a copy, where keeping it later means undoing the path to the root and redoing it.
+            // Under restarts it is also kept when a deep path's trail could be many times the copy:
+            // each restart then copies the root back instead of undoing the path value by value
+            // (`unwind_to_root`).
             self.store.snapshot_root();
         }
         match self.expand(observer)? {
@@ -1168,12 +1206,17 @@ impl<'m, B: Brancher> Search<'m, B> {
             self.lowest_commit = u32::MAX;
             self.compact_at = COMPACT_MIN_ENTRIES;
         }
-        let level = frame.level + 1;
-        let event = match frame.current() {
-            Decision::Assign(var, value) => SearchEvent::Undo { level, var, value },
-            decision => SearchEvent::Retract { level, decision },
-        };
-        emit(&mut self.stats, observer, &event)
+        emit(&mut self.stats, observer, &undo_event(frame))
+    }
+}
+
+/// The event that reports undoing `frame`'s child in place: an assignment's `Undo`, another
+/// decision's `Retract`, one level below the frame's child.
+fn undo_event(frame: &Frame) -> SearchEvent<'static> {
+    let level = frame.level + 1;
+    match frame.current() {
+        Decision::Assign(var, value) => SearchEvent::Undo { level, var, value },
+        decision => SearchEvent::Retract { level, decision },
     }
 }
 

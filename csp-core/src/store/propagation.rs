@@ -273,8 +273,35 @@ impl Store {
     /// (newest first, so the unassigned variables are in the order they had at the root), the domains
     /// and cells are the root's again, and the trail is empty. Without a snapshot, undoes the trail to
     /// its start (which needs no part of it forgotten).
+    ///
+    /// With a snapshot and no change log, the trail's removals, bound changes and cell writes are
+    /// dropped rather than undone one by one, since the snapshot's copy overwrites every domain and
+    /// cell they would restore: a restart from a deep path then costs the assignments and a copy
+    /// of the domains, not one restore per value removed along the path (about n²/2 on an
+    /// n-queens board).
     pub fn reset_to_root(&mut self, model: &Model) {
-        self.undo_to(model, self.floor);
+        if self.root.is_some() && self.log.is_none() {
+            if !self.modified.is_empty() {
+                self.clear_propagation();
+            }
+            // Assignments are taken back newest first, as `undo_to` would.
+            let bounds = std::mem::take(&mut self.trail.bounds);
+            for change in bounds.iter().rev() {
+                if change.var & ASSIGNMENT != 0 {
+                    self.unassign(
+                        model,
+                        VarId::from_index((change.var & !ASSIGNMENT) as usize),
+                    );
+                }
+            }
+            self.trail.bounds = bounds;
+            self.trail.bounds.clear();
+            self.trail.removals.clear();
+            self.trail.words.clear();
+            self.trail.cells.clear();
+        } else {
+            self.undo_to(model, self.floor);
+        }
         while let Some(var) = self.forgotten_assignments.pop() {
             self.unassign(model, VarId::from_index(var as usize));
         }
