@@ -21,8 +21,8 @@ pub struct FewestChoices {
     scratch: Vec<(VarId, u64)>,
     /// Under check-past: one variable's values, filtered in place to count its choices.
     values: Vec<i32>,
-    /// Random ties: the candidates tied on the fewest choices so far, by their place in the list.
-    tied: Vec<u32>,
+    /// Random ties: the candidates tied on the fewest choices so far, in the order listed.
+    tied: Vec<VarId>,
 }
 
 impl FewestChoices {
@@ -74,7 +74,7 @@ impl VariableOrder for FewestChoices {
 fn choose<I: Iterator<Item = (VarId, u64)>>(
     ties: TiePolicy,
     rng: &mut Rng,
-    tied: &mut Vec<u32>,
+    tied: &mut Vec<VarId>,
     ctx: &SelectCtx<'_>,
     candidates: impl Fn() -> I,
 ) -> Option<VarId> {
@@ -101,28 +101,25 @@ fn choose<I: Iterator<Item = (VarId, u64)>>(
             best.map(|(v, _, _)| v)
         }
         TiePolicy::Random => {
-            // One pass noting the places of the ties, then one draw, rather than reservoir
-            // sampling's draw per tie: at the top of a 10,000-queens search every variable ties.
-            // The draw picks among the ties in the order listed, as a second pass counting them
-            // would.
+            // One pass noting the ties, then one draw, rather than reservoir sampling's draw per
+            // tie: at the top of a 10,000-queens search every variable ties. The draw picks among
+            // the ties in the order listed, as a second pass counting them would.
             let mut min = u64::MAX;
             tied.clear();
-            for (place, (_, c)) in candidates().enumerate() {
+            for (v, c) in candidates() {
                 if c < min {
                     min = c;
                     tied.clear();
                 }
                 if c == min {
-                    tied.push(place as u32);
+                    tied.push(v);
                 }
             }
             if tied.is_empty() {
                 return None;
             }
             let pick = rng.random_range(0..tied.len() as u32);
-            candidates()
-                .nth(tied[pick as usize] as usize)
-                .map(|(v, _)| v)
+            Some(tied[pick as usize])
         }
     }
 }
