@@ -890,9 +890,10 @@ impl<'m> LearningSearch<'m> {
             scratch.summarise(&by_var, log, self.model.num_vars());
         }
         // Step 3. The clause's decision levels, as a set of 64 bits (a level's bit its number
-        // modulo 64): an entry above the root at a level of no clause entry rests, through its
-        // reasons, on something of that level not in the clause, in all but the rarest case, and
-        // is given up on at once (MiniSat's abstract levels).
+        // modulo 64): an entry at a level of no clause entry almost always rests, through its
+        // reasons, on that level's decision, which is not in the clause, so it is given up on at
+        // once (MiniSat's abstract levels). Giving up is always sound; the clause only stays
+        // longer when the guess is wrong.
         let levels = candidates
             .iter()
             .fold(0u64, |mask, &e| mask | abstract_level(self.level_of(e)));
