@@ -34,8 +34,10 @@
 //! searches ([`LearningSearch::follow_searches`]) decides as they say instead, without restarts,
 //! or in turn with activity at each restart (Chuffed's free search). **Learned clauses** are
 //! shortened before they are kept: a literal below the current level whose reason is one entry
-//! gives way to that entry, and one whose reasons are all in the clause is dropped (local
-//! minimisation, Sörensson & Biere 2009). Learned clauses are implied by the
+//! gives way to that entry, one implied by another literal of the clause goes, and one implied by
+//! the rest of the clause through its reasons, recursively, is dropped (recursive minimisation,
+//! Sörensson & Biere 2009, "Minimizing learned clauses", with a stronger literal of the clause
+//! standing for a weaker one a reason asks for). Learned clauses are implied by the
 //! constraints (and, under an objective, by the bound, which only tightens), so they stay valid
 //! across restarts and improving solutions, and no solution is ever lost: enumerating with
 //! blocking clauses counts exactly the solutions a search without learning counts.
@@ -43,8 +45,8 @@
 use std::time::Instant;
 
 use csp_core::{
-    Cause, ConstraintId, ExplainCtx, Literal, LiteralRelation, Model, Objective, Store, VarId,
-    rng_for,
+    Cause, ConstraintId, ExplainCtx, Literal, LiteralRelation, LogEntry, Model, Objective, Store,
+    VarId, rng_for,
 };
 use rand::RngExt;
 
@@ -107,6 +109,135 @@ struct Level {
     start: usize,
 }
 
+/// What clause minimisation knows of a log entry ([`Minimise::marks`]): nothing yet.
+const UNKNOWN: u8 = 0;
+/// An entry of the clause being minimised.
+const IN_CLAUSE: u8 = 1;
+/// An entry implied by the clause's entries made before it.
+const REDUNDANT: u8 = 2;
+/// An entry found not to be redundant (or given up on).
+const NOT_REDUNDANT: u8 = 3;
+/// An entry dropped from the clause as another entry of the clause implies it.
+const SUBSUMED: u8 = 4;
+/// An entry of the clause that stays in it.
+const KEPT: u8 = 5;
+
+/// Scratch space for the minimisation of a learned clause, kept between conflicts so that it is
+/// not allocated again for each.
+#[derive(Debug, Default)]
+struct Minimise {
+    /// Per log entry, what is known of it ([`UNKNOWN`] between uses).
+    marks: Vec<u8>,
+    /// The entries marked, to clear.
+    marked: Vec<usize>,
+    /// The depth-first search of [`LearningSearch::redundant`].
+    stack: Vec<Frame>,
+    /// The reasons of the entries on the stack, each frame's after its parent's.
+    reasons: Vec<usize>,
+    /// Per variable, its entry in `facts`, or [`NO_FACTS`] (between uses, for every variable).
+    facts_of: Vec<u32>,
+    /// What the clause's entries say of each variable they are on.
+    facts: Vec<VarFacts>,
+    /// The clause's bound entries (`≥`, `≤`, `=`; [`VarFacts::from`]), by variable: only they
+    /// can imply a literal of another entry, as `x ≠ v` implies nothing but itself.
+    bound_entries: Vec<usize>,
+}
+
+/// No entry of the clause is on the variable ([`Minimise::facts_of`]).
+const NO_FACTS: u32 = u32::MAX;
+
+/// What a clause's entries on one variable say together.
+#[derive(Debug, Clone, Copy)]
+struct VarFacts {
+    var: u32,
+    /// The strongest lower bound (`≥`, `=`) among them, `i32::MIN` if none.
+    lower: i32,
+    /// The strongest upper bound (`≤`, `=`) among them, `i32::MAX` if none.
+    upper: i32,
+    /// The value of an `x = v` among them.
+    fixed: Option<i32>,
+    /// Where its bound entries are in [`Minimise::bound_entries`].
+    from: u32,
+    to: u32,
+}
+
+impl Minimise {
+    fn mark(&mut self, e: usize, mark: u8) {
+        self.marks[e] = mark;
+        self.marked.push(e);
+    }
+
+    /// Clears every mark and summary.
+    fn clear(&mut self) {
+        for &e in &self.marked {
+            self.marks[e] = UNKNOWN;
+        }
+        self.marked.clear();
+        self.clear_facts();
+    }
+
+    fn clear_facts(&mut self) {
+        for facts in &self.facts {
+            self.facts_of[facts.var as usize] = NO_FACTS;
+        }
+        self.facts.clear();
+        self.bound_entries.clear();
+    }
+
+    /// Summarises the entries `by_var` of a clause (sorted by variable, as `(variable, entry)`)
+    /// per variable, in place of any summary before.
+    fn summarise(&mut self, by_var: &[(u32, usize)], log: &[LogEntry], num_vars: usize) {
+        self.clear_facts();
+        self.facts_of.resize(num_vars, NO_FACTS);
+        for &(var, e) in by_var {
+            if self.facts_of[var as usize] == NO_FACTS {
+                self.facts_of[var as usize] = self.facts.len() as u32;
+                let at = self.bound_entries.len() as u32;
+                self.facts.push(VarFacts {
+                    var,
+                    lower: i32::MIN,
+                    upper: i32::MAX,
+                    fixed: None,
+                    from: at,
+                    to: at,
+                });
+            }
+            let facts = self.facts.last_mut().expect("a summary");
+            let Literal {
+                relation, value, ..
+            } = log[e].literal;
+            if relation != LiteralRelation::Ne {
+                self.bound_entries.push(e);
+                facts.to += 1;
+            }
+            if matches!(relation, LiteralRelation::Ge | LiteralRelation::Eq) {
+                facts.lower = facts.lower.max(value);
+            }
+            if matches!(relation, LiteralRelation::Le | LiteralRelation::Eq) {
+                facts.upper = facts.upper.min(value);
+            }
+            if relation == LiteralRelation::Eq {
+                facts.fixed = Some(value);
+            }
+        }
+    }
+}
+
+/// An entry whose redundancy is being decided, and which of its reasons (in
+/// [`Minimise::reasons`] from `start`) is next.
+#[derive(Debug, Clone, Copy)]
+struct Frame {
+    entry: usize,
+    start: usize,
+    next: usize,
+}
+
+/// A decision level as one bit of 64 (its number modulo 64): a set of levels as a `u64`, which
+/// may say a level is in it when it is not, but never the converse (MiniSat's abstract levels).
+fn abstract_level(level: usize) -> u64 {
+    1 << (level % 64)
+}
+
 /// Search with learning (see the module documentation). Returns solutions one at a time, like
 /// [`crate::Search::next_solution`]: under an objective each is better than the last, and the search
 /// ends [`Outcome::Optimal`] once no better one exists.
@@ -150,10 +281,13 @@ pub struct LearningSearch<'m> {
     phase: Vec<Option<i32>>,
     /// Scratch for conflict analysis: which log entries are in the clause being built.
     seen: Vec<bool>,
-    /// Scratch for clause simplification, all false between uses.
-    marks: Vec<bool>,
+    /// Scratch for clause minimisation ([`Self::simplify`]).
+    minimise: Minimise,
     /// The reasons of log entries computed so far ([`Self::reason`]), by entry.
     reasons: Vec<Option<Box<[u32]>>>,
+    /// The decision level of each log entry up to some point ([`Self::sync_levels`]): clause
+    /// minimisation asks for the levels of many entries, each a binary search otherwise.
+    entry_levels: Vec<u32>,
     stats: Statistics,
     started: Option<Instant>,
     conflicts_since_restart: u64,
@@ -209,8 +343,9 @@ impl<'m> LearningSearch<'m> {
             bump: 1.0,
             phase: vec![None; n],
             seen: Vec::new(),
-            marks: Vec::new(),
+            minimise: Minimise::default(),
             reasons: Vec::new(),
+            entry_levels: Vec::new(),
             stats: Statistics::default(),
             started: None,
             conflicts_since_restart: 0,
@@ -520,6 +655,7 @@ impl<'m> LearningSearch<'m> {
 
     /// Learns from `conflict` and jumps back; returns false if the conflict holds at the root.
     fn resolve(&mut self, conflict: Conflict) -> bool {
+        self.sync_levels();
         let end = self.store.change_log().len();
         let mut entries = Vec::new();
         match conflict {
@@ -674,24 +810,29 @@ impl<'m> LearningSearch<'m> {
         (literals, jump, levels.len() as u32 + 1)
     }
 
-    /// Shortens the part of a learned clause below the current level, `lower` (its entries): an
-    /// entry whose reason is one entry gives way to that entry, repeatedly (the many removals a
-    /// fixed variable made, say, become that one fixing; the clause stays implied, as each entry
-    /// follows from its reason), and an entry whose reasons are all in the clause, or held at the
-    /// root, is dropped (MiniSat's local minimisation, Sörensson & Biere 2009, "Minimizing learned
-    /// clauses").
+    /// Shortens the part of a learned clause below the current level, `lower` (its entries), in
+    /// three steps, each keeping the clause implied by the constraints:
+    ///
+    /// 1. An entry whose reason is one entry gives way to that entry, repeatedly (the many
+    ///    removals a fixed variable made, say, become that one fixing): resolution with the
+    ///    entry's reason, as each entry follows from its reason.
+    /// 2. An entry whose literal follows from another entry's of the clause is dropped (of
+    ///    `x ≤ 3` and `x ≤ 2`, the first): the clause holds the negations, and `x > 3` implies
+    ///    `x > 2`, so the two literals say no more than the weaker one.
+    /// 3. An entry is dropped when it is redundant ([`Self::redundant`]): recursive minimisation
+    ///    (Sörensson & Biere 2009, "Minimizing learned clauses"), which generalises MiniSat's
+    ///    local minimisation (an entry whose reasons are all in the clause).
+    #[inline(never)]
     fn simplify(&mut self, lower: Vec<usize>) -> Vec<usize> {
         let root_end = self.root_end();
-        let is_decision =
-            |this: &Self, e: usize| matches!(this.store.change_log()[e].cause, Cause::Decision);
-        let mut in_clause = std::mem::take(&mut self.marks);
-        in_clause.resize(self.store.change_log().len(), false);
-        let mut kept = Vec::with_capacity(lower.len());
+        let mut scratch = std::mem::take(&mut self.minimise);
+        scratch.marks.resize(self.store.change_log().len(), UNKNOWN);
+        let mut candidates = Vec::with_capacity(lower.len());
         let mut reasons = Vec::new();
         for e in lower {
             let mut e = Some(e);
             while let Some(entry) = e
-                && !is_decision(self, entry)
+                && !self.is_decision(entry)
             {
                 reasons.clear();
                 self.reason(entry, &mut reasons);
@@ -705,29 +846,186 @@ impl<'m> LearningSearch<'m> {
                 }
             }
             if let Some(e) = e
-                && !in_clause[e]
+                && scratch.marks[e] == UNKNOWN
             {
-                in_clause[e] = true;
-                kept.push(e);
+                scratch.mark(e, IN_CLAUSE);
+                candidates.push(e);
             }
         }
-        let candidates = std::mem::take(&mut kept);
-        for &e in &candidates {
-            let keep = is_decision(self, e) || {
-                reasons.clear();
-                self.reason(e, &mut reasons);
-                !reasons.iter().all(|&r| r < root_end || in_clause[r])
+        // Step 2, from what the clause's entries on each variable say together: an entry is
+        // implied by another exactly when the strongest bound on its side, or the value the
+        // variable is fixed to, implies it (implication between distinct literals of one
+        // variable is strict, so the strongest entries stay). A clause may hold hundreds of
+        // removals of one variable, so they are not compared pairwise.
+        let log = self.store.change_log();
+        let mut by_var: Vec<(u32, usize)> = candidates
+            .iter()
+            .map(|&e| (log[e].literal.var.index() as u32, e))
+            .collect();
+        by_var.sort_unstable();
+        scratch.summarise(&by_var, log, self.model.num_vars());
+        let mut dropped = false;
+        for &(var, e) in &by_var {
+            let facts = scratch.facts[scratch.facts_of[var as usize] as usize];
+            let Literal {
+                relation, value, ..
+            } = log[e].literal;
+            let subsumed = match relation {
+                LiteralRelation::Ge => facts.lower > value || facts.fixed == Some(value),
+                LiteralRelation::Le => facts.upper < value || facts.fixed == Some(value),
+                LiteralRelation::Ne => value < facts.lower || value > facts.upper,
+                LiteralRelation::Eq => false,
             };
-            if keep {
-                kept.push(e);
+            if subsumed {
+                // Not in the clause any more: step 3 must not take it as given.
+                scratch.marks[e] = SUBSUMED;
+                dropped = true;
             }
         }
-        // Clear the marks of every entry that was in the clause, kept or dropped.
-        for &e in &candidates {
-            in_clause[e] = false;
+        if dropped {
+            by_var.retain(|&(_, e)| scratch.marks[e] == IN_CLAUSE);
+            candidates.retain(|&e| scratch.marks[e] == IN_CLAUSE);
+            // The strongest entries stayed, so each variable's bounds are as they were; its
+            // list of bound entries loses the dropped ones.
+            scratch.summarise(&by_var, log, self.model.num_vars());
         }
-        self.marks = in_clause;
-        kept
+        // Step 3. The clause's decision levels, as a set of 64 bits (a level's bit its number
+        // modulo 64): an entry at a level of no clause entry almost always rests, through its
+        // reasons, on that level's decision, which is not in the clause, so it is given up on at
+        // once (MiniSat's abstract levels). Giving up is always sound; the clause only stays
+        // longer when the guess is wrong.
+        let levels = candidates
+            .iter()
+            .fold(0u64, |mask, &e| mask | abstract_level(self.level_of(e)));
+        // Newest first, so that an entry is tried once every entry after it is known kept or
+        // dropped: one kept may then serve to drop it (see `Self::redundant`).
+        let mut newest_first = candidates.clone();
+        newest_first.sort_unstable_by(|a, b| b.cmp(a));
+        for e in newest_first {
+            if self.is_decision(e) || !self.redundant(e, &mut scratch, levels) {
+                scratch.marks[e] = KEPT;
+            }
+        }
+        candidates.retain(|&e| scratch.marks[e] == KEPT);
+        scratch.clear();
+        self.minimise = scratch;
+        candidates
+    }
+
+    /// Whether clause entry `e` (not a decision) is redundant: implied by the clause's other
+    /// entries. Following Sörensson & Biere 2009 ("Minimizing learned clauses", MiniSat's
+    /// `litRedundant`), an entry is redundant when each entry of its reason is in the clause,
+    /// held at the root, or (not a decision) redundant itself, recursively. The answer for each
+    /// entry met on the way is kept in `scratch` for the rest of the clause, either way, and an
+    /// entry at a decision level outside `levels` (the clause's, see [`abstract_level`]) is not
+    /// redundant without a look at its reason: the paper's two prunings.
+    ///
+    /// That is sound because every step goes back along the log (a reason comes before what it
+    /// explains): an entry of the clause dropped rests on entries of the clause made before it,
+    /// each kept or, dropped, resting on still earlier ones, so that all rest on those kept.
+    ///
+    /// Literals over integers add a case: a reason entry `r` of entry `p` also holds when an
+    /// entry of the clause implies its literal (`x ≤ 2` implies the `x ≤ 3` a reason asks for,
+    /// whose own entry came earlier). So that the argument above still holds, that entry must
+    /// come before `p` or be known to stay in the clause ([`KEPT`]; the clause is gone through
+    /// newest entry first, so the entries after `e` are known kept or dropped by now); two
+    /// entries that each served to drop the other would leave neither. And `r` is not recorded
+    /// redundant by that case, as whether it applies depends on `p`.
+    ///
+    /// The search is depth first with an explicit stack, as reasons chain deep along the log.
+    #[inline(never)]
+    fn redundant(&mut self, e: usize, scratch: &mut Minimise, levels: u64) -> bool {
+        let root_end = self.root_end();
+        scratch.stack.clear();
+        scratch.reasons.clear();
+        self.reason(e, &mut scratch.reasons);
+        scratch.stack.push(Frame {
+            entry: e,
+            start: 0,
+            next: 0,
+        });
+        while let Some(&Frame { entry, start, next }) = scratch.stack.last() {
+            if next == scratch.reasons.len() {
+                // Every reason of `entry` holds: it is redundant.
+                scratch.stack.pop();
+                scratch.reasons.truncate(start);
+                if scratch.stack.is_empty() {
+                    return true;
+                }
+                scratch.mark(entry, REDUNDANT);
+                continue;
+            }
+            scratch.stack.last_mut().expect("a frame").next += 1;
+            let r = scratch.reasons[next];
+            if r < root_end {
+                continue;
+            }
+            let holds = match scratch.marks[r] {
+                IN_CLAUSE | KEPT | REDUNDANT => true,
+                _ if self.implied_by_clause(r, entry, scratch) => true,
+                NOT_REDUNDANT => false,
+                _ if self.is_decision(r) || levels & abstract_level(self.level_of(r)) == 0 => {
+                    scratch.mark(r, NOT_REDUNDANT);
+                    false
+                }
+                _ => {
+                    // Not known yet: its reason is looked at first.
+                    let start = scratch.reasons.len();
+                    self.reason(r, &mut scratch.reasons);
+                    scratch.stack.push(Frame {
+                        entry: r,
+                        start,
+                        next: start,
+                    });
+                    continue;
+                }
+            };
+            if !holds {
+                // Neither is any entry on the stack redundant, each resting on the next; the
+                // clause entry at the bottom keeps its mark (in the clause).
+                for k in 1..scratch.stack.len() {
+                    let entry = scratch.stack[k].entry;
+                    scratch.mark(entry, NOT_REDUNDANT);
+                }
+                scratch.stack.clear();
+                return false;
+            }
+        }
+        unreachable!("the loop returns when the stack empties")
+    }
+
+    /// Whether the literal of entry `r` is implied by that of an entry of the clause (as
+    /// summarised in `scratch`) made before entry `before` or known to stay in it ([`KEPT`]).
+    fn implied_by_clause(&self, r: usize, before: usize, scratch: &Minimise) -> bool {
+        let log = self.store.change_log();
+        let literal = log[r].literal;
+        let index = scratch.facts_of[literal.var.index()];
+        if index == NO_FACTS {
+            return false;
+        }
+        let facts = scratch.facts[index as usize];
+        // Whether any entry of the clause implies it, before the order is looked at: mostly
+        // none does, and the answer costs a comparison.
+        let v = literal.value;
+        let implied_by_any = match literal.relation {
+            LiteralRelation::Ge => facts.lower >= v,
+            LiteralRelation::Le => facts.upper <= v,
+            LiteralRelation::Ne => v < facts.lower || v > facts.upper,
+            LiteralRelation::Eq => facts.fixed == Some(v),
+        };
+        implied_by_any
+            && scratch.bound_entries[facts.from as usize..facts.to as usize]
+                .iter()
+                .any(|&e| {
+                    e != r
+                        && (e < before || scratch.marks[e] == KEPT)
+                        && implies(log[e].literal, literal)
+                })
+    }
+
+    /// Whether log entry `e` is a decision (which has no reason).
+    fn is_decision(&self, e: usize) -> bool {
+        matches!(self.store.change_log()[e].cause, Cause::Decision)
     }
 
     /// Adds a learned clause, its first literal open and the rest false, and makes the first
@@ -1065,7 +1363,26 @@ impl<'m> LearningSearch<'m> {
 
     /// The decision level of log entry `e`.
     fn level_of(&self, e: usize) -> usize {
-        self.levels.partition_point(|level| level.start <= e)
+        match self.entry_levels.get(e) {
+            Some(&level) => level as usize,
+            None => self.levels.partition_point(|level| level.start <= e),
+        }
+    }
+
+    /// Records the decision level of each log entry not recorded yet. An entry's level never
+    /// changes while it is on the log (a level starts at the log's end, and undoing a level
+    /// removes its entries), so each is computed once.
+    fn sync_levels(&mut self) {
+        let len = self.store.change_log().len();
+        let mut k = self.entry_levels.len();
+        let mut level = self.levels.partition_point(|level| level.start <= k);
+        while k < len {
+            while level < self.levels.len() && self.levels[level].start <= k {
+                level += 1;
+            }
+            self.entry_levels.push(level as u32);
+            k += 1;
+        }
     }
 
     /// Undoes every level above `level`.
@@ -1080,6 +1397,7 @@ impl<'m> LearningSearch<'m> {
         let len = self.store.change_log().len();
         self.queue_head = self.queue_head.min(len);
         self.reasons.truncate(len);
+        self.entry_levels.truncate(len);
     }
 
     fn bump_activity(&mut self, var: VarId) {
@@ -1457,6 +1775,124 @@ mod tests {
         let expected = brute_force(&model).len();
         assert!(expected > 10, "{expected}");
         assert!(counts(&model, 0..10).iter().all(|&n| n == expected));
+    }
+
+    /// A learning search of `model` with its root propagated, ready for decisions.
+    fn at_root(model: &Model) -> LearningSearch<'_> {
+        let mut search = LearningSearch::new(model, &SearchConfig::default());
+        search.store.enable_change_log();
+        assert!(search.store.establish_arc_consistency(model).is_ok());
+        assert!(search.propagate().is_ok());
+        search
+    }
+
+    /// Opens a level with `decision` and propagates it.
+    fn decide_and_propagate(search: &mut LearningSearch<'_>, decision: Literal) {
+        search.decide(decision);
+        assert!(search.propagate().is_ok());
+    }
+
+    /// The log entry that made `literal` true.
+    fn entry_of(search: &LearningSearch<'_>, literal: Literal) -> usize {
+        let log = search.store.change_log();
+        log.iter()
+            .position(|entry| entry.literal == literal)
+            .unwrap_or_else(|| panic!("no entry {literal:?} in {log:?}"))
+    }
+
+    /// `c ≥ 1` rests on `b1 ≥ 1` and `b2 ≥ 1`, neither in the clause, and each of those on
+    /// `a ≥ 1`, which is: local minimisation keeps `c ≥ 1` (not all its reasons are in the
+    /// clause), the recursive one drops it (Sörensson & Biere 2009).
+    #[test]
+    fn recursive_minimisation_drops_a_literal_local_minimisation_keeps() {
+        let mut b = ModelBuilder::new();
+        let [a, b1, b2, c, z] = ["a", "b1", "b2", "c", "z"].map(|name| b.bool_var(name).unwrap());
+        // a ≤ b1, a ≤ b2, b1 + b2 − c ≤ 1.
+        for bi in [b1, b2] {
+            b.post(Linear::with_i64(
+                vec![(1, a), (-1, bi)],
+                Relation::LessOrEqual,
+                0,
+            ))
+            .unwrap();
+        }
+        b.post(Linear::with_i64(
+            vec![(1, b1), (1, b2), (-1, c)],
+            Relation::LessOrEqual,
+            1,
+        ))
+        .unwrap();
+        let model = b.build();
+        let mut search = at_root(&model);
+        decide_and_propagate(&mut search, Literal::eq(a, 1));
+        decide_and_propagate(&mut search, Literal::eq(z, 1));
+        let (ea, ec) = (
+            entry_of(&search, Literal::ge(a, 1)),
+            entry_of(&search, Literal::ge(c, 1)),
+        );
+        let (eb1, eb2) = (
+            entry_of(&search, Literal::ge(b1, 1)),
+            entry_of(&search, Literal::ge(b2, 1)),
+        );
+        // What the test rests on: `c ≥ 1` has two reasons, so it is not replaced by one, and
+        // they are not in the clause.
+        let mut reasons = Vec::new();
+        search.reason(ec, &mut reasons);
+        reasons.sort_unstable();
+        assert_eq!(reasons, [eb1, eb2]);
+        assert_eq!(search.simplify(vec![ea, ec]), [ea]);
+        // Without `a ≥ 1` in the clause, `c ≥ 1` stays.
+        assert_eq!(search.simplify(vec![ec]), [ec]);
+    }
+
+    /// Literals over integers: `w ≥ 1` rests on `x ≤ 5` (and `v ≤ 0`, in the clause), and a
+    /// later decision of the clause, `x ≤ 3`, implies `x ≤ 5`, so `w ≥ 1` is dropped although
+    /// the entry of `x ≤ 5` is not in the clause and rests on decisions that are not either. And
+    /// a clause holding both `x ≤ 5` and `x ≤ 3` keeps only the second.
+    #[test]
+    fn minimisation_takes_a_stronger_literal_of_the_clause_for_a_weaker_reason() {
+        let mut b = ModelBuilder::new();
+        let v = b.bool_var("v").unwrap();
+        let u = b.bool_var("u").unwrap();
+        let d = b.bool_var("d").unwrap();
+        let x = b.int_var("x", 0..=9).unwrap();
+        let w = b.bool_var("w").unwrap();
+        // x + 2·u + 2·d ≤ 9, and 10·w + x + 10·v ≥ 6.
+        b.post(Linear::with_i64(
+            vec![(1, x), (2, u), (2, d)],
+            Relation::LessOrEqual,
+            9,
+        ))
+        .unwrap();
+        b.post(Linear::with_i64(
+            vec![(-10, w), (-1, x), (-10, v)],
+            Relation::LessOrEqual,
+            -6,
+        ))
+        .unwrap();
+        let model = b.build();
+        let mut search = at_root(&model);
+        decide_and_propagate(&mut search, Literal::eq(v, 0));
+        decide_and_propagate(&mut search, Literal::eq(u, 1));
+        decide_and_propagate(&mut search, Literal::eq(d, 1));
+        decide_and_propagate(&mut search, Literal::le(x, 3));
+        let ev = entry_of(&search, Literal::le(v, 0));
+        let e5 = entry_of(&search, Literal::le(x, 5));
+        let e3 = entry_of(&search, Literal::le(x, 3));
+        let g = entry_of(&search, Literal::ge(w, 1));
+        // What the test rests on: `x ≤ 5` and `w ≥ 1` have two reasons each.
+        let mut reasons = Vec::new();
+        search.reason(g, &mut reasons);
+        reasons.sort_unstable();
+        assert_eq!(reasons, [ev, e5]);
+        reasons.clear();
+        search.reason(e5, &mut reasons);
+        assert_eq!(reasons.len(), 2);
+        assert!(!reasons.contains(&e3));
+        assert_eq!(search.simplify(vec![ev, e3, g]), [ev, e3]);
+        assert_eq!(search.simplify(vec![e5, e3]), [e3]);
+        // Without `x ≤ 3`, `w ≥ 1` stays: `x ≤ 5` rests on decisions not in the clause.
+        assert_eq!(search.simplify(vec![ev, g]), [ev, g]);
     }
 
     /// Pigeons into fewer holes, pairwise different: unsatisfiable, and learning proves it with
