@@ -127,6 +127,10 @@ pub(crate) struct ChangeLog {
     pub(crate) upper_of: Vec<Vec<u32>>,
     /// Each variable's removals (`≠`), oldest first.
     pub(crate) removals_of: Vec<Vec<u32>>,
+    /// The values of `removals_of`'s entries, in the same order: conflict analysis scans a
+    /// variable's removals for the values between two bounds, and reading each value here, one
+    /// list in order, costs far less than looking each entry up in the log.
+    pub(crate) removed_values_of: Vec<Vec<i32>>,
     /// The entry that removed each removed value, by variable and value.
     pub(crate) removal_entry: hashbrown::HashMap<(u32, i32), u32>,
     /// The cause of changes made now.
@@ -147,6 +151,7 @@ impl ChangeLog {
         let index = self.entries.len() as u32;
         if literal.relation == LiteralRelation::Ne {
             self.removals_of[var].push(index);
+            self.removed_values_of[var].push(literal.value);
             self.removal_entry
                 .insert((var as u32, literal.value), index);
         } else {
@@ -167,6 +172,7 @@ impl ChangeLog {
             let var = entry.literal.var.index();
             if entry.literal.relation == LiteralRelation::Ne {
                 self.removals_of[var].pop();
+                self.removed_values_of[var].pop();
                 self.removal_entry
                     .remove(&(var as u32, entry.literal.value));
             } else {

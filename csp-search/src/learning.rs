@@ -1195,12 +1195,12 @@ impl<'m> LearningSearch<'m> {
                     .map(|j| (j, log[j].literal.value));
                 out.extend(old.map(|(j, _)| j));
                 let old = old.map(|(_, v)| v);
-                for &j in self.store.removals_before(literal.var, e).iter().rev() {
+                let (entries, values) = self.store.removals_with_values_before(literal.var, e);
+                for (&j, &v) in entries.iter().zip(values).rev() {
                     let j = j as usize;
                     if j < root_end {
                         break;
                     }
-                    let v = log[j].literal.value;
                     let between = if lower {
                         old.is_none_or(|o| v >= o) && v < literal.value
                     } else {
@@ -1219,26 +1219,19 @@ impl<'m> LearningSearch<'m> {
     /// skipped those values.
     fn holes_passed(&self, literal: Literal, e: usize, out: &mut Vec<usize>) {
         let (old_lo, old_hi) = self.store.bounds_before(literal.var, e);
-        let between = |v: i32| match literal.relation {
-            LiteralRelation::Ge => v >= old_lo && v < literal.value,
-            LiteralRelation::Le => v <= old_hi && v > literal.value,
-            LiteralRelation::Eq => v >= old_lo && v <= old_hi && v != literal.value,
-            LiteralRelation::Ne => false,
+        // The values passed: an interval, less the new value itself for `x = v`.
+        let (from, to, except) = match literal.relation {
+            LiteralRelation::Ge => (old_lo, literal.value.saturating_sub(1), None),
+            LiteralRelation::Le => (literal.value.saturating_add(1), old_hi, None),
+            LiteralRelation::Eq => (old_lo, old_hi, Some(literal.value)),
+            LiteralRelation::Ne => return,
         };
-        let log = self.store.change_log();
         let root_end = self.root_end();
-        let removals = self.store.removals_before(literal.var, e);
+        let (entries, values) = self.store.removals_with_values_before(literal.var, e);
         // The values passed, when fewer than the variable's removals (a bound that moved a step
         // past a domain that lost hundreds of values): each looked up rather than every removal
         // read.
-        let passed = match literal.relation {
-            LiteralRelation::Ge => Some((old_lo, literal.value.saturating_sub(1))),
-            LiteralRelation::Le => Some((literal.value.saturating_add(1), old_hi)),
-            LiteralRelation::Eq | LiteralRelation::Ne => None,
-        };
-        if let Some((from, to)) = passed
-            && i64::from(to) - i64::from(from) < removals.len() as i64
-        {
+        if except.is_none() && i64::from(to) - i64::from(from) < entries.len() as i64 {
             for v in from..=to {
                 if let Some(j) = self.store.removal_of(literal.var, v)
                     && (root_end..e).contains(&j)
@@ -1248,12 +1241,12 @@ impl<'m> LearningSearch<'m> {
             }
             return;
         }
-        for &j in removals.iter().rev() {
+        for (&j, &v) in entries.iter().zip(values).rev() {
             let j = j as usize;
             if j < root_end {
                 break;
             }
-            if between(log[j].literal.value) {
+            if (from..=to).contains(&v) && Some(v) != except {
                 out.push(j);
             }
         }
@@ -1289,12 +1282,12 @@ impl<'m> LearningSearch<'m> {
         {
             out.push(j);
         }
-        for &j in self.store.removals_before(var, before).iter().rev() {
+        let (entries, values) = self.store.removals_with_values_before(var, before);
+        for (&j, &v) in entries.iter().zip(values).rev() {
             let j = j as usize;
             if j < root_end {
                 break;
             }
-            let v = log[j].literal.value;
             if v > lo && v < hi {
                 out.push(j);
             }
@@ -1332,14 +1325,15 @@ impl<'m> LearningSearch<'m> {
             list.get(k).map(|&j| j as usize)
         };
         let (var, v) = (target.var, target.value);
-        let lower = self.store.lower_bounds_before(var, before);
-        let upper = self.store.upper_bounds_before(var, before);
+        // Each list is cut at `before` only when asked for: a bound target needs one of them.
+        let lower = || self.store.lower_bounds_before(var, before);
+        let upper = || self.store.upper_bounds_before(var, before);
         let candidates = match target.relation {
-            LiteralRelation::Ge => [first(lower, &|b| b >= v), None, None],
-            LiteralRelation::Le => [first(upper, &|b| b <= v), None, None],
+            LiteralRelation::Ge => [first(lower(), &|b| b >= v), None, None],
+            LiteralRelation::Le => [first(upper(), &|b| b <= v), None, None],
             LiteralRelation::Ne => [
-                first(lower, &|b| b > v),
-                first(upper, &|b| b < v),
+                first(lower(), &|b| b > v),
+                first(upper(), &|b| b < v),
                 self.store.removal_of(var, v).filter(|&j| j < before),
             ],
             LiteralRelation::Eq => {

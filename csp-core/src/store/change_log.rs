@@ -61,6 +61,7 @@ impl Store {
             lower_of: vec![Vec::new(); self.num_vars()],
             upper_of: vec![Vec::new(); self.num_vars()],
             removals_of: vec![Vec::new(); self.num_vars()],
+            removed_values_of: vec![Vec::new(); self.num_vars()],
             removal_entry: hashbrown::HashMap::new(),
             cause: Cause::Decision,
             failure: None,
@@ -129,6 +130,16 @@ impl Store {
         let Some(log) = &self.log else { return &[] };
         let list = &log.removals_of[var.index()];
         &list[..list.partition_point(|&j| (j as usize) < before)]
+    }
+
+    /// [`Store::removals_before`] with the value each removed, in the same order.
+    pub fn removals_with_values_before(&self, var: VarId, before: usize) -> (&[u32], &[i32]) {
+        let Some(log) = &self.log else {
+            return (&[], &[]);
+        };
+        let list = &log.removals_of[var.index()];
+        let len = list.partition_point(|&j| (j as usize) < before);
+        (&list[..len], &log.removed_values_of[var.index()][..len])
     }
 
     /// The log entry that removed `value` from `var`'s domain, if one did (a value can go only
@@ -278,10 +289,8 @@ impl<'a> ExplainCtx<'a> {
         {
             return true;
         }
-        self.store
-            .removals_before(var, self.before)
-            .iter()
-            .any(|&j| (lo..=hi).contains(&log.entries[j as usize].literal.value))
+        let (_, values) = self.store.removals_with_values_before(var, self.before);
+        values.iter().any(|v| (lo..=hi).contains(v))
     }
 
     /// The variable's smallest and largest values then.
@@ -324,8 +333,10 @@ pub fn explain_by_bounds(
 ) {
     for &var in scope {
         if var != changed {
-            reasons.push(Literal::ge(var, ctx.lb(var)));
-            reasons.push(Literal::le(var, ctx.ub(var)));
+            // Both bounds from one look at the log.
+            let (lo, hi) = ctx.bounds(var);
+            reasons.push(Literal::ge(var, lo));
+            reasons.push(Literal::le(var, hi));
         }
     }
 }
