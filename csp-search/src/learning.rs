@@ -285,6 +285,9 @@ pub struct LearningSearch<'m> {
     minimise: Minimise,
     /// The reasons of log entries computed so far ([`Self::reason`]), by entry.
     reasons: Vec<Option<Box<[u32]>>>,
+    /// Scratch for a constraint's explanation in [`Self::compute_reason`], kept so that each
+    /// explanation does not allocate its own.
+    explanation: Vec<Literal>,
     /// The decision level of each log entry up to some point ([`Self::sync_levels`]): clause
     /// minimisation asks for the levels of many entries, each a binary search otherwise.
     entry_levels: Vec<u32>,
@@ -345,6 +348,7 @@ impl<'m> LearningSearch<'m> {
             seen: Vec::new(),
             minimise: Minimise::default(),
             reasons: Vec::new(),
+            explanation: Vec::new(),
             entry_levels: Vec::new(),
             stats: Statistics::default(),
             started: None,
@@ -1130,7 +1134,9 @@ impl<'m> LearningSearch<'m> {
             return;
         }
         let start = out.len();
-        self.compute_reason(e, out);
+        let mut explanation = std::mem::take(&mut self.explanation);
+        self.compute_reason(e, out, &mut explanation);
+        self.explanation = explanation;
         if self.reasons.len() <= e {
             self.reasons.resize(e + 1, None);
         }
@@ -1139,24 +1145,24 @@ impl<'m> LearningSearch<'m> {
 
     /// [`Self::reason`] without the cache.
     #[inline(never)]
-    fn compute_reason(&self, e: usize, out: &mut Vec<usize>) {
+    fn compute_reason(&self, e: usize, out: &mut Vec<usize>, reasons: &mut Vec<Literal>) {
         let entry = self.store.change_log()[e];
         match entry.cause {
             Cause::Decision => {
                 debug_assert!(false, "a decision has no reason");
             }
             Cause::Constraint(c) => {
-                let mut reasons = Vec::new();
+                reasons.clear();
                 let ctx = ExplainCtx::new(&self.store, e);
                 if !self
                     .model
                     .constraint(c)
-                    .explain(entry.literal, &ctx, &mut reasons)
+                    .explain(entry.literal, &ctx, reasons)
                 {
                     self.scope_entries(c, e, out);
                     return;
                 }
-                for literal in reasons {
+                for &literal in reasons.iter() {
                     self.witnesses(literal, e, out);
                 }
                 self.holes_passed(entry.literal, e, out);
