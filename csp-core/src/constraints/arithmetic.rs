@@ -599,36 +599,11 @@ impl Constraint for Arithmetic {
         };
         if self.function == Function::Times
             && let Some(span) = span
+            && product_settles(changed, &bounds, span, taken)
         {
-            let disjoint = |(lo, hi): (i128, i128), (a, b): (i32, i32)| {
-                hi < i128::from(a) || lo > i128::from(b)
-            };
-            let settled = if changed == output {
-                disjoint(product_range(bounds[0], bounds[1]), span)
-            } else {
-                disjoint(product_range(span, bounds[1 - changed]), bounds[output])
-            };
-            // Otherwise, when the change took few values of the output (a removal, most often:
-            // a hole no product reaches), each one taken is tested for a factorisation within
-            // the box, one input's range at a time, rather than every tuple of the box.
-            let (lo, hi) = product_range(bounds[0], bounds[1]);
-            let (from, to) = (i128::from(span.0).max(lo), i128::from(span.1).min(hi));
-            let narrow = width(bounds[0]).min(width(bounds[1]));
-            let settled = settled
-                || (changed == output
-                    && (from > to
-                        || (to - from + 1).saturating_mul(i128::from(narrow))
-                            < i128::from(width(bounds[0]).saturating_mul(width(bounds[1])))
-                            && (from..=to).all(|w| {
-                                // `from..=to` lies within `span`, which holds `i32` values.
-                                let w = w as i32;
-                                !taken(w) || !has_factors(w, bounds[0], bounds[1])
-                            })));
-            if settled {
-                ctx.push_own_bounds(literal, reasons);
-                crate::explain_by_bounds(&self.args.scope, x, ctx, reasons);
-                return true;
-            }
+            ctx.push_own_bounds(literal, reasons);
+            crate::explain_by_bounds(&self.args.scope, x, ctx, reasons);
+            return true;
         }
         let implied = if changed == output {
             let (a, b) = bounds[0];
@@ -709,14 +684,43 @@ impl Constraint for Arithmetic {
     }
 }
 
+/// Whether the bounds of a product's scope, `bounds` (`x`, `y`, `z` of `x · y = z`), imply the
+/// change of argument `changed` that took values only in `span` (those for which `taken` holds),
+/// decided without enumerating the box; false when undecided here, for the enumeration to decide.
+///
+/// An input's change is implied when the products of `span` with the other input's range miss
+/// `z`'s range. The output's is when the box's products miss `span`, or, where fewer values of
+/// `span` are within the products' range than the box has tuples, when no value taken has factors
+/// in the box: each value costs a divisibility test per value of the narrower input range.
+fn product_settles(
+    changed: usize,
+    bounds: &[(i32, i32)],
+    span: (i32, i32),
+    taken: impl Fn(i32) -> bool,
+) -> bool {
+    let wide = |(lo, hi): (i32, i32)| (i128::from(lo), i128::from(hi));
+    let misses = |(lo, hi): (i128, i128), (a, b): (i128, i128)| hi < a || lo > b;
+    const OUTPUT: usize = 2;
+    if changed != OUTPUT {
+        let products = product_range(wide(span), wide(bounds[1 - changed]));
+        return misses(products, wide(bounds[OUTPUT]));
+    }
+    let (lo, hi) = product_range(wide(bounds[0]), wide(bounds[1]));
+    let (from, to) = (i128::from(span.0).max(lo), i128::from(span.1).min(hi));
+    if from > to {
+        return true;
+    }
+    let width = |(a, b): (i32, i32)| i128::from(b) - i128::from(a) + 1;
+    let tests = (to - from + 1) * width(bounds[0]).min(width(bounds[1]));
+    tests < width(bounds[0]) * width(bounds[1])
+        // `from..=to` lies within `span`, which holds `i32` values.
+        && (from..=to).all(|w| !taken(w as i32) || !has_factors(w as i32, bounds[0], bounds[1]))
+}
+
 /// The smallest and largest product `x · y` for `x` in `a..=b` and `y` in `c..=d`: a product's
 /// extremes over a box lie at its corners.
-fn product_range((a, b): (i32, i32), (c, d): (i32, i32)) -> (i128, i128) {
-    let corners = [a, b].map(|x| [c, d].map(|y| i128::from(x) * i128::from(y)));
-    let products = corners.as_flattened();
-    let lo = products.iter().copied().min().unwrap_or(0);
-    let hi = products.iter().copied().max().unwrap_or(0);
-    (lo, hi)
+fn product_range((a, b): (i128, i128), (c, d): (i128, i128)) -> (i128, i128) {
+    hull([a * c, a * d, b * c, b * d]).expect("four products")
 }
 
 /// Whether `w = x · y` for some `x` in `a..=b` and `y` in `c..=d`: a divisibility test for each
@@ -962,8 +966,7 @@ fn quotient(
 
 fn narrow_times(ctx: &mut PropagationCtx<'_>, x: VarId, y: VarId, z: VarId) -> Result<(), Wipeout> {
     let (xb, yb) = (bounds(ctx, x), bounds(ctx, y));
-    let (lo, hi) =
-        hull([xb.0 * yb.0, xb.0 * yb.1, xb.1 * yb.0, xb.1 * yb.1]).expect("four products");
+    let (lo, hi) = product_range(xb, yb);
     restrict(ctx, z, lo, hi)?;
     let zb = bounds(ctx, z);
     if let Some((lo, hi)) = quotient(zb, bounds(ctx, y), bounds(ctx, x))? {
@@ -1328,7 +1331,8 @@ mod tests {
                 let products: Vec<i32> = (x.0..=x.1)
                     .flat_map(|u| (y.0..=y.1).map(move |v| u * v))
                     .collect();
-                let (lo, hi) = product_range(x, y);
+                let wide = |(a, b): (i32, i32)| (i128::from(a), i128::from(b));
+                let (lo, hi) = product_range(wide(x), wide(y));
                 assert_eq!(
                     (lo, hi),
                     (

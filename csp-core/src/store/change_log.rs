@@ -127,9 +127,7 @@ impl Store {
 
     /// The indices of `var`'s logged removals (`≠`) made before entry `before`, oldest first.
     pub fn removals_before(&self, var: VarId, before: usize) -> &[u32] {
-        let Some(log) = &self.log else { return &[] };
-        let list = &log.removals_of[var.index()];
-        &list[..list.partition_point(|&j| (j as usize) < before)]
+        self.removals_with_values_before(var, before).0
     }
 
     /// [`Store::removals_before`] with the value each removed, in the same order.
