@@ -599,7 +599,7 @@ impl Constraint for Arithmetic {
         };
         if self.function == Function::Times
             && let Some(span) = span
-            && product_settles(changed, &bounds, span, taken)
+            && product_settles(changed, &bounds, span, taken, BUDGET)
         {
             ctx.push_own_bounds(literal, reasons);
             crate::explain_by_bounds(&self.args.scope, x, ctx, reasons);
@@ -691,12 +691,14 @@ impl Constraint for Arithmetic {
 /// An input's change is implied when the products of `span` with the other input's range miss
 /// `z`'s range. The output's is when the box's products miss `span`, or, where fewer values of
 /// `span` are within the products' range than the box has tuples, when no value taken has factors
-/// in the box: each value costs a divisibility test per value of the narrower input range.
+/// in the box: each value costs a divisibility test per value of the narrower input range, and
+/// the whole test at most `budget` of them, as the enumeration is bounded.
 fn product_settles(
     changed: usize,
     bounds: &[(i32, i32)],
     span: (i32, i32),
     taken: impl Fn(i32) -> bool,
+    budget: i64,
 ) -> bool {
     let wide = |(lo, hi): (i32, i32)| (i128::from(lo), i128::from(hi));
     let misses = |(lo, hi): (i128, i128), (a, b): (i128, i128)| hi < a || lo > b;
@@ -713,6 +715,7 @@ fn product_settles(
     let width = |(a, b): (i32, i32)| i128::from(b) - i128::from(a) + 1;
     let tests = (to - from + 1) * width(bounds[0]).min(width(bounds[1]));
     tests < width(bounds[0]) * width(bounds[1])
+        && tests <= i128::from(budget)
         // `from..=to` lies within `span`, which holds `i32` values.
         && (from..=to).all(|w| !taken(w as i32) || !has_factors(w as i32, bounds[0], bounds[1]))
 }
@@ -1350,6 +1353,18 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Factoring the values a product's output lost stays within the budget the enumeration
+    /// has: over it, the shortcut leaves the question undecided rather than run a million tests.
+    #[test]
+    fn factoring_stays_within_its_budget() {
+        // No prime has factors in 2..=1000 × 2..=1000, so the test, if run, settles.
+        let is_prime = |w: i32| w >= 2 && (2..w).take_while(|d| d * d <= w).all(|d| w % d != 0);
+        let bounds = [(2, 1000), (2, 1000), (0, 1_000_000)];
+        let span = (4, 503);
+        assert!(!product_settles(2, &bounds, span, is_prime, 1 << 16));
+        assert!(product_settles(2, &bounds, span, is_prime, i64::MAX));
     }
 
     #[test]
