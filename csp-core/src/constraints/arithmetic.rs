@@ -713,9 +713,9 @@ fn product_settles(
         return true;
     }
     let width = |(a, b): (i32, i32)| i128::from(b) - i128::from(a) + 1;
-    let tests = (to - from + 1) * width(bounds[0]).min(width(bounds[1]));
-    tests < width(bounds[0]) * width(bounds[1])
-        && tests <= i128::from(budget)
+    let divisions = (to - from + 1) * width(bounds[0]).min(width(bounds[1]));
+    divisions < width(bounds[0]) * width(bounds[1])
+        && divisions <= i128::from(budget)
         // `from..=to` lies within `span`, which holds `i32` values.
         && (from..=to).all(|w| !taken(w as i32) || !has_factors(w as i32, bounds[0], bounds[1]))
 }
