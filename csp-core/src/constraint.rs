@@ -7,6 +7,7 @@ use std::fmt;
 
 use smallvec::SmallVec;
 
+use crate::lines::LineRule;
 use crate::{CheckCtx, EventSet, Priority, PropagationCtx, VarId, Wipeout};
 
 /// A relation over some variables, with the incremental algorithms search needs.
@@ -244,6 +245,14 @@ pub trait Constraint: fmt::Debug + Send + Sync {
     /// The constraint's local-search hooks, if it has its own (see [`LocalSearch`]). Without them local
     /// search counts one conflict per violated constraint, from the checker.
     fn local_search(&self) -> Option<&dyn LocalSearch> {
+        None
+    }
+
+    /// The constraint as rows and lines (see [`LineRule`]), if it is one: then a store searched by
+    /// forward checking may keep the constraint's forward checking itself, with a count per line
+    /// in place of removed values ([`Store::keep_lines`](crate::Store::keep_lines)). Offer it only
+    /// if [`propagate`](Constraint::propagate) removes exactly what the rule says.
+    fn lines(&self) -> Option<LineRule> {
         None
     }
 }

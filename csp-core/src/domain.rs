@@ -10,6 +10,7 @@
 use smallvec::SmallVec;
 
 use crate::EventSet;
+use crate::lines::OccupiedLines;
 
 /// Domains declared over at most this many consecutive integers (`max − min + 1`) are bit sets; wider
 /// ones are lists of intervals. 2¹⁶ values make 8 KiB of bits: every N-queens board the engine searches
@@ -202,6 +203,12 @@ enum ReprView<'a> {
         first: i32,
         last: i32,
         spans: &'a [(i32, i32)],
+    },
+    /// A row of a kept [`LineRule`](crate::LineRule) with at least two values: its values are the
+    /// squares of the row on no occupied line, within the header's bounds.
+    Lines {
+        lines: &'a OccupiedLines,
+        row: usize,
     },
 }
 
@@ -556,6 +563,17 @@ impl Domain {
 }
 
 impl<'a> DomainView<'a> {
+    /// The view of row `row` of kept lines, whose header is `header` and which has at least two
+    /// values (a row with one value left is viewed through its declared bits, which the store never
+    /// changes for a kept row: see `Store::domain`).
+    #[inline]
+    pub(crate) fn on_lines(header: Header, lines: &'a OccupiedLines, row: usize) -> Self {
+        DomainView {
+            header,
+            repr: ReprView::Lines { lines, row },
+        }
+    }
+
     /// The view of a domain with `header` and `repr`, whose interleaved words (if it has them) are
     /// in `group`, a group of `stride` domains.
     #[inline(always)]
@@ -605,6 +623,27 @@ impl<'a> DomainView<'a> {
                 last,
                 spans: spans.iter().copied().collect(),
             },
+            // The bit set the row was declared with, holding its free squares.
+            ReprView::Lines { lines, .. } => {
+                let width = lines.columns as u32;
+                let mut words = vec![0u64; words_for(width)];
+                for value in self.values() {
+                    words[value as usize / 64] |= 1 << (value % 64);
+                }
+                if width <= 64 {
+                    Repr::Word {
+                        base: 0,
+                        width,
+                        bits: words[0],
+                    }
+                } else {
+                    Repr::Bits {
+                        base: 0,
+                        width,
+                        words: words.into_boxed_slice(),
+                    }
+                }
+            }
         };
         Domain {
             header: self.header,
@@ -620,14 +659,14 @@ impl<'a> DomainView<'a> {
                 Some((base, Words::contiguous(std::slice::from_ref(bits))))
             }
             ReprView::Bits { base, words, .. } => Some((base, words)),
-            ReprView::Spans { .. } => None,
+            ReprView::Spans { .. } | ReprView::Lines { .. } => None,
         }
     }
 
     /// Whether the domain is a bit set (its declared span is at most [`BITSET_MAX_SPAN`]).
     #[inline]
     pub fn is_bitset(&self) -> bool {
-        !matches!(self.repr, ReprView::Spans { .. })
+        matches!(self.repr, ReprView::Word { .. } | ReprView::Bits { .. })
     }
 
     /// The number of values left.
@@ -685,6 +724,7 @@ impl<'a> DomainView<'a> {
         match self.repr {
             ReprView::Word { base, .. } | ReprView::Bits { base, .. } => base,
             ReprView::Spans { first, .. } => first,
+            ReprView::Lines { .. } => 0,
         }
     }
 
@@ -696,6 +736,7 @@ impl<'a> DomainView<'a> {
                 (i64::from(base) + i64::from(width) - 1) as i32
             }
             ReprView::Spans { last, .. } => last,
+            ReprView::Lines { lines, .. } => lines.columns - 1,
         }
     }
 
@@ -712,6 +753,7 @@ impl<'a> DomainView<'a> {
                 bit(words, value.wrapping_sub(base) as u32 as usize)
             }
             ReprView::Spans { spans, .. } => span_index(spans, value).is_some(),
+            ReprView::Lines { lines, row } => lines.is_free(row, value),
         }
     }
 
@@ -720,6 +762,14 @@ impl<'a> DomainView<'a> {
         let Header { lo, hi, size } = self.header;
         if size == 0 {
             return Values::Empty;
+        }
+        if let ReprView::Lines { lines, row } = self.repr {
+            return Values::Lines(LineValues {
+                lines,
+                row,
+                next: lo,
+                hi,
+            });
         }
         match self.bits() {
             Some((base, words)) => {
@@ -851,6 +901,9 @@ impl<'a> DomainView<'a> {
             return Some(lo);
         }
         let from = value + 1;
+        if let ReprView::Lines { lines, row } = self.repr {
+            return lines.next_free(row, from, hi);
+        }
         match self.bits() {
             Some((base, words)) => {
                 let index = next_set(
@@ -880,6 +933,9 @@ impl<'a> DomainView<'a> {
             return Some(hi);
         }
         let from = value - 1;
+        if let ReprView::Lines { lines, row } = self.repr {
+            return lines.prev_free(row, from, lo);
+        }
         match self.bits() {
             Some((base, words)) => {
                 let index = prev_set(
@@ -914,6 +970,9 @@ impl<'a> DomainView<'a> {
         let Header { lo, hi, size } = self.header;
         if k >= size {
             return None;
+        }
+        if let ReprView::Lines { .. } = self.repr {
+            return self.values().nth(k as usize);
         }
         match self.bits() {
             Some((_, words)) if words.is_empty() => Some((i64::from(lo) + k as i64) as i32),
@@ -1048,6 +1107,13 @@ impl<'a> DomainView<'a> {
         if size == 0 || from > to {
             return 0;
         }
+        if let ReprView::Lines { lines, row } = self.repr {
+            return (from as i32..=to as i32)
+                .filter(|&value| lines.is_free(row, value))
+                .fold(0, |word, value| {
+                    word | 1 << (i64::from(value) - i64::from(base))
+                });
+        }
         match self.bits() {
             // A whole span: every value of from..=to.
             Some((_, words)) if words.is_empty() => range_mask(
@@ -1103,6 +1169,11 @@ impl<'a> DomainView<'a> {
         let to = to.min(i64::from(self.header.hi));
         if from > to {
             return 0;
+        }
+        if let ReprView::Lines { lines, row } = self.repr {
+            return (from as i32..=to as i32)
+                .filter(|&value| lines.is_free(row, value))
+                .count() as u64;
         }
         match self.bits() {
             Some((_, words)) if words.is_empty() => (to - from + 1) as u64,
@@ -1643,6 +1714,19 @@ pub enum Values<'a> {
         next: i64,
         hi: i64,
     },
+    /// The free squares of a row of a kept [`LineRule`](crate::LineRule).
+    #[doc(hidden)]
+    Lines(LineValues<'a>),
+}
+
+/// The free squares of a row of a kept [`LineRule`](crate::LineRule) within `next..=hi`.
+#[derive(Debug, Clone)]
+#[doc(hidden)]
+pub struct LineValues<'a> {
+    lines: &'a OccupiedLines,
+    row: usize,
+    next: i32,
+    hi: i32,
 }
 
 impl Iterator for Values<'_> {
@@ -1671,6 +1755,12 @@ impl Iterator for Values<'_> {
                 }
                 *index += 1;
             },
+            Values::Lines(line) => {
+                let value = line.lines.next_free(line.row, line.next, line.hi)?;
+                // The last column is below `i32::MAX` (see `LineRule::is_valid`): no overflow.
+                line.next = value + 1;
+                Some(value)
+            }
         }
     }
 }

@@ -6,6 +6,7 @@ mod compaction;
 // The crate root re-exports the contexts: a re-export here would make this module use the one
 // that wraps it.
 pub(crate) mod context;
+mod line_rows;
 mod masks;
 mod propagation;
 mod runs;
@@ -17,6 +18,7 @@ use fixedbitset::FixedBitSet;
 use crate::{
     ConstraintId, DomainView, EventSet, Priority, VarId, Wipeout,
     domain::{DomainMut, Header, Repr, remove_from_word},
+    lines::OccupiedLines,
 };
 
 /// The fewest same-sized bit-set domains a store interleaves (see [`Store`]): a cache line holds
@@ -189,6 +191,9 @@ pub struct Store {
     /// Every change with its cause, for search that learns from failure (see
     /// [`Store::enable_change_log`]); `None` for every other search.
     log: Option<Box<crate::literal::ChangeLog>>,
+    /// The line counts of a constraint whose forward checking the store keeps itself (see
+    /// [`Store::keep_lines`]); `None` for most searches.
+    lines: Option<Box<OccupiedLines>>,
 }
 
 impl Store {
@@ -202,6 +207,15 @@ impl Store {
     #[inline(always)]
     pub fn domain(&self, var: VarId) -> DomainView<'_> {
         let index = var.index();
+        // A kept row of two values or more is its free squares. With one value (assigned, or the
+        // last free square) or none, its bounds say it all: the row's own bits, which the store
+        // never changes for a kept row, still hold every value between them.
+        if let Some(lines) = &self.lines
+            && let Some(row) = lines.row_of(index)
+            && self.headers[index].size >= 2
+        {
+            return DomainView::on_lines(self.headers[index], lines, row);
+        }
         let repr = &self.reprs[index];
         let (group, stride): (&[u64], usize) = match repr {
             Repr::Strided { group, .. } => {

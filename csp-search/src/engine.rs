@@ -666,6 +666,11 @@ impl<'m, B: Brancher> Search<'m, B> {
             )?;
             return Err(Outcome::Exhausted);
         }
+        if self.propagation == Propagation::ForwardChecking && self.brancher.enumerates_values() {
+            // A rows-and-lines constraint (N-queens' counters) forward checks in the store, with
+            // a count per line instead of a trailed removal per value: the same search, cheaper.
+            self.store.keep_lines(self.model);
+        }
         let trail_bound = self.store.removal_trail_bound();
         if !self.optimising()
             && !self.store.has_root_snapshot()

@@ -3,7 +3,8 @@
 use std::fmt;
 
 use csp_core::{
-    CheckCtx, Constraint, LocalCtx, LocalSearch, ModelError, PropagationCtx, VarId, Wipeout,
+    CheckCtx, Constraint, LineRule, LocalCtx, LocalSearch, ModelError, PropagationCtx, VarId,
+    Wipeout,
 };
 
 /// The most rows (and columns) a board may have: 2²⁸, so that every row and column fits an `i32` value
@@ -262,6 +263,19 @@ impl Constraint for QueensConstraint {
 
     fn local_search(&self) -> Option<&dyn LocalSearch> {
         Some(self)
+    }
+
+    /// Rows and lines: each row's value is a column in `0..n`, and columns (`column`), up-diagonals
+    /// (`column + row`) and down-diagonals (`column − row`) each hold at most one queen. Forward
+    /// checking ([`propagate`](Constraint::propagate)) removes exactly the squares on a new queen's
+    /// lines, so a store may keep it with Dijkstra's counts alone.
+    fn lines(&self) -> Option<LineRule> {
+        Some(LineRule {
+            first: self.rows[0],
+            rows: self.n_queens(),
+            columns: self.n_queens(),
+            slopes: vec![0, 1, -1],
+        })
     }
 }
 

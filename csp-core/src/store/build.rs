@@ -120,6 +120,7 @@ impl Store {
             queued: FixedBitSet::with_capacity(model.num_constraints()),
             propagations: 0,
             log: None,
+            lines: None,
         }
     }
 }

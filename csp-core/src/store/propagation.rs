@@ -52,6 +52,13 @@ impl Store {
         while self.trail.bounds.len() > checkpoint.bounds {
             let change = self.trail.bounds.pop().expect("longer than the mark");
             let index = (change.var & !ASSIGNMENT) as usize;
+            if change.var & ASSIGNMENT != 0
+                && let Some(row) = self.lines.as_ref().and_then(|lines| lines.row_of(index))
+            {
+                // Newest first, so the counts and the unassigned rows are as the placement left
+                // them: what it took is found again.
+                self.unplace_from_lines(row, self.values[index]);
+            }
             self.domain_mut(index).untighten(
                 change.old_lo,
                 change.old_hi,
@@ -122,12 +129,28 @@ impl Store {
             model.constraint(c).on_assign(var, value, &mut ctx);
             self.set_cause(Cause::Decision);
         }
+        if let Some(row) = self
+            .lines
+            .as_ref()
+            .and_then(|lines| lines.row_of(var.index()))
+        {
+            self.place_on_lines(row, value);
+        }
     }
 
     /// Forward checking after `var`'s assignment: runs [`crate::Constraint::propagate`] of every
     /// constraint on `var`, in posting order, and names the first that failed.
     pub fn forward_check(&mut self, model: &Model, var: VarId) -> Result<(), ConstraintId> {
         for &c in model.constraints_of(var) {
+            if let Some(lines) = self.lines.as_deref_mut()
+                && lines.owner == c
+            {
+                // The store did this constraint's forward checking when it placed `var`.
+                if std::mem::take(&mut lines.wiped) {
+                    return Err(c);
+                }
+                continue;
+            }
             self.set_cause(Cause::Constraint(c));
             let cells = model.cell_range(c);
             let mut ctx = PropagationCtx { store: self, cells };
@@ -306,6 +329,9 @@ impl Store {
             self.unassign(model, VarId::from_index(var as usize));
         }
         if let Some(root) = &self.root {
+            if let Some(lines) = self.lines.as_deref_mut() {
+                lines.clear();
+            }
             self.headers.copy_from_slice(&root.headers);
             for (repr, saved) in self.reprs.iter_mut().zip(&root.reprs) {
                 // The same representation as at the root: copied in place, without allocating.

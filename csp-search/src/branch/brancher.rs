@@ -138,6 +138,14 @@ pub trait Brancher {
         let _ = (constraint, ctx);
     }
 
+    /// Whether every node the brancher shows is a [`Branch::Values`] node, so that search changes
+    /// domains only by assigning variables (and by propagation). Forward checking then lets the
+    /// store keep a rows-and-lines constraint itself ([`csp_core::Store::keep_lines`]). Default:
+    /// `false`.
+    fn enumerates_values(&self) -> bool {
+        false
+    }
+
     /// Whether [`Brancher::relist`] can list a value node's values again. Default: `false`.
     fn can_relist(&self) -> bool {
         false
@@ -157,6 +165,10 @@ impl<T: Brancher + ?Sized> Brancher for &mut T {
     #[inline(always)]
     fn branch(&mut self, ctx: &SelectCtx<'_>, values: &mut Vec<i32>) -> Option<Branch> {
         (**self).branch(ctx, values)
+    }
+
+    fn enumerates_values(&self) -> bool {
+        (**self).enumerates_values()
     }
 
     #[inline(always)]
@@ -185,6 +197,10 @@ impl<T: Brancher + ?Sized> Brancher for Box<T> {
     #[inline(always)]
     fn branch(&mut self, ctx: &SelectCtx<'_>, values: &mut Vec<i32>) -> Option<Branch> {
         (**self).branch(ctx, values)
+    }
+
+    fn enumerates_values(&self) -> bool {
+        (**self).enumerates_values()
     }
 
     #[inline(always)]

@@ -103,6 +103,10 @@ impl<V: VariableOrder, W: ValueOrder> Brancher for Enumerate<V, W> {
         self.values.reproducible()
     }
 
+    fn enumerates_values(&self) -> bool {
+        true
+    }
+
     fn relist(&mut self, var: VarId, ctx: &SelectCtx<'_>, values: &mut Vec<i32>) {
         let start = values.len();
         if ctx.append_choices(var, values) > 0 {
@@ -170,6 +174,13 @@ impl Brancher for BuiltinBrancher {
         match self {
             Self::Enumerate(brancher) => brancher.can_relist(),
             Self::Decisions(brancher) => brancher.can_relist(),
+        }
+    }
+
+    fn enumerates_values(&self) -> bool {
+        match self {
+            Self::Enumerate(brancher) => brancher.enumerates_values(),
+            Self::Decisions(brancher) => brancher.enumerates_values(),
         }
     }
 

@@ -1,0 +1,298 @@
+//! Rows and lines: the shape of a constraint whose forward checking a store can keep itself, by
+//! counting placed values on lines instead of removing values from domains one at a time.
+//!
+//! N-queens is the example: one variable per row, valued by a column, and three families of lines
+//! (columns, up-diagonals, down-diagonals) of which each line may hold at most one queen. Forward
+//! checking removes, from every unassigned row, the squares on the new queen's lines. A store that
+//! knows the rule keeps a count per line instead, and a row's domain is then its free squares: those
+//! on no occupied line. Placing a queen writes three counts and each unassigned row's size and
+//! bounds; undoing it recomputes what it took from the counts, newest first. No removal is trailed
+//! and no bit word written, where forward checking over bit sets writes and trails up to three
+//! values for each of n rows a queen (see `Store::keep_lines`).
+
+use smallvec::SmallVec;
+
+use crate::{ConstraintId, VarId};
+
+/// The most line families a store keeps (N-queens has three).
+pub const MAX_LINE_FAMILIES: usize = 3;
+
+/// A constraint of rows and lines, as [`Constraint::lines`](crate::Constraint::lines) offers it: the
+/// `rows` variables `first`, `first + 1`, … each take a value in `0..columns`, and for each slope
+/// `s` of `slopes` the values `x_i + s · i` are all different. A row's value `v` lies on line
+/// `v + s · i` of the family of slope `s`.
+///
+/// The constraint that offers it promises that its forward checking after `x_i = v` removes exactly
+/// the values on the lines through `(i, v)` from every other unassigned row, and fails exactly when
+/// that empties one: then a store may keep it without calling the constraint's
+/// [`propagate`](crate::Constraint::propagate), and the search is the same, node for node.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineRule {
+    /// The variable of row 0; row `i` is the variable with index `first.index() + i`.
+    pub first: VarId,
+    /// How many rows (variables) there are.
+    pub rows: usize,
+    /// The values of every row: `0..columns`.
+    pub columns: usize,
+    /// One family of lines per slope, at most [`MAX_LINE_FAMILIES`] and all different.
+    pub slopes: Vec<i32>,
+}
+
+impl LineRule {
+    /// Whether the rule is one a store can keep: at least one row, at most
+    /// [`MAX_LINE_FAMILIES`] distinct slopes, and every line index within `u32` reach.
+    pub fn is_valid(&self) -> bool {
+        let mut slopes = self.slopes.clone();
+        slopes.sort_unstable();
+        slopes.dedup();
+        let span = |slope: i32| {
+            (self.columns as u64).saturating_add(
+                u64::from(slope.unsigned_abs()).saturating_mul(self.rows.saturating_sub(1) as u64),
+            )
+        };
+        self.rows > 0
+            && self.columns > 0
+            && self.columns <= i32::MAX as usize
+            && (1..=MAX_LINE_FAMILIES).contains(&self.slopes.len())
+            && slopes.len() == self.slopes.len()
+            && self.slopes.iter().map(|&s| span(s)).sum::<u64>() <= u64::from(u32::MAX)
+    }
+}
+
+/// One family of lines: square `(i, v)` lies on the line with bit `start + v + slope · i`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Family {
+    pub(crate) slope: i64,
+    /// The bit of the family's line 0, shifted so that the most negative `v + slope · i` of the
+    /// board lands on the family's first bit.
+    pub(crate) start: i64,
+}
+
+/// The lines of a kept [`LineRule`] that assigned rows occupy, a bit per line: a row is only
+/// ever assigned a free square, so no line holds two.
+#[derive(Debug, Clone)]
+pub(crate) struct OccupiedLines {
+    /// The constraint whose rule this is, and whose forward checking the store does.
+    pub(crate) owner: ConstraintId,
+    /// Whether the latest placement emptied an unassigned row: the owner's forward checking fails.
+    pub(crate) wiped: bool,
+    /// The index of row 0's variable.
+    pub(crate) first: usize,
+    pub(crate) rows: usize,
+    pub(crate) columns: i32,
+    pub(crate) families: SmallVec<[Family; MAX_LINE_FAMILIES]>,
+    /// Bit `b` of word `b / 64` for line bit `b` (see [`Family`]).
+    pub(crate) occupied: Vec<u64>,
+    /// Scratch, one entry per 64 rows: which rows lose their square of each family to a placement
+    /// (bit `j % 64` of entry `j / 64`, `[k]` for family `k`).
+    pub(crate) taken: Vec<[u64; MAX_LINE_FAMILIES]>,
+}
+
+impl OccupiedLines {
+    /// No line occupied, for `owner`'s `rule`, which must be [valid](LineRule::is_valid).
+    pub(crate) fn new(rule: &LineRule, owner: ConstraintId) -> Self {
+        let mut families = SmallVec::new();
+        let mut len = 0i64;
+        let last_row = rule.rows as i64 - 1;
+        for &slope in &rule.slopes {
+            let slope = i64::from(slope);
+            // The smallest `v + slope · i` on the board is `slope · last_row` for a negative slope.
+            let lowest = slope.min(0) * last_row;
+            families.push(Family {
+                slope,
+                start: len - lowest,
+            });
+            len += rule.columns as i64 + slope.abs() * last_row;
+        }
+        OccupiedLines {
+            owner,
+            wiped: false,
+            first: rule.first.index(),
+            rows: rule.rows,
+            columns: rule.columns as i32,
+            families,
+            occupied: vec![0; (len as usize).div_ceil(64)],
+            taken: vec![[0; MAX_LINE_FAMILIES]; rule.rows.div_ceil(64)],
+        }
+    }
+
+    /// Takes every line back (the root, where nothing is assigned).
+    pub(crate) fn clear(&mut self) {
+        self.occupied.fill(0);
+        self.wiped = false;
+    }
+
+    /// The row of variable `index`, if it is one of the rule's.
+    #[inline(always)]
+    pub(crate) fn row_of(&self, index: usize) -> Option<usize> {
+        let row = index.wrapping_sub(self.first);
+        (row < self.rows).then_some(row)
+    }
+
+    /// The bit of the line of `family` through square `(row, value)`.
+    #[inline(always)]
+    fn line(family: Family, row: usize, value: i64) -> i64 {
+        family.start + value + family.slope * row as i64
+    }
+
+    /// Whether line bit `bit`, which must be one of the board's, is occupied.
+    #[inline(always)]
+    fn is_occupied(&self, bit: i64) -> bool {
+        self.occupied[bit as usize / 64] >> (bit % 64) & 1 == 1
+    }
+
+    /// Line bits `start..start + 64` as bit 0 to 63 of a word; bits before the first line or past
+    /// the last read as free.
+    #[inline(always)]
+    pub(crate) fn window(&self, start: i64) -> u64 {
+        let words = self.occupied.as_slice();
+        let word = start.div_euclid(64);
+        let shift = start.rem_euclid(64) as u32;
+        let get = |w: i64| {
+            usize::try_from(w)
+                .ok()
+                .and_then(|w| words.get(w).copied())
+                .unwrap_or(0)
+        };
+        let low = get(word) >> shift;
+        if shift == 0 {
+            low
+        } else {
+            low | get(word + 1) << (64 - shift)
+        }
+    }
+
+    /// Whether the square `(row, value)` lies on the board and on no occupied line.
+    #[inline]
+    pub(crate) fn is_free(&self, row: usize, value: i32) -> bool {
+        (0..self.columns).contains(&value)
+            && self
+                .families
+                .iter()
+                .all(|&family| !self.is_occupied(Self::line(family, row, i64::from(value))))
+    }
+
+    /// Whether another line than family `except`'s through `(row, value)`, a square of the board,
+    /// is occupied.
+    #[inline]
+    pub(crate) fn occupied_besides(&self, except: usize, row: usize, value: i64) -> bool {
+        self.families
+            .iter()
+            .enumerate()
+            .any(|(k, &family)| k != except && self.is_occupied(Self::line(family, row, value)))
+    }
+
+    /// Occupies (`true`) or frees every line through `(row, value)`, which lies on the board.
+    #[inline]
+    pub(crate) fn set(&mut self, row: usize, value: i32, occupied: bool) {
+        for k in 0..self.families.len() {
+            let bit = Self::line(self.families[k], row, i64::from(value)) as usize;
+            debug_assert_eq!(
+                self.occupied[bit / 64] >> (bit % 64) & 1 == 1,
+                !occupied,
+                "a line holds one value"
+            );
+            self.occupied[bit / 64] ^= 1 << (bit % 64);
+        }
+    }
+
+    /// The occupied squares of `row` among values `from..from + 64` (bit `i` for `from + i`), some
+    /// of them off the board.
+    #[inline]
+    fn occupied_squares(&self, row: usize, from: i64) -> u64 {
+        // A row's squares lie on ascending lines of every family.
+        self.families.iter().fold(0, |squares, &family| {
+            squares | self.window(Self::line(family, row, from))
+        })
+    }
+
+    /// The smallest free square of `row` in `from..=to`, a word of squares at a time.
+    #[inline]
+    pub(crate) fn next_free(&self, row: usize, from: i32, to: i32) -> Option<i32> {
+        let (mut from, to) = (i64::from(from.max(0)), i64::from(to.min(self.columns - 1)));
+        while from <= to {
+            let mut free = !self.occupied_squares(row, from);
+            if to - from < 63 {
+                free &= (1 << (to - from + 1)) - 1;
+            }
+            if free != 0 {
+                return Some((from + i64::from(free.trailing_zeros())) as i32);
+            }
+            from += 64;
+        }
+        None
+    }
+
+    /// The largest free square of `row` in `to..=from`.
+    #[inline]
+    pub(crate) fn prev_free(&self, row: usize, from: i32, to: i32) -> Option<i32> {
+        let (mut from, to) = (i64::from(from.min(self.columns - 1)), i64::from(to.max(0)));
+        while from >= to {
+            // Squares from − 63 ..= from, the highest bit for `from`.
+            let mut free = !self.occupied_squares(row, from - 63);
+            if from - to < 63 {
+                free &= u64::MAX << (63 - (from - to));
+            }
+            if free != 0 {
+                return Some((from - 63 + 63 - i64::from(free.leading_zeros())) as i32);
+            }
+            from -= 64;
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn queens(n: usize) -> LineRule {
+        LineRule {
+            first: VarId::from_index(0),
+            rows: n,
+            columns: n,
+            slopes: vec![0, 1, -1],
+        }
+    }
+
+    /// Every line of every family gets its own count, and the squares of one line share it: the
+    /// index arithmetic stays inside the counts for every square of the board.
+    #[test]
+    fn every_square_finds_its_own_lines() {
+        for n in 1..=9 {
+            let mut counts = OccupiedLines::new(&queens(n), ConstraintId(0));
+            assert_eq!(counts.occupied.len(), (n + 2 * (2 * n - 1)).div_ceil(64));
+            for row in 0..n {
+                for value in 0..n as i32 {
+                    assert!(counts.is_free(row, value));
+                    counts.set(row, value, true);
+                    // Exactly the squares in line with (row, value) are taken.
+                    for r in 0..n {
+                        for v in 0..n as i32 {
+                            let (dr, dv) = (r as i64 - row as i64, i64::from(v - value));
+                            let attacked = dv == 0 || dr == dv || dr == -dv;
+                            assert_eq!(counts.is_free(r, v), !attacked, "n {n} ({r}, {v})");
+                        }
+                    }
+                    counts.set(row, value, false);
+                }
+            }
+            assert!(counts.occupied.iter().all(|&word| word == 0));
+        }
+    }
+
+    #[test]
+    fn invalid_rules_are_refused() {
+        assert!(queens(8).is_valid());
+        let mut repeated = queens(8);
+        repeated.slopes = vec![1, 1];
+        assert!(!repeated.is_valid());
+        let mut none = queens(8);
+        none.slopes.clear();
+        assert!(!none.is_valid());
+        assert!(!queens(0).is_valid());
+        let mut steep = queens(1 << 20);
+        steep.slopes = vec![i32::MAX];
+        assert!(!steep.is_valid());
+    }
+}

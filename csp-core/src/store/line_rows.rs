@@ -1,0 +1,527 @@
+//! Forward checking that the store keeps itself for a constraint of rows and lines (see
+//! [`crate::LineRule`]): placing a row's value counts it on its lines and takes the squares on
+//! those lines from every unassigned row's size and bounds; undoing the placement finds the same
+//! squares again from the counts and puts them back. Nothing is trailed but the assignment itself.
+
+use fixedbitset::FixedBitSet;
+
+use super::Store;
+use crate::domain::Header;
+use crate::lines::{MAX_LINE_FAMILIES, OccupiedLines};
+use crate::{Model, Objective, VarId};
+
+impl Store {
+    /// Keeps the forward checking of a constraint that offers a [`LineRule`](crate::LineRule)
+    /// ([`Constraint::lines`](crate::Constraint::lines)) in the store, and answers whether one was
+    /// taken. From then on [`Store::forward_check`] does not call that constraint's
+    /// [`propagate`](crate::Constraint::propagate): assigning one of its rows has already done the
+    /// same, with a count per line in place of one trailed removal per value, and a row's domain
+    /// is read from the counts. Search is the same, node for node, as without it.
+    ///
+    /// It is taken only where nothing but assignments and that forward checking will change the
+    /// rows: at the root (nothing assigned), with no events or change log recorded (so not under
+    /// MAC or learning), when the constraint is the only one on each of its rows, no row is the
+    /// objective, and every row still holds all of `0..columns`. The caller promises that search
+    /// changes the rows only by assigning them (value enumeration) under forward checking. At
+    /// most one constraint is kept.
+    pub fn keep_lines(&mut self, model: &Model) -> bool {
+        if self.tracking || self.log.is_some() || self.num_assigned > 0 || self.lines.is_some() {
+            return false;
+        }
+        let objective = match model.objective() {
+            Objective::Satisfy => None,
+            Objective::Minimize(var) | Objective::Maximize(var) => Some(var.index()),
+        };
+        for c in model.constraint_ids() {
+            let Some(rule) = model.constraint(c).lines() else {
+                continue;
+            };
+            let first = rule.first.index();
+            if !rule.is_valid() || first.saturating_add(rule.rows) > self.num_vars() {
+                continue;
+            }
+            let whole = Header {
+                lo: 0,
+                hi: rule.columns as i32 - 1,
+                size: rule.columns as u64,
+            };
+            let alone = (first..first + rule.rows).all(|index| {
+                model.constraints_of(VarId::from_index(index)) == [c]
+                    && self.headers[index] == whole
+                    && objective != Some(index)
+            });
+            if alone {
+                self.lines = Some(Box::new(OccupiedLines::new(&rule, c)));
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether the store keeps a constraint's forward checking (see [`Store::keep_lines`]).
+    pub fn keeps_lines(&self) -> bool {
+        self.lines.is_some()
+    }
+
+    /// Counts the value just assigned to `row` on its lines and takes the squares on them from
+    /// every unassigned row; notes a wipe-out for [`Store::forward_check`].
+    pub(super) fn place_on_lines(&mut self, row: usize, value: i32) {
+        let Store {
+            lines,
+            headers,
+            assigned,
+            ..
+        } = self;
+        let lines = lines.as_deref_mut().expect("kept lines");
+        lines.set(row, value, true);
+        let wiped = sweep::<true>(lines, headers, assigned, row, value);
+        lines.wiped = wiped;
+    }
+
+    /// Undoes [`Store::place_on_lines`] for `row`'s `value`, the newest placement.
+    pub(super) fn unplace_from_lines(&mut self, row: usize, value: i32) {
+        let Store {
+            lines,
+            headers,
+            assigned,
+            ..
+        } = self;
+        let lines = lines.as_deref_mut().expect("kept lines");
+        sweep::<false>(lines, headers, assigned, row, value);
+        lines.set(row, value, false);
+        lines.wiped = false;
+    }
+}
+
+/// Visits every unassigned row but `row` after `(row, value)` occupied its lines. A square of
+/// another row on one of those lines is taken by this placement when no other line through it is
+/// occupied (its own line holds this placement alone: the value was free when placed, and
+/// placements are undone newest first). `PLACE` takes those squares from the row's size and
+/// bounds; otherwise they are put back. Answers whether a row was left empty.
+///
+/// Two passes: which rows lose a square of each family, 64 rows to a word, then the sizes and
+/// bounds of the unassigned rows among them.
+fn sweep<const PLACE: bool>(
+    lines: &mut OccupiedLines,
+    headers: &mut [Header],
+    assigned: &FixedBitSet,
+    row: usize,
+    value: i32,
+) -> bool {
+    let mut slopes = [0i64; MAX_LINE_FAMILIES];
+    for (slope, family) in slopes.iter_mut().zip(&lines.families) {
+        *slope = family.slope;
+    }
+    match lines.families.len() {
+        1 => {
+            general_taken(lines, row, value);
+            apply::<1, PLACE>(lines, headers, assigned, row, value, [slopes[0]])
+        }
+        2 => {
+            general_taken(lines, row, value);
+            apply::<2, PLACE>(lines, headers, assigned, row, value, [slopes[0], slopes[1]])
+        }
+        _ if slopes == [0, 1, -1] => {
+            queens_taken(lines, row, value);
+            apply::<3, PLACE>(lines, headers, assigned, row, value, [0, 1, -1])
+        }
+        _ => {
+            general_taken(lines, row, value);
+            apply::<MAX_LINE_FAMILIES, PLACE>(lines, headers, assigned, row, value, slopes)
+        }
+    }
+}
+
+/// The second pass of [`sweep`], with [`OccupiedLines::taken`] set: the unassigned rows' sizes
+/// and bounds.
+#[inline(always)]
+fn apply<const K: usize, const PLACE: bool>(
+    lines: &OccupiedLines,
+    headers: &mut [Header],
+    assigned: &FixedBitSet,
+    row: usize,
+    value: i32,
+    slopes: [i64; K],
+) -> bool {
+    let first = lines.first;
+    let mut wiped = false;
+    for (block, taken) in lines.taken.iter().enumerate() {
+        let block_start = block * 64;
+        let any = taken[..K].iter().fold(0, |any, &family| any | family);
+        let mut rows = any & !assigned_window(assigned, first + block_start);
+        while rows != 0 {
+            let bit = rows.trailing_zeros();
+            rows &= rows - 1;
+            let other = block_start + bit as usize;
+            let index = first + other;
+            let lost = |k: usize| taken[k] >> bit & 1;
+            let count: u64 = (0..K).map(lost).sum();
+            // The squares taken, as values of `other`: family k's is value + slope · (row − other).
+            let distance = row as i64 - other as i64;
+            let square = |k: usize| (i64::from(value) + slopes[k] * distance) as i32;
+            let header = &mut headers[index];
+            if PLACE {
+                header.size -= count;
+                if header.size == 0 {
+                    // Left as it is: the search undoes this placement at once, and putting the
+                    // squares back sets the bounds from them.
+                    wiped = true;
+                    continue;
+                }
+                // A bound on one of the placement's lines was a value of the row, so it is taken.
+                let (lo, hi) = (header.lo, header.hi);
+                if (0..K).any(|k| square(k) == lo) {
+                    header.lo = lines
+                        .next_free(other, lo + 1, hi)
+                        .expect("a row with values left has a smallest one");
+                }
+                if (0..K).any(|k| square(k) == hi) {
+                    header.hi = lines
+                        .prev_free(other, hi - 1, header.lo)
+                        .expect("a row with values left has a largest one");
+                }
+            } else {
+                let (mut low, mut high) = (i32::MAX, i32::MIN);
+                for k in (0..K).filter(|&k| lost(k) == 1) {
+                    low = low.min(square(k));
+                    high = high.max(square(k));
+                }
+                header.widen(low, high, count);
+            }
+        }
+    }
+    wiped
+}
+
+/// Whether variables `start..start + 64` are assigned, as the bits of a word (variables past the
+/// last read as assigned).
+#[inline(always)]
+fn assigned_window(assigned: &FixedBitSet, start: usize) -> u64 {
+    let blocks = assigned.as_slice();
+    let bits = usize::BITS as usize;
+    if bits == 64 && start.is_multiple_of(64) {
+        return blocks
+            .get(start / 64)
+            .map_or(u64::MAX, |&block| block as u64);
+    }
+    (0..64).fold(0, |window, i| {
+        let index = start + i;
+        let set = index >= assigned.len() || assigned.contains(index);
+        window | u64::from(set) << i
+    })
+}
+
+/// Sets [`OccupiedLines::taken`] for the placement `(row, value)`, a row at a time: any slopes.
+fn general_taken(lines: &mut OccupiedLines, row: usize, value: i32) {
+    let mut taken = std::mem::take(&mut lines.taken);
+    for (block, words) in taken.iter_mut().enumerate() {
+        *words = [0; MAX_LINE_FAMILIES];
+        for other in block * 64..(block * 64 + 64).min(lines.rows) {
+            let distance = row as i64 - other as i64;
+            for (k, family) in lines.families.iter().enumerate() {
+                let square = i64::from(value) + family.slope * distance;
+                if (0..i64::from(lines.columns)).contains(&square)
+                    && !lines.occupied_besides(k, other, square)
+                {
+                    words[k] |= 1 << (other % 64);
+                }
+            }
+        }
+    }
+    lines.taken = taken;
+}
+
+/// [`general_taken`] for N-queens' slopes 0, 1 and −1 (columns, up- and down-diagonals), 64 rows
+/// at a time from words of the occupied lines: row `j`'s column square is taken when its up- and
+/// down-diagonal are free, its up-diagonal square when that square's column and down-diagonal
+/// are, and its down-diagonal square when that square's column and up-diagonal are. Along the
+/// rows some lines run backwards (read reversed) and some two at a time (every other bit).
+fn queens_taken(lines: &mut OccupiedLines, row: usize, value: i32) {
+    let mut taken = std::mem::take(&mut lines.taken);
+    fill_queens_taken(lines, row, value, &mut taken);
+    lines.taken = taken;
+}
+
+/// The words of [`queens_taken`], into `taken`.
+fn fill_queens_taken(
+    lines: &OccupiedLines,
+    row: usize,
+    value: i32,
+    taken: &mut [[u64; MAX_LINE_FAMILIES]],
+) {
+    let [column, up, down] = [0, 1, 2].map(|k| lines.families[k].start);
+    let (row, value) = (row as i64, i64::from(value));
+    let (rows, columns) = (lines.rows as i64, i64::from(lines.columns));
+    // Lines `base`, `base − 1`, … as bits 0, 1, …
+    let backwards = |base: i64| lines.window(base - 63).reverse_bits();
+    // Lines `base`, `base + 2`, … and `base`, `base − 2`, … as bits 0, 1, …
+    let every_other =
+        |base: i64| even_bits(lines.window(base)) | even_bits(lines.window(base + 64)) << 32;
+    let every_other_backwards =
+        |base: i64| even_bits(backwards(base)) | even_bits(backwards(base - 64)) << 32;
+    // The rows whose up-diagonal square (`value + row − j`) and down-diagonal square
+    // (`value − row + j`) lie on the board.
+    let up_rows = (value + row - (columns - 1)).max(0)..=(value + row).min(rows - 1);
+    let down_rows = (row - value).max(0)..=(row - value + columns - 1).min(rows - 1);
+    for (block, words) in taken.iter_mut().enumerate() {
+        let j = block as i64 * 64;
+        let valid = within(&(0..=rows - 1), j);
+        // Column square `value`: up-diagonal `up + value + j`, down-diagonal `down + value − j`.
+        let by_column = !(lines.window(up + value + j) | backwards(down + value - j));
+        // Up-diagonal square: column `column + value + row − j`, down-diagonal
+        // `down + value + row − 2j`.
+        let by_up = !(backwards(column + value + row - j)
+            | every_other_backwards(down + value + row - 2 * j));
+        // Down-diagonal square: column `column + value − row + j`, up-diagonal
+        // `up + value − row + 2j`.
+        let by_down =
+            !(lines.window(column + value - row + j) | every_other(up + value - row + 2 * j));
+        *words = [
+            by_column & valid,
+            by_up & within(&up_rows, j),
+            by_down & within(&down_rows, j),
+        ];
+    }
+}
+
+/// The rows of `range` among `start..start + 64`, as bits from `start`.
+#[inline(always)]
+fn within(range: &std::ops::RangeInclusive<i64>, start: i64) -> u64 {
+    let from = (*range.start() - start).max(0);
+    let to = (*range.end() - start).min(63);
+    if from > to {
+        0
+    } else {
+        (u64::MAX >> (63 - to)) & (u64::MAX << from)
+    }
+}
+
+/// Bits 0, 2, 4, …, 62 of `word` as bits 0 to 31.
+#[inline(always)]
+fn even_bits(word: u64) -> u64 {
+    let mut x = word & 0x5555_5555_5555_5555;
+    x = (x | x >> 1) & 0x3333_3333_3333_3333;
+    x = (x | x >> 2) & 0x0f0f_0f0f_0f0f_0f0f;
+    x = (x | x >> 4) & 0x00ff_00ff_00ff_00ff;
+    x = (x | x >> 8) & 0x0000_ffff_0000_ffff;
+    (x | x >> 16) & 0x0000_0000_ffff_ffff
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::RngExt;
+
+    use super::*;
+    use crate::{Checkpoint, Constraint, LineRule, ModelBuilder, PropagationCtx, Wipeout, rng_for};
+
+    /// Rows and lines written plainly: forward checking removes each square on a new value's
+    /// lines from every unassigned row, one `remove` at a time. It offers its rule only if asked.
+    #[derive(Debug)]
+    struct Plain {
+        rows: Vec<VarId>,
+        columns: usize,
+        slopes: Vec<i32>,
+        offer: bool,
+    }
+
+    impl Constraint for Plain {
+        fn scope(&self) -> &[VarId] {
+            &self.rows
+        }
+
+        fn is_satisfied(&self, values: &[i32]) -> bool {
+            self.slopes.iter().all(|&slope| {
+                let mut lines: Vec<i64> = (0..values.len())
+                    .map(|i| i64::from(values[i]) + i64::from(slope) * i as i64)
+                    .collect();
+                lines.sort_unstable();
+                lines.windows(2).all(|pair| pair[0] != pair[1])
+            })
+        }
+
+        fn propagate(&self, var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+            let value = i64::from(ctx.value(var).ok_or(Wipeout)?);
+            let row = (var.index() - self.rows[0].index()) as i64;
+            for (other, &rest) in self.rows.iter().enumerate() {
+                if ctx.is_assigned(rest) {
+                    continue;
+                }
+                for &slope in &self.slopes {
+                    let square = value + i64::from(slope) * (row - other as i64);
+                    if (0..self.columns as i64).contains(&square) {
+                        ctx.remove(rest, square as i32)?;
+                    }
+                }
+            }
+            Ok(())
+        }
+
+        fn lines(&self) -> Option<LineRule> {
+            self.offer.then(|| LineRule {
+                first: self.rows[0],
+                rows: self.rows.len(),
+                columns: self.columns,
+                slopes: self.slopes.clone(),
+            })
+        }
+    }
+
+    fn model(rows: usize, columns: usize, slopes: &[i32], offer: bool) -> Model {
+        let mut builder = ModelBuilder::new();
+        let vars: Vec<VarId> = (0..rows)
+            .map(|i| {
+                builder
+                    .int_var(format!("x{i}"), 0..=columns as i32 - 1)
+                    .unwrap()
+            })
+            .collect();
+        builder
+            .post(Plain {
+                rows: vars,
+                columns,
+                slopes: slopes.to_vec(),
+                offer,
+            })
+            .unwrap();
+        builder.build()
+    }
+
+    /// Every domain alike in both stores, read every way search reads one.
+    fn assert_same(kept: &Store, plain: &Store, context: &str) {
+        for index in 0..plain.num_vars() {
+            let var = VarId::from_index(index);
+            let (a, b) = (kept.domain(var), plain.domain(var));
+            assert_eq!(a, b, "{context}: x{index}");
+            assert_eq!(kept.size(var), plain.size(var), "{context}: x{index}");
+            if b.size() > 0 {
+                assert_eq!((kept.lb(var), kept.ub(var)), (plain.lb(var), plain.ub(var)));
+                assert!(a.values().eq(b.values()), "{context}: x{index}");
+                let middle = (b.lb() + b.ub()) / 2;
+                assert_eq!(a.next_value(middle), b.next_value(middle));
+                assert_eq!(a.prev_value(middle), b.prev_value(middle));
+                assert_eq!(a.nth_value(b.size() / 2), b.nth_value(b.size() / 2));
+                assert_eq!(a.count_in(middle, b.ub()), b.count_in(middle, b.ub()));
+                assert_eq!(a.to_domain(), b.to_domain());
+            }
+        }
+    }
+
+    /// Keeping the lines is forward checking, exactly: random walks of assignments, forward
+    /// checks, undos and returns to the root give the same domains, bounds, sizes and failures as
+    /// the constraint's own `propagate`, for N-queens' slopes (the word-at-a-time path) and
+    /// others (the general one), on boards narrower and wider than their height and across word
+    /// boundaries.
+    #[test]
+    fn keeping_lines_is_forward_checking() {
+        let shapes: &[(usize, usize, &[i32])] = &[
+            (8, 8, &[0, 1, -1]),
+            (1, 1, &[0, 1, -1]),
+            (5, 3, &[0, 1, -1]),
+            (3, 9, &[0, 1, -1]),
+            (70, 70, &[0, 1, -1]),
+            (130, 100, &[0, 1, -1]),
+            (90, 140, &[0, 1, -1]),
+            (12, 12, &[0]),
+            (20, 30, &[1, -2]),
+            (66, 70, &[0, 3, -1]),
+            (9, 9, &[-1, 0, 1]),
+        ];
+        let mut rng = rng_for(5, 0);
+        for &(rows, columns, slopes) in shapes {
+            let (offered, refused) = (
+                model(rows, columns, slopes, true),
+                model(rows, columns, slopes, false),
+            );
+            let mut kept = Store::new(&offered);
+            let mut plain = Store::new(&refused);
+            assert!(kept.keep_lines(&offered), "{rows}×{columns} {slopes:?}");
+            assert!(!plain.keep_lines(&refused));
+            let with_root = rng.random_range(0..2) == 0;
+            if with_root {
+                kept.snapshot_root();
+                plain.snapshot_root();
+            }
+            for walk in 0..40 {
+                let mut marks: Vec<(Checkpoint, Checkpoint)> = Vec::new();
+                for step in 0..3 * rows {
+                    let context = format!("{rows}×{columns} {slopes:?}, walk {walk} step {step}");
+                    let unassigned: Vec<VarId> = plain.unassigned().to_vec();
+                    if unassigned.is_empty() || rng.random_range(0..6) == 0 {
+                        if marks.is_empty() {
+                            break;
+                        }
+                        let (a, b) = marks.swap_remove(rng.random_range(0..marks.len()));
+                        marks.retain(|&(other, _)| other < a);
+                        kept.undo_to(&offered, a);
+                        plain.undo_to(&refused, b);
+                        assert_same(&kept, &plain, &context);
+                        continue;
+                    }
+                    let var = unassigned[rng.random_range(0..unassigned.len())];
+                    let domain = plain.domain(var);
+                    let value = domain
+                        .nth_value(rng.random_range(0..domain.size()))
+                        .unwrap();
+                    marks.push((kept.checkpoint(), plain.checkpoint()));
+                    kept.assign(&offered, var, value);
+                    plain.assign(&refused, var, value);
+                    let failed = plain.forward_check(&refused, var).is_err();
+                    assert_eq!(
+                        kept.forward_check(&offered, var).is_err(),
+                        failed,
+                        "{context}"
+                    );
+                    if failed {
+                        let (a, b) = marks.pop().unwrap();
+                        kept.undo_to(&offered, a);
+                        plain.undo_to(&refused, b);
+                    }
+                    assert_same(&kept, &plain, &context);
+                }
+                if with_root && rng.random_range(0..2) == 0 {
+                    kept.reset_to_root(&offered);
+                    plain.reset_to_root(&refused);
+                } else {
+                    kept.undo_to(&offered, Checkpoint::default());
+                    plain.undo_to(&refused, Checkpoint::default());
+                }
+                assert_same(&kept, &plain, "back at the root");
+            }
+        }
+    }
+
+    /// A store keeps lines only where nothing else changes the rows.
+    #[test]
+    fn lines_are_kept_only_alone_and_whole() {
+        let offered = model(6, 6, &[0, 1, -1], true);
+        let mut tracked = Store::new(&offered);
+        tracked.set_tracking(true);
+        assert!(!tracked.keep_lines(&offered));
+        let mut narrowed = Store::new(&offered);
+        narrowed.remove_value(VarId::from_index(2), 3).unwrap();
+        assert!(!narrowed.keep_lines(&offered));
+        let mut twice = Store::new(&offered);
+        assert!(!twice.keeps_lines());
+        assert!(twice.keep_lines(&offered));
+        assert!(twice.keeps_lines());
+        assert!(!twice.keep_lines(&offered));
+        // A second constraint on a row.
+        let mut builder = ModelBuilder::new();
+        let vars: Vec<VarId> = (0..4)
+            .map(|i| builder.int_var(format!("x{i}"), 0..=3).unwrap())
+            .collect();
+        builder
+            .post(Plain {
+                rows: vars.clone(),
+                columns: 4,
+                slopes: vec![0],
+                offer: true,
+            })
+            .unwrap();
+        builder
+            .post(crate::constraints::AllDifferent::new(vars[..2].to_vec()))
+            .unwrap();
+        let shared = builder.build();
+        assert!(!Store::new(&shared).keep_lines(&shared));
+    }
+}
