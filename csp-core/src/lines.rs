@@ -68,6 +68,95 @@ pub(crate) struct Family {
     pub(crate) start: i64,
 }
 
+/// A row of bits, read 64 at a time from any offset.
+#[derive(Debug, Clone)]
+pub(crate) struct Bits(Vec<u64>);
+
+impl Bits {
+    /// `len` clear bits.
+    fn new(len: usize) -> Self {
+        Bits(vec![0; len.div_ceil(64)])
+    }
+
+    fn clear(&mut self) {
+        self.0.fill(0);
+    }
+
+    /// Bit `bit`, which must lie in the row.
+    #[inline(always)]
+    fn get(&self, bit: i64) -> bool {
+        self.0[bit as usize / 64] >> (bit % 64) & 1 == 1
+    }
+
+    /// Flips bit `bit`, which must lie in the row.
+    #[inline(always)]
+    fn toggle(&mut self, bit: i64) {
+        self.0[bit as usize / 64] ^= 1 << (bit % 64);
+    }
+
+    /// Bits `start..start + 64` as bits 0 to 63 of a word; bits outside the row read as clear.
+    #[inline(always)]
+    pub(crate) fn window(&self, start: i64) -> u64 {
+        let words = self.0.as_slice();
+        let word = start.div_euclid(64);
+        let shift = start.rem_euclid(64) as u32;
+        // A negative word wraps to a huge one: one comparison keeps both ends.
+        let get = |w: i64| words.get(w as usize).copied().unwrap_or(0);
+        let low = get(word) >> shift;
+        if shift == 0 {
+            low
+        } else {
+            low | get(word + 1) << (64 - shift)
+        }
+    }
+}
+
+/// N-queens' lines again, laid out so that the squares a placement takes from 64 consecutive
+/// rows are read as plain windows: along the rows, a column square's down-diagonal and an
+/// up-diagonal square's column run backwards, and an up-diagonal square's down-diagonal and a
+/// down-diagonal square's up-diagonal advance two lines a row. For `n` columns and square
+/// `(j, w)`: `column_back` holds bit `n − 1 − w`, `down_back` bit `n − 1 − w + j`, and the halves
+/// split `w + j` (`up_halves`) and `n − 1 − w + j` (`down_back_halves`) by parity, bit `t / 2` of
+/// half `t % 2`.
+#[derive(Debug, Clone)]
+pub(crate) struct QueensMirrors {
+    pub(crate) column_back: Bits,
+    pub(crate) down_back: Bits,
+    pub(crate) up_halves: [Bits; 2],
+    pub(crate) down_back_halves: [Bits; 2],
+}
+
+impl QueensMirrors {
+    fn new(rows: usize, columns: usize) -> Self {
+        let diagonals = rows + columns;
+        QueensMirrors {
+            column_back: Bits::new(columns),
+            down_back: Bits::new(diagonals),
+            up_halves: [Bits::new(diagonals / 2 + 1), Bits::new(diagonals / 2 + 1)],
+            down_back_halves: [Bits::new(diagonals / 2 + 1), Bits::new(diagonals / 2 + 1)],
+        }
+    }
+
+    fn clear(&mut self) {
+        self.column_back.clear();
+        self.down_back.clear();
+        for half in self.up_halves.iter_mut().chain(&mut self.down_back_halves) {
+            half.clear();
+        }
+    }
+
+    /// Flips the lines of square `(row, value)` on a board of `columns` columns.
+    fn toggle(&mut self, columns: i64, row: i64, value: i64) {
+        let back = columns - 1 - value;
+        self.column_back.toggle(back);
+        self.down_back.toggle(back + row);
+        let up = value + row;
+        self.up_halves[(up % 2) as usize].toggle(up / 2);
+        let down = back + row;
+        self.down_back_halves[(down % 2) as usize].toggle(down / 2);
+    }
+}
+
 /// The lines of a kept [`LineRule`] that assigned rows occupy, a bit per line: a row is only
 /// ever assigned a free square, so no line holds two.
 #[derive(Debug, Clone)]
@@ -81,11 +170,10 @@ pub(crate) struct OccupiedLines {
     pub(crate) rows: usize,
     pub(crate) columns: i32,
     pub(crate) families: SmallVec<[Family; MAX_LINE_FAMILIES]>,
-    /// Bit `b` of word `b / 64` for line bit `b` (see [`Family`]).
-    pub(crate) occupied: Vec<u64>,
-    /// Scratch, one entry per 64 rows: which rows lose their square of each family to a placement
-    /// (bit `j % 64` of entry `j / 64`, `[k]` for family `k`).
-    pub(crate) taken: Vec<[u64; MAX_LINE_FAMILIES]>,
+    /// A bit per line (see [`Family`]).
+    pub(crate) occupied: Bits,
+    /// For N-queens' slopes (0, 1, −1), the same lines laid out for reading along the rows.
+    pub(crate) mirrors: Option<Box<QueensMirrors>>,
 }
 
 impl OccupiedLines {
@@ -111,14 +199,18 @@ impl OccupiedLines {
             rows: rule.rows,
             columns: rule.columns as i32,
             families,
-            occupied: vec![0; (len as usize).div_ceil(64)],
-            taken: vec![[0; MAX_LINE_FAMILIES]; rule.rows.div_ceil(64)],
+            occupied: Bits::new(len as usize),
+            mirrors: (rule.slopes == [0, 1, -1])
+                .then(|| Box::new(QueensMirrors::new(rule.rows, rule.columns))),
         }
     }
 
     /// Takes every line back (the root, where nothing is assigned).
     pub(crate) fn clear(&mut self) {
-        self.occupied.fill(0);
+        self.occupied.clear();
+        if let Some(mirrors) = &mut self.mirrors {
+            mirrors.clear();
+        }
         self.wiped = false;
     }
 
@@ -138,28 +230,14 @@ impl OccupiedLines {
     /// Whether line bit `bit`, which must be one of the board's, is occupied.
     #[inline(always)]
     fn is_occupied(&self, bit: i64) -> bool {
-        self.occupied[bit as usize / 64] >> (bit % 64) & 1 == 1
+        self.occupied.get(bit)
     }
 
     /// Line bits `start..start + 64` as bit 0 to 63 of a word; bits before the first line or past
     /// the last read as free.
     #[inline(always)]
     pub(crate) fn window(&self, start: i64) -> u64 {
-        let words = self.occupied.as_slice();
-        let word = start.div_euclid(64);
-        let shift = start.rem_euclid(64) as u32;
-        let get = |w: i64| {
-            usize::try_from(w)
-                .ok()
-                .and_then(|w| words.get(w).copied())
-                .unwrap_or(0)
-        };
-        let low = get(word) >> shift;
-        if shift == 0 {
-            low
-        } else {
-            low | get(word + 1) << (64 - shift)
-        }
+        self.occupied.window(start)
     }
 
     /// Whether the square `(row, value)` lies on the board and on no occupied line.
@@ -186,13 +264,12 @@ impl OccupiedLines {
     #[inline]
     pub(crate) fn set(&mut self, row: usize, value: i32, occupied: bool) {
         for k in 0..self.families.len() {
-            let bit = Self::line(self.families[k], row, i64::from(value)) as usize;
-            debug_assert_eq!(
-                self.occupied[bit / 64] >> (bit % 64) & 1 == 1,
-                !occupied,
-                "a line holds one value"
-            );
-            self.occupied[bit / 64] ^= 1 << (bit % 64);
+            let bit = Self::line(self.families[k], row, i64::from(value));
+            debug_assert_eq!(self.occupied.get(bit), !occupied, "a line holds one value");
+            self.occupied.toggle(bit);
+        }
+        if let Some(mirrors) = &mut self.mirrors {
+            mirrors.toggle(i64::from(self.columns), row as i64, i64::from(value));
         }
     }
 
@@ -261,7 +338,7 @@ mod tests {
     fn every_square_finds_its_own_lines() {
         for n in 1..=9 {
             let mut counts = OccupiedLines::new(&queens(n), ConstraintId(0));
-            assert_eq!(counts.occupied.len(), (n + 2 * (2 * n - 1)).div_ceil(64));
+            assert_eq!(counts.occupied.0.len(), (n + 2 * (2 * n - 1)).div_ceil(64));
             for row in 0..n {
                 for value in 0..n as i32 {
                     assert!(counts.is_free(row, value));
@@ -277,7 +354,7 @@ mod tests {
                     counts.set(row, value, false);
                 }
             }
-            assert!(counts.occupied.iter().all(|&word| word == 0));
+            assert!(counts.occupied.0.iter().all(|&word| word == 0));
         }
     }
 

@@ -3,11 +3,13 @@
 //! those lines from every unassigned row's size and bounds; undoing the placement finds the same
 //! squares again from the counts and puts them back. Nothing is trailed but the assignment itself.
 
+use std::ops::RangeInclusive;
+
 use fixedbitset::FixedBitSet;
 
 use super::Store;
 use crate::domain::Header;
-use crate::lines::{MAX_LINE_FAMILIES, OccupiedLines};
+use crate::lines::{MAX_LINE_FAMILIES, OccupiedLines, QueensMirrors};
 use crate::{Model, Objective, VarId};
 
 impl Store {
@@ -99,10 +101,11 @@ impl Store {
 /// placements are undone newest first). `PLACE` takes those squares from the row's size and
 /// bounds; otherwise they are put back. Answers whether a row was left empty.
 ///
-/// Two passes: which rows lose a square of each family, 64 rows to a word, then the sizes and
-/// bounds of the unassigned rows among them.
+/// 64 rows at a time: which of them lose their square of each family (a word per family), then
+/// the sizes and bounds of the unassigned ones among them. A block with no unassigned row is
+/// skipped, so that backtracking near the bottom of a large board costs little.
 fn sweep<const PLACE: bool>(
-    lines: &mut OccupiedLines,
+    lines: &OccupiedLines,
     headers: &mut [Header],
     assigned: &FixedBitSet,
     row: usize,
@@ -112,53 +115,81 @@ fn sweep<const PLACE: bool>(
     for (slope, family) in slopes.iter_mut().zip(&lines.families) {
         *slope = family.slope;
     }
+    let general =
+        |block: usize, unassigned: u64| general_taken(lines, row, value, block, unassigned);
     match lines.families.len() {
-        1 => {
-            general_taken(lines, row, value);
-            apply::<1, PLACE>(lines, headers, assigned, row, value, [slopes[0]])
-        }
-        2 => {
-            general_taken(lines, row, value);
-            apply::<2, PLACE>(lines, headers, assigned, row, value, [slopes[0], slopes[1]])
-        }
+        1 => sweep_blocks::<1, PLACE>(lines, headers, assigned, row, value, [slopes[0]], general),
+        2 => sweep_blocks::<2, PLACE>(
+            lines,
+            headers,
+            assigned,
+            row,
+            value,
+            [slopes[0], slopes[1]],
+            general,
+        ),
         _ if slopes == [0, 1, -1] => {
-            queens_taken(lines, row, value);
-            apply::<3, PLACE>(lines, headers, assigned, row, value, [0, 1, -1])
+            let queens = QueensWords::new(lines, row, value);
+            sweep_blocks::<3, PLACE>(
+                lines,
+                headers,
+                assigned,
+                row,
+                value,
+                [0, 1, -1],
+                |block, unassigned| {
+                    // A word costs about what six rows' bit tests do: a block with few rows left
+                    // (deep in the search, where it backtracks) is done a row at a time.
+                    if unassigned.count_ones() <= 6 {
+                        general(block, unassigned)
+                    } else {
+                        queens.taken(block)
+                    }
+                },
+            )
         }
-        _ => {
-            general_taken(lines, row, value);
-            apply::<MAX_LINE_FAMILIES, PLACE>(lines, headers, assigned, row, value, slopes)
-        }
+        _ => sweep_blocks::<MAX_LINE_FAMILIES, PLACE>(
+            lines, headers, assigned, row, value, slopes, general,
+        ),
     }
 }
 
-/// The second pass of [`sweep`], with [`OccupiedLines::taken`] set: the unassigned rows' sizes
-/// and bounds.
+/// [`sweep`] with the slopes and the words of squares taken given: `taken(block, unassigned)` for
+/// rows `64 · block..`, bit `j % 64` of `[k]` for family `k`, at least for the rows of
+/// `unassigned` (bit `j % 64` for row `j`).
 #[inline(always)]
-fn apply<const K: usize, const PLACE: bool>(
+fn sweep_blocks<const K: usize, const PLACE: bool>(
     lines: &OccupiedLines,
     headers: &mut [Header],
     assigned: &FixedBitSet,
     row: usize,
     value: i32,
     slopes: [i64; K],
+    taken: impl Fn(usize, u64) -> [u64; MAX_LINE_FAMILIES],
 ) -> bool {
     let first = lines.first;
     let mut wiped = false;
-    for (block, taken) in lines.taken.iter().enumerate() {
+    for block in 0..lines.rows.div_ceil(64) {
         let block_start = block * 64;
+        let unassigned = !assigned_window(assigned, first + block_start);
+        if unassigned == 0 {
+            continue;
+        }
+        let taken = taken(block, unassigned);
         let any = taken[..K].iter().fold(0, |any, &family| any | family);
-        let mut rows = any & !assigned_window(assigned, first + block_start);
+        let mut rows = any & unassigned;
         while rows != 0 {
             let bit = rows.trailing_zeros();
             rows &= rows - 1;
             let other = block_start + bit as usize;
             let index = first + other;
-            let lost = |k: usize| taken[k] >> bit & 1;
-            let count: u64 = (0..K).map(lost).sum();
-            // The squares taken, as values of `other`: family k's is value + slope · (row − other).
+            // Which families' squares the row loses, and how many: at most three bits.
+            let lost: [bool; K] = std::array::from_fn(|k| taken[k] >> bit & 1 == 1);
+            let count = lost.iter().map(|&lost| u64::from(lost)).sum::<u64>();
+            // The squares, as values of `other`: family k's is value + slope · (row − other).
             let distance = row as i64 - other as i64;
-            let square = |k: usize| (i64::from(value) + slopes[k] * distance) as i32;
+            let squares: [i32; K] =
+                std::array::from_fn(|k| (i64::from(value) + slopes[k] * distance) as i32);
             let header = &mut headers[index];
             if PLACE {
                 header.size -= count;
@@ -170,21 +201,21 @@ fn apply<const K: usize, const PLACE: bool>(
                 }
                 // A bound on one of the placement's lines was a value of the row, so it is taken.
                 let (lo, hi) = (header.lo, header.hi);
-                if (0..K).any(|k| square(k) == lo) {
+                if squares.contains(&lo) {
                     header.lo = lines
                         .next_free(other, lo + 1, hi)
                         .expect("a row with values left has a smallest one");
                 }
-                if (0..K).any(|k| square(k) == hi) {
+                if squares.contains(&hi) {
                     header.hi = lines
                         .prev_free(other, hi - 1, header.lo)
                         .expect("a row with values left has a largest one");
                 }
             } else {
                 let (mut low, mut high) = (i32::MAX, i32::MIN);
-                for k in (0..K).filter(|&k| lost(k) == 1) {
-                    low = low.min(square(k));
-                    high = high.max(square(k));
+                for (&square, _) in squares.iter().zip(lost).filter(|&(_, lost)| lost) {
+                    low = low.min(square);
+                    high = high.max(square);
                 }
                 header.widen(low, high, count);
             }
@@ -211,82 +242,111 @@ fn assigned_window(assigned: &FixedBitSet, start: usize) -> u64 {
     })
 }
 
-/// Sets [`OccupiedLines::taken`] for the placement `(row, value)`, a row at a time: any slopes.
-fn general_taken(lines: &mut OccupiedLines, row: usize, value: i32) {
-    let mut taken = std::mem::take(&mut lines.taken);
-    for (block, words) in taken.iter_mut().enumerate() {
-        *words = [0; MAX_LINE_FAMILIES];
-        for other in block * 64..(block * 64 + 64).min(lines.rows) {
-            let distance = row as i64 - other as i64;
-            for (k, family) in lines.families.iter().enumerate() {
-                let square = i64::from(value) + family.slope * distance;
-                if (0..i64::from(lines.columns)).contains(&square)
-                    && !lines.occupied_besides(k, other, square)
-                {
-                    words[k] |= 1 << (other % 64);
-                }
-            }
-        }
-    }
-    lines.taken = taken;
-}
-
-/// [`general_taken`] for N-queens' slopes 0, 1 and −1 (columns, up- and down-diagonals), 64 rows
-/// at a time from words of the occupied lines: row `j`'s column square is taken when its up- and
-/// down-diagonal are free, its up-diagonal square when that square's column and down-diagonal
-/// are, and its down-diagonal square when that square's column and up-diagonal are. Along the
-/// rows some lines run backwards (read reversed) and some two at a time (every other bit).
-fn queens_taken(lines: &mut OccupiedLines, row: usize, value: i32) {
-    let mut taken = std::mem::take(&mut lines.taken);
-    fill_queens_taken(lines, row, value, &mut taken);
-    lines.taken = taken;
-}
-
-/// The words of [`queens_taken`], into `taken`.
-fn fill_queens_taken(
+/// The squares of the rows `unassigned` of rows `64 · block..` (bit `j % 64` for row `j`) that the
+/// placement `(row, value)` takes, a row at a time: any slopes.
+fn general_taken(
     lines: &OccupiedLines,
     row: usize,
     value: i32,
-    taken: &mut [[u64; MAX_LINE_FAMILIES]],
-) {
-    let [column, up, down] = [0, 1, 2].map(|k| lines.families[k].start);
-    let (row, value) = (row as i64, i64::from(value));
-    let (rows, columns) = (lines.rows as i64, i64::from(lines.columns));
-    // Lines `base`, `base − 1`, … as bits 0, 1, …
-    let backwards = |base: i64| lines.window(base - 63).reverse_bits();
-    // Lines `base`, `base + 2`, … and `base`, `base − 2`, … as bits 0, 1, …
-    let every_other =
-        |base: i64| even_bits(lines.window(base)) | even_bits(lines.window(base + 64)) << 32;
-    let every_other_backwards =
-        |base: i64| even_bits(backwards(base)) | even_bits(backwards(base - 64)) << 32;
-    // The rows whose up-diagonal square (`value + row − j`) and down-diagonal square
-    // (`value − row + j`) lie on the board.
-    let up_rows = (value + row - (columns - 1)).max(0)..=(value + row).min(rows - 1);
-    let down_rows = (row - value).max(0)..=(row - value + columns - 1).min(rows - 1);
-    for (block, words) in taken.iter_mut().enumerate() {
-        let j = block as i64 * 64;
-        let valid = within(&(0..=rows - 1), j);
-        // Column square `value`: up-diagonal `up + value + j`, down-diagonal `down + value − j`.
-        let by_column = !(lines.window(up + value + j) | backwards(down + value - j));
-        // Up-diagonal square: column `column + value + row − j`, down-diagonal
-        // `down + value + row − 2j`.
-        let by_up = !(backwards(column + value + row - j)
-            | every_other_backwards(down + value + row - 2 * j));
-        // Down-diagonal square: column `column + value − row + j`, up-diagonal
-        // `up + value − row + 2j`.
-        let by_down =
-            !(lines.window(column + value - row + j) | every_other(up + value - row + 2 * j));
-        *words = [
-            by_column & valid,
-            by_up & within(&up_rows, j),
-            by_down & within(&down_rows, j),
-        ];
+    block: usize,
+    mut unassigned: u64,
+) -> [u64; MAX_LINE_FAMILIES] {
+    let mut words = [0; MAX_LINE_FAMILIES];
+    while unassigned != 0 {
+        let other = block * 64 + unassigned.trailing_zeros() as usize;
+        unassigned &= unassigned - 1;
+        if other >= lines.rows {
+            break;
+        }
+        let distance = row as i64 - other as i64;
+        for (k, family) in lines.families.iter().enumerate() {
+            let square = i64::from(value) + family.slope * distance;
+            if (0..i64::from(lines.columns)).contains(&square)
+                && !lines.occupied_besides(k, other, square)
+            {
+                words[k] |= 1 << (other % 64);
+            }
+        }
+    }
+    words
+}
+
+/// [`general_taken`] for N-queens' slopes 0, 1 and −1 (columns, up- and down-diagonals), from
+/// words of the occupied lines and their [mirrors](QueensMirrors): row `j`'s column square is taken
+/// when its up- and down-diagonal are free, its up-diagonal square when that square's column and
+/// down-diagonal are, and its down-diagonal square when that square's column and up-diagonal are.
+struct QueensWords<'a> {
+    lines: &'a OccupiedLines,
+    mirrors: &'a QueensMirrors,
+    /// Where row 0's lines of each kind start, in the windows `taken` reads.
+    column_up: i64,
+    column_down: i64,
+    up_back: i64,
+    up_back_half: i64,
+    down_up: i64,
+    down_up_half: i64,
+    /// The rows of the board, and those whose up-diagonal square (`value + row − j`) and
+    /// down-diagonal square (`value − row + j`) lie on it.
+    rows: RangeInclusive<i64>,
+    up_rows: RangeInclusive<i64>,
+    down_rows: RangeInclusive<i64>,
+    /// Which half holds the up-diagonal squares' down-diagonals, and which the down-diagonal
+    /// squares' up-diagonals.
+    parities: [usize; 2],
+}
+
+impl<'a> QueensWords<'a> {
+    fn new(lines: &'a OccupiedLines, row: usize, value: i32) -> Self {
+        let mirrors = lines
+            .mirrors
+            .as_deref()
+            .expect("N-queens' lines have mirrors");
+        let [column, up, _] = [0, 1, 2].map(|k| lines.families[k].start);
+        let (row, value) = (row as i64, i64::from(value));
+        let (rows, columns) = (lines.rows as i64, i64::from(lines.columns));
+        // Row j's up-diagonal square is `value + row − j`: its column reversed is `back + j` and
+        // its down-diagonal reversed `back + 2j`. Its down-diagonal square is `value − row + j`:
+        // its up-diagonal is `ahead + 2j`.
+        let back = columns - 1 - value - row;
+        let ahead = value - row;
+        QueensWords {
+            lines,
+            mirrors,
+            column_up: up + value,
+            column_down: columns - 1 - value,
+            up_back: back,
+            up_back_half: back.div_euclid(2),
+            down_up: column + ahead,
+            down_up_half: ahead.div_euclid(2),
+            rows: 0..=rows - 1,
+            up_rows: (value + row - (columns - 1)).max(0)..=(value + row).min(rows - 1),
+            down_rows: (row - value).max(0)..=(row - value + columns - 1).min(rows - 1),
+            parities: [back, ahead].map(|start| start.rem_euclid(2) as usize),
+        }
+    }
+
+    /// The squares of rows `64 · block..` taken.
+    #[inline(always)]
+    fn taken(&self, block: usize) -> [u64; MAX_LINE_FAMILIES] {
+        let (lines, mirrors, j) = (self.lines, self.mirrors, block as i64 * 64);
+        let [back, ahead] = self.parities;
+        let by_column =
+            !(lines.window(self.column_up + j) | mirrors.down_back.window(self.column_down + j));
+        let by_up = !(mirrors.column_back.window(self.up_back + j)
+            | mirrors.down_back_halves[back].window(self.up_back_half + j));
+        let by_down = !(lines.window(self.down_up + j)
+            | mirrors.up_halves[ahead].window(self.down_up_half + j));
+        [
+            by_column & within(&self.rows, j),
+            by_up & within(&self.up_rows, j),
+            by_down & within(&self.down_rows, j),
+        ]
     }
 }
 
 /// The rows of `range` among `start..start + 64`, as bits from `start`.
 #[inline(always)]
-fn within(range: &std::ops::RangeInclusive<i64>, start: i64) -> u64 {
+fn within(range: &RangeInclusive<i64>, start: i64) -> u64 {
     let from = (*range.start() - start).max(0);
     let to = (*range.end() - start).min(63);
     if from > to {
@@ -294,17 +354,6 @@ fn within(range: &std::ops::RangeInclusive<i64>, start: i64) -> u64 {
     } else {
         (u64::MAX >> (63 - to)) & (u64::MAX << from)
     }
-}
-
-/// Bits 0, 2, 4, …, 62 of `word` as bits 0 to 31.
-#[inline(always)]
-fn even_bits(word: u64) -> u64 {
-    let mut x = word & 0x5555_5555_5555_5555;
-    x = (x | x >> 1) & 0x3333_3333_3333_3333;
-    x = (x | x >> 2) & 0x0f0f_0f0f_0f0f_0f0f;
-    x = (x | x >> 4) & 0x00ff_00ff_00ff_00ff;
-    x = (x | x >> 8) & 0x0000_ffff_0000_ffff;
-    (x | x >> 16) & 0x0000_0000_ffff_ffff
 }
 
 #[cfg(test)]
