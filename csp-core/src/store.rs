@@ -207,14 +207,10 @@ impl Store {
     #[inline(always)]
     pub fn domain(&self, var: VarId) -> DomainView<'_> {
         let index = var.index();
-        // A kept row of two values or more is its free squares. With one value (assigned, or the
-        // last free square) or none, its bounds say it all: the row's own bits, which the store
-        // never changes for a kept row, still hold every value between them.
-        if let Some(lines) = &self.lines
-            && let Some(row) = lines.row_of(index)
-            && self.headers[index].size >= 2
+        if self.lines.is_some()
+            && let Some(view) = self.kept_row_domain(index)
         {
-            return DomainView::on_lines(self.headers[index], lines, row);
+            return view;
         }
         let repr = &self.reprs[index];
         let (group, stride): (&[u64], usize) = match repr {
@@ -225,6 +221,19 @@ impl Store {
             _ => (&[], 0),
         };
         DomainView::new(self.headers[index], repr, group, stride)
+    }
+
+    /// The domain of variable `index` if it is a row of kept lines with two values or more: its
+    /// free squares. With one value (assigned, or the last free square) or none, its bounds say it
+    /// all, and the row's own bits, which the store never changes for a kept row, still hold every
+    /// value between them. Out of line, so that the test costs other domains a branch.
+    #[cold]
+    #[inline(never)]
+    fn kept_row_domain(&self, index: usize) -> Option<DomainView<'_>> {
+        let lines = self.lines.as_deref()?;
+        let row = lines.row_of(index)?;
+        let header = self.headers[index];
+        (header.size >= 2).then(|| DomainView::on_lines(header, lines, row))
     }
 
     /// The variable's current domain, to change.

@@ -67,6 +67,9 @@ impl Store {
 
     /// Counts the value just assigned to `row` on its lines and takes the squares on them from
     /// every unassigned row; notes a wipe-out for [`Store::forward_check`].
+    // Out of line: a sweep dwarfs the call, and inlined it would weigh on every other
+    // assignment and undo.
+    #[inline(never)]
     pub(super) fn place_on_lines(&mut self, row: usize, value: i32) {
         let Store {
             lines,
@@ -81,6 +84,9 @@ impl Store {
     }
 
     /// Undoes [`Store::place_on_lines`] for `row`'s `value`, the newest placement.
+    // Out of line: a sweep dwarfs the call, and inlined it would weigh on every other
+    // assignment and undo.
+    #[inline(never)]
     pub(super) fn unplace_from_lines(&mut self, row: usize, value: i32) {
         let Store {
             lines,

@@ -141,12 +141,16 @@ impl Store {
     /// Forward checking after `var`'s assignment: runs [`crate::Constraint::propagate`] of every
     /// constraint on `var`, in posting order, and names the first that failed.
     pub fn forward_check(&mut self, model: &Model, var: VarId) -> Result<(), ConstraintId> {
+        // The store did the kept constraint's forward checking when it placed `var`.
+        let kept = self.lines.as_deref_mut().map(|lines| {
+            let wiped = std::mem::take(&mut lines.wiped);
+            (lines.owner, wiped)
+        });
         for &c in model.constraints_of(var) {
-            if let Some(lines) = self.lines.as_deref_mut()
-                && lines.owner == c
+            if let Some((owner, wiped)) = kept
+                && owner == c
             {
-                // The store did this constraint's forward checking when it placed `var`.
-                if std::mem::take(&mut lines.wiped) {
+                if wiped {
                     return Err(c);
                 }
                 continue;
