@@ -67,27 +67,21 @@ impl Store {
 
     /// Counts the value just assigned to `row` on its lines and takes the squares on them from
     /// every unassigned row; notes a wipe-out for [`Store::forward_check`].
-    // Out of line: a sweep dwarfs the call, and inlined it would weigh on every other
-    // assignment and undo.
-    #[inline(never)]
     pub(super) fn place_on_lines(&mut self, row: usize, value: i32) {
-        let Store {
-            lines,
-            headers,
-            assigned,
-            ..
-        } = self;
-        let lines = lines.as_deref_mut().expect("kept lines");
-        lines.set(row, value, true);
-        let wiped = sweep::<true>(lines, headers, assigned, row, value);
-        lines.wiped = wiped;
+        self.move_on_lines::<true>(row, value);
     }
 
     /// Undoes [`Store::place_on_lines`] for `row`'s `value`, the newest placement.
+    pub(super) fn unplace_from_lines(&mut self, row: usize, value: i32) {
+        self.move_on_lines::<false>(row, value);
+    }
+
+    /// Places (`PLACE`) or takes back `row`'s `value`: its lines are occupied before the sweep
+    /// and freed after it, so that the sweep sees the same lines both ways.
     // Out of line: a sweep dwarfs the call, and inlined it would weigh on every other
     // assignment and undo.
     #[inline(never)]
-    pub(super) fn unplace_from_lines(&mut self, row: usize, value: i32) {
+    fn move_on_lines<const PLACE: bool>(&mut self, row: usize, value: i32) {
         let Store {
             lines,
             headers,
@@ -95,9 +89,14 @@ impl Store {
             ..
         } = self;
         let lines = lines.as_deref_mut().expect("kept lines");
-        sweep::<false>(lines, headers, assigned, row, value);
-        lines.set(row, value, false);
-        lines.wiped = false;
+        if PLACE {
+            lines.set(row, value, true);
+        }
+        let wiped = sweep::<PLACE>(lines, headers, assigned, row, value);
+        if !PLACE {
+            lines.set(row, value, false);
+        }
+        lines.wiped = wiped;
     }
 }
 
