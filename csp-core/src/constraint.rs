@@ -249,7 +249,7 @@ pub trait Constraint: fmt::Debug + Send + Sync {
     }
 
     /// The constraint as rows and lines (see [`LineRule`]), if it is one: then a store searched by
-    /// forward checking may keep the constraint's forward checking itself, with a count per line
+    /// forward checking may keep the constraint's forward checking itself, with a bit per line
     /// in place of removed values ([`Store::keep_lines`](crate::Store::keep_lines)). Offer it only
     /// if [`propagate`](Constraint::propagate) removes exactly what the rule says.
     fn lines(&self) -> Option<LineRule> {

@@ -1,12 +1,12 @@
 //! Rows and lines: the shape of a constraint whose forward checking a store can keep itself, by
-//! counting placed values on lines instead of removing values from domains one at a time.
+//! marking the lines placed values occupy instead of removing values from domains one at a time.
 //!
 //! N-queens is the example: one variable per row, valued by a column, and three families of lines
 //! (columns, up-diagonals, down-diagonals) of which each line may hold at most one queen. Forward
 //! checking removes, from every unassigned row, the squares on the new queen's lines. A store that
-//! knows the rule keeps a count per line instead, and a row's domain is then its free squares: those
-//! on no occupied line. Placing a queen writes three counts and each unassigned row's size and
-//! bounds; undoing it recomputes what it took from the counts, newest first. No removal is trailed
+//! knows the rule keeps a bit per line instead, and a row's domain is then its free squares: those
+//! on no occupied line. Placing a queen sets three bits and each unassigned row's size and
+//! bounds; undoing it recomputes what it took from the lines, newest first. No removal is trailed
 //! and no bit word written, where forward checking over bit sets writes and trails up to three
 //! values for each of n rows a queen (see `Store::keep_lines`).
 
@@ -332,8 +332,8 @@ mod tests {
         }
     }
 
-    /// Every line of every family gets its own count, and the squares of one line share it: the
-    /// index arithmetic stays inside the counts for every square of the board.
+    /// Every line of every family gets its own bit, and the squares of one line share it: the
+    /// index arithmetic stays inside the bits for every square of the board.
     #[test]
     fn every_square_finds_its_own_lines() {
         for n in 1..=9 {

@@ -668,7 +668,7 @@ impl<'m, B: Brancher> Search<'m, B> {
         }
         if self.propagation == Propagation::ForwardChecking && self.brancher.enumerates_values() {
             // A rows-and-lines constraint (N-queens' counters) forward checks in the store, with
-            // a count per line instead of a trailed removal per value: the same search, cheaper.
+            // a bit per occupied line instead of a trailed removal per value: the same search, cheaper.
             self.store.keep_lines(self.model);
         }
         let trail_bound = self.store.removal_trail_bound();

@@ -268,7 +268,7 @@ impl Constraint for QueensConstraint {
     /// Rows and lines: each row's value is a column in `0..n`, and columns (`column`), up-diagonals
     /// (`column + row`) and down-diagonals (`column − row`) each hold at most one queen. Forward
     /// checking ([`propagate`](Constraint::propagate)) removes exactly the squares on a new queen's
-    /// lines, so a store may keep it with Dijkstra's counts alone.
+    /// lines, so a store may keep it with a bit per line alone.
     fn lines(&self) -> Option<LineRule> {
         Some(LineRule {
             first: self.rows[0],

@@ -1,7 +1,7 @@
 //! Forward checking that the store keeps itself for a constraint of rows and lines (see
-//! [`crate::LineRule`]): placing a row's value counts it on its lines and takes the squares on
+//! [`crate::LineRule`]): placing a row's value occupies its lines and takes the squares on
 //! those lines from every unassigned row's size and bounds; undoing the placement finds the same
-//! squares again from the counts and puts them back. Nothing is trailed but the assignment itself.
+//! squares again from the lines and puts them back. Nothing is trailed but the assignment itself.
 
 use std::ops::RangeInclusive;
 
@@ -17,8 +17,8 @@ impl Store {
     /// ([`Constraint::lines`](crate::Constraint::lines)) in the store, and answers whether one was
     /// taken. From then on [`Store::forward_check`] does not call that constraint's
     /// [`propagate`](crate::Constraint::propagate): assigning one of its rows has already done the
-    /// same, with a count per line in place of one trailed removal per value, and a row's domain
-    /// is read from the counts. Search is the same, node for node, as without it.
+    /// same, with a bit per occupied line in place of one trailed removal per value, and a row's
+    /// domain is read from the lines. Search is the same, node for node, as without it.
     ///
     /// It is taken only where nothing but assignments and that forward checking will change the
     /// rows: at the root (nothing assigned), with no events or change log recorded (so not under
@@ -65,7 +65,7 @@ impl Store {
         self.lines.is_some()
     }
 
-    /// Counts the value just assigned to `row` on its lines and takes the squares on them from
+    /// Occupies the lines of the value just assigned to `row` and takes the squares on them from
     /// every unassigned row; notes a wipe-out for [`Store::forward_check`].
     pub(super) fn place_on_lines(&mut self, row: usize, value: i32) {
         self.move_on_lines::<true>(row, value);
@@ -133,8 +133,9 @@ fn sweep<const PLACE: bool>(
             [slopes[0], slopes[1]],
             general,
         ),
-        _ if slopes == [0, 1, -1] => {
-            let queens = QueensWords::new(lines, row, value);
+        // N-queens' slopes (0, 1, −1): the lines have mirrors to read them by words.
+        _ if let Some(mirrors) = lines.mirrors.as_deref() => {
+            let queens = QueensWords::new(lines, mirrors, row, value);
             sweep_blocks::<3, PLACE>(
                 lines,
                 headers,
@@ -234,11 +235,16 @@ fn sweep_blocks<const K: usize, const PLACE: bool>(
 #[inline(always)]
 fn assigned_window(assigned: &FixedBitSet, start: usize) -> u64 {
     let blocks = assigned.as_slice();
-    let bits = usize::BITS as usize;
-    if bits == 64 && start.is_multiple_of(64) {
-        return blocks
-            .get(start / 64)
-            .map_or(u64::MAX, |&block| block as u64);
+    if usize::BITS == 64 {
+        // Two blocks, shifted into place, wherever the rows start.
+        let block = |b: usize| blocks.get(b).map_or(u64::MAX, |&block| block as u64);
+        let (word, shift) = (start / 64, start % 64);
+        let low = block(word) >> shift;
+        return if shift == 0 {
+            low
+        } else {
+            low | block(word + 1) << (64 - shift)
+        };
     }
     (0..64).fold(0, |window, i| {
         let index = start + i;
@@ -301,11 +307,7 @@ struct QueensWords<'a> {
 }
 
 impl<'a> QueensWords<'a> {
-    fn new(lines: &'a OccupiedLines, row: usize, value: i32) -> Self {
-        let mirrors = lines
-            .mirrors
-            .as_deref()
-            .expect("N-queens' lines have mirrors");
+    fn new(lines: &'a OccupiedLines, mirrors: &'a QueensMirrors, row: usize, value: i32) -> Self {
         let [column, up, _] = [0, 1, 2].map(|k| lines.families[k].start);
         let (row, value) = (row as i64, i64::from(value));
         let (rows, columns) = (lines.rows as i64, i64::from(lines.columns));
@@ -420,8 +422,13 @@ mod tests {
         }
     }
 
-    fn model(rows: usize, columns: usize, slopes: &[i32], offer: bool) -> Model {
+    /// `rows` rows of `columns` values under `slopes`, after `lead` variables of no constraint
+    /// (so that the rows start anywhere in a word of the assigned set).
+    fn model(lead: usize, rows: usize, columns: usize, slopes: &[i32], offer: bool) -> Model {
         let mut builder = ModelBuilder::new();
+        for i in 0..lead {
+            builder.int_var(format!("y{i}"), 0..=3).unwrap();
+        }
         let vars: Vec<VarId> = (0..rows)
             .map(|i| {
                 builder
@@ -467,24 +474,26 @@ mod tests {
     /// boundaries.
     #[test]
     fn keeping_lines_is_forward_checking() {
-        let shapes: &[(usize, usize, &[i32])] = &[
-            (8, 8, &[0, 1, -1]),
-            (1, 1, &[0, 1, -1]),
-            (5, 3, &[0, 1, -1]),
-            (3, 9, &[0, 1, -1]),
-            (70, 70, &[0, 1, -1]),
-            (130, 100, &[0, 1, -1]),
-            (90, 140, &[0, 1, -1]),
-            (12, 12, &[0]),
-            (20, 30, &[1, -2]),
-            (66, 70, &[0, 3, -1]),
-            (9, 9, &[-1, 0, 1]),
+        let shapes: &[(usize, usize, usize, &[i32])] = &[
+            (0, 8, 8, &[0, 1, -1]),
+            (0, 1, 1, &[0, 1, -1]),
+            (0, 5, 3, &[0, 1, -1]),
+            (0, 3, 9, &[0, 1, -1]),
+            (0, 70, 70, &[0, 1, -1]),
+            (0, 130, 100, &[0, 1, -1]),
+            (0, 90, 140, &[0, 1, -1]),
+            (0, 12, 12, &[0]),
+            (0, 20, 30, &[1, -2]),
+            (0, 66, 70, &[0, 3, -1]),
+            (0, 9, 9, &[-1, 0, 1]),
+            (3, 70, 70, &[0, 1, -1]),
+            (65, 40, 50, &[1, -2]),
         ];
         let mut rng = rng_for(5, 0);
-        for &(rows, columns, slopes) in shapes {
+        for &(lead, rows, columns, slopes) in shapes {
             let (offered, refused) = (
-                model(rows, columns, slopes, true),
-                model(rows, columns, slopes, false),
+                model(lead, rows, columns, slopes, true),
+                model(lead, rows, columns, slopes, false),
             );
             let mut kept = Store::new(&offered);
             let mut plain = Store::new(&refused);
@@ -547,7 +556,7 @@ mod tests {
     /// A store keeps lines only where nothing else changes the rows.
     #[test]
     fn lines_are_kept_only_alone_and_whole() {
-        let offered = model(6, 6, &[0, 1, -1], true);
+        let offered = model(0, 6, 6, &[0, 1, -1], true);
         let mut tracked = Store::new(&offered);
         tracked.set_tracking(true);
         assert!(!tracked.keep_lines(&offered));

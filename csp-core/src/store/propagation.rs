@@ -55,7 +55,7 @@ impl Store {
             if change.var & ASSIGNMENT != 0
                 && let Some(row) = self.lines.as_ref().and_then(|lines| lines.row_of(index))
             {
-                // Newest first, so the counts and the unassigned rows are as the placement left
+                // Newest first, so the occupied lines and the unassigned rows are as the placement left
                 // them: what it took is found again.
                 self.unplace_from_lines(row, self.values[index]);
             }
