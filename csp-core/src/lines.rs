@@ -17,6 +17,10 @@ use crate::{ConstraintId, VarId};
 /// The most line families a store keeps (N-queens has three).
 pub const MAX_LINE_FAMILIES: usize = 3;
 
+/// The start of a family a rule does not have (see `OccupiedLines::row_starts`): far enough
+/// below every line that a window read from it, whatever the square, lies before the first.
+const NO_FAMILY: i64 = -(1 << 40);
+
 /// A constraint of rows and lines, as [`Constraint::lines`](crate::Constraint::lines) offers it: the
 /// `rows` variables `first`, `first + 1`, … each take a value in `0..columns`, and for each slope
 /// `s` of `slopes` the values `x_i + s · i` are all different. A row's value `v` lies on line
@@ -102,12 +106,9 @@ impl Bits {
         let shift = start.rem_euclid(64) as u32;
         // A negative word wraps to a huge one: one comparison keeps both ends.
         let get = |w: i64| words.get(w as usize).copied().unwrap_or(0);
-        let low = get(word) >> shift;
-        if shift == 0 {
-            low
-        } else {
-            low | get(word + 1) << (64 - shift)
-        }
+        // The next word's bits shifted up by `64 − shift`, in two steps so that a shift of 0
+        // leaves none of them rather than overflowing.
+        get(word) >> shift | (get(word + 1) << 1) << (63 - shift)
     }
 }
 
@@ -260,6 +261,41 @@ impl OccupiedLines {
             .any(|(k, &family)| k != except && self.is_occupied(Self::line(family, row, value)))
     }
 
+    /// How many squares of row `other` lie on a line through `(row, value)`, a placement of
+    /// another row whose lines are occupied, and on no other occupied line: those the placement
+    /// takes from `other` (or puts back as it is taken back). A row at a time, for rows too few to
+    /// read by words.
+    #[inline(always)]
+    pub(crate) fn squares_taken(&self, row: usize, value: i32, other: usize) -> u64 {
+        let distance = row as i64 - other as i64;
+        let (value, columns) = (i64::from(value), i64::from(self.columns));
+        if self.mirrors.is_some() {
+            // N-queens' slopes 0, 1 and −1: the column square, and the up- and down-diagonal
+            // squares `value ± distance` where they lie on the board, each tested against its two
+            // other lines.
+            let [column, up, down] = [0, 1, 2].map(|k| self.families[k].start);
+            let (j, occupied) = (other as i64, &self.occupied);
+            let on_column = !occupied.get(up + value + j) && !occupied.get(down + value - j);
+            let square = value + distance;
+            let on_up = (0..columns).contains(&square)
+                && !occupied.get(column + square)
+                && !occupied.get(down + square - j);
+            let square = value - distance;
+            let on_down = (0..columns).contains(&square)
+                && !occupied.get(column + square)
+                && !occupied.get(up + square + j);
+            return u64::from(on_column) + u64::from(on_up) + u64::from(on_down);
+        }
+        let mut count = 0;
+        for (k, family) in self.families.iter().enumerate() {
+            let square = value + family.slope * distance;
+            count += u64::from(
+                (0..columns).contains(&square) && !self.occupied_besides(k, other, square),
+            );
+        }
+        count
+    }
+
     /// Occupies (`true`) or frees every line through `(row, value)`, which lies on the board.
     #[inline]
     pub(crate) fn set(&mut self, row: usize, value: i32, occupied: bool) {
@@ -273,22 +309,35 @@ impl OccupiedLines {
         }
     }
 
-    /// The occupied squares of `row` among values `from..from + 64` (bit `i` for `from + i`), some
-    /// of them off the board.
-    #[inline]
-    fn occupied_squares(&self, row: usize, from: i64) -> u64 {
-        // A row's squares lie on ascending lines of every family.
-        self.families.iter().fold(0, |squares, &family| {
-            squares | self.window(Self::line(family, row, from))
+    /// Where `row`'s squares lie on each family's lines: square `(row, v)` on line bit
+    /// `starts[k] + v` of family `k`. A family the rule does not have starts so far below the
+    /// first line that its squares read as free.
+    #[inline(always)]
+    fn row_starts(&self, row: usize) -> [i64; MAX_LINE_FAMILIES] {
+        std::array::from_fn(|k| {
+            self.families
+                .get(k)
+                .map_or(NO_FAMILY, |&family| Self::line(family, row, 0))
         })
+    }
+
+    /// The occupied squares among values `from..from + 64` (bit `i` for `from + i`) of the row
+    /// whose [`row_starts`](Self::row_starts) are `starts`, some of them off the board.
+    #[inline(always)]
+    fn occupied_squares(&self, starts: &[i64; MAX_LINE_FAMILIES], from: i64) -> u64 {
+        // A row's squares lie on ascending lines of every family.
+        starts
+            .iter()
+            .fold(0, |squares, &start| squares | self.window(start + from))
     }
 
     /// The smallest free square of `row` in `from..=to`, a word of squares at a time.
     #[inline]
     pub(crate) fn next_free(&self, row: usize, from: i32, to: i32) -> Option<i32> {
         let (mut from, to) = (i64::from(from.max(0)), i64::from(to.min(self.columns - 1)));
+        let starts = self.row_starts(row);
         while from <= to {
-            let mut free = !self.occupied_squares(row, from);
+            let mut free = !self.occupied_squares(&starts, from);
             if to - from < 63 {
                 free &= (1 << (to - from + 1)) - 1;
             }
@@ -304,9 +353,10 @@ impl OccupiedLines {
     #[inline]
     pub(crate) fn prev_free(&self, row: usize, from: i32, to: i32) -> Option<i32> {
         let (mut from, to) = (i64::from(from.min(self.columns - 1)), i64::from(to.max(0)));
+        let starts = self.row_starts(row);
         while from >= to {
             // Squares from − 63 ..= from, the highest bit for `from`.
-            let mut free = !self.occupied_squares(row, from - 63);
+            let mut free = !self.occupied_squares(&starts, from - 63);
             if from - to < 63 {
                 free &= u64::MAX << (63 - (from - to));
             }

@@ -223,19 +223,6 @@ impl Store {
         DomainView::new(self.headers[index], repr, group, stride)
     }
 
-    /// The domain of variable `index` if it is a row of kept lines with two values or more: its
-    /// free squares. With one value (assigned, or the last free square) or none, its bounds say it
-    /// all, and the row's own bits, which the store never changes for a kept row, still hold every
-    /// value between them. Out of line, so that the test costs other domains a branch.
-    #[cold]
-    #[inline(never)]
-    fn kept_row_domain(&self, index: usize) -> Option<DomainView<'_>> {
-        let lines = self.lines.as_deref()?;
-        let row = lines.row_of(index)?;
-        let header = self.headers[index];
-        (header.size >= 2).then(|| DomainView::on_lines(header, lines, row))
-    }
-
     /// The variable's current domain, to change.
     #[inline(always)]
     fn domain_mut(&mut self, index: usize) -> DomainMut<'_> {
@@ -253,12 +240,18 @@ impl Store {
     /// The variable's smallest value (meaningful while its domain is not empty).
     #[inline(always)]
     pub fn lb(&self, var: VarId) -> i32 {
+        if self.lines.is_some() {
+            return self.kept_bounds(var.index()).0;
+        }
         self.headers[var.index()].lo
     }
 
     /// The variable's largest value (meaningful while its domain is not empty).
     #[inline(always)]
     pub fn ub(&self, var: VarId) -> i32 {
+        if self.lines.is_some() {
+            return self.kept_bounds(var.index()).1;
+        }
         self.headers[var.index()].hi
     }
 

@@ -1,7 +1,8 @@
 //! Forward checking that the store keeps itself for a constraint of rows and lines (see
 //! [`crate::LineRule`]): placing a row's value occupies its lines and takes the squares on
-//! those lines from every unassigned row's size and bounds; undoing the placement finds the same
-//! squares again from the lines and puts them back. Nothing is trailed but the assignment itself.
+//! those lines from every unassigned row's size; undoing the placement finds the same squares
+//! again from the lines and puts them back. Nothing is trailed but the assignment itself, and an
+//! unassigned row's bounds are found from the lines when they are asked for.
 
 use std::ops::RangeInclusive;
 
@@ -10,7 +11,7 @@ use fixedbitset::FixedBitSet;
 use super::Store;
 use crate::domain::Header;
 use crate::lines::{MAX_LINE_FAMILIES, OccupiedLines, QueensMirrors};
-use crate::{Model, Objective, VarId};
+use crate::{DomainView, Model, Objective, VarId};
 
 impl Store {
     /// Keeps the forward checking of a constraint that offers a [`LineRule`](crate::LineRule)
@@ -65,6 +66,34 @@ impl Store {
         self.lines.is_some()
     }
 
+    /// The domain of variable `index` if it is an unassigned row of kept lines: its free squares,
+    /// between bounds found from the lines. A kept row's header holds its size but keeps the
+    /// bounds it had at the root (the sweep that keeps the lines moves sizes only), so an assigned
+    /// row alone, whose header is its value, is read as any other domain: the row's own bits,
+    /// which the store never changes for a kept row, hold every value. Out of line, so that the
+    /// test costs other domains a branch.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn kept_row_domain(&self, index: usize) -> Option<DomainView<'_>> {
+        let lines = self.lines.as_deref()?;
+        let row = lines.row_of(index)?;
+        if self.assigned.contains(index) {
+            return None;
+        }
+        let header = kept_row_header(self.headers[index], lines, row);
+        Some(DomainView::on_lines(header, lines, row))
+    }
+
+    /// [`Store::lb`] and [`Store::ub`] of a row of kept lines, or of any other variable.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn kept_bounds(&self, index: usize) -> (i32, i32) {
+        match self.kept_row_domain(index) {
+            Some(view) => (view.lb(), view.ub()),
+            None => (self.headers[index].lo, self.headers[index].hi),
+        }
+    }
+
     /// Occupies the lines of the value just assigned to `row` and takes the squares on them from
     /// every unassigned row; notes a wipe-out for [`Store::forward_check`].
     pub(super) fn place_on_lines(&mut self, row: usize, value: i32) {
@@ -86,13 +115,22 @@ impl Store {
             lines,
             headers,
             assigned,
+            free,
+            num_assigned,
             ..
         } = self;
         let lines = lines.as_deref_mut().expect("kept lines");
         if PLACE {
             lines.set(row, value, true);
         }
-        let wiped = sweep::<PLACE>(lines, headers, assigned, row, value);
+        let unassigned = &free[..free.len() - *num_assigned];
+        // Deep in the search, where it backtracks, a few rows are left among many blocks of 64:
+        // they are visited from the store's list of unassigned variables instead.
+        let wiped = if unassigned.len() * LISTED_ROWS_PER_ROW <= lines.rows {
+            sweep_listed::<PLACE>(lines, headers, unassigned, row, value)
+        } else {
+            sweep::<PLACE>(lines, headers, assigned, row, value)
+        };
         if !PLACE {
             lines.set(row, value, false);
         }
@@ -100,14 +138,33 @@ impl Store {
     }
 }
 
+/// The header of unassigned `row` of `lines`, whose stored header holds its size and the bounds
+/// it had at the root: the same size, between the row's smallest and largest free squares.
+fn kept_row_header(stored: Header, lines: &OccupiedLines, row: usize) -> Header {
+    if stored.size == 0 {
+        return stored;
+    }
+    let lo = lines
+        .next_free(row, 0, lines.columns - 1)
+        .expect("a row with values left has a smallest one");
+    let hi = lines
+        .prev_free(row, lines.columns - 1, lo)
+        .expect("a row with values left has a largest one");
+    Header {
+        lo,
+        hi,
+        size: stored.size,
+    }
+}
+
 /// Visits every unassigned row but `row` after `(row, value)` occupied its lines. A square of
 /// another row on one of those lines is taken by this placement when no other line through it is
 /// occupied (its own line holds this placement alone: the value was free when placed, and
-/// placements are undone newest first). `PLACE` takes those squares from the row's size and
-/// bounds; otherwise they are put back. Answers whether a row was left empty.
+/// placements are undone newest first). `PLACE` takes those squares from the row's size;
+/// otherwise they are put back. Answers whether a row was left empty.
 ///
 /// 64 rows at a time: which of them lose their square of each family (a word per family), then
-/// the sizes and bounds of the unassigned ones among them. A block with no unassigned row is
+/// the sizes of the unassigned ones among them. A block with no unassigned row is
 /// skipped, so that backtracking near the bottom of a large board costs little.
 fn sweep<const PLACE: bool>(
     lines: &OccupiedLines,
@@ -116,61 +173,73 @@ fn sweep<const PLACE: bool>(
     row: usize,
     value: i32,
 ) -> bool {
-    let mut slopes = [0i64; MAX_LINE_FAMILIES];
-    for (slope, family) in slopes.iter_mut().zip(&lines.families) {
-        *slope = family.slope;
-    }
     let general =
         |block: usize, unassigned: u64| general_taken(lines, row, value, block, unassigned);
     match lines.families.len() {
-        1 => sweep_blocks::<1, PLACE>(lines, headers, assigned, row, value, [slopes[0]], general),
-        2 => sweep_blocks::<2, PLACE>(
-            lines,
-            headers,
-            assigned,
-            row,
-            value,
-            [slopes[0], slopes[1]],
-            general,
-        ),
+        1 => sweep_blocks::<1, PLACE>(lines, headers, assigned, general),
+        2 => sweep_blocks::<2, PLACE>(lines, headers, assigned, general),
         // N-queens' slopes (0, 1, −1): the lines have mirrors to read them by words.
         _ if let Some(mirrors) = lines.mirrors.as_deref() => {
             let queens = QueensWords::new(lines, mirrors, row, value);
-            sweep_blocks::<3, PLACE>(
-                lines,
-                headers,
-                assigned,
-                row,
-                value,
-                [0, 1, -1],
-                |block, unassigned| {
-                    // A word costs about what six rows' bit tests do: a block with few rows left
-                    // (deep in the search, where it backtracks) is done a row at a time.
-                    if unassigned.count_ones() <= 6 {
-                        general(block, unassigned)
-                    } else {
-                        queens.taken(block)
-                    }
-                },
-            )
+            sweep_blocks::<3, PLACE>(lines, headers, assigned, |block, unassigned| {
+                // A word costs about what six rows' bit tests do: a block with few rows left
+                // (deep in the search, where it backtracks) is done a row at a time.
+                if unassigned.count_ones() <= 6 {
+                    general(block, unassigned)
+                } else {
+                    queens.taken(block)
+                }
+            })
         }
-        _ => sweep_blocks::<MAX_LINE_FAMILIES, PLACE>(
-            lines, headers, assigned, row, value, slopes, general,
-        ),
+        _ => sweep_blocks::<MAX_LINE_FAMILIES, PLACE>(lines, headers, assigned, general),
     }
 }
 
-/// [`sweep`] with the slopes and the words of squares taken given: `taken(block, unassigned)` for
-/// rows `64 · block..`, bit `j % 64` of `[k]` for family `k`, at least for the rows of
-/// `unassigned` (bit `j % 64` for row `j`).
+/// [`sweep`] visits the unassigned rows from the store's list of unassigned variables, one at a
+/// time, when there are at most one for this many rows of the board: each costs about what a block
+/// of 64 rows with one of them unassigned does, and the blocks with none are not visited at all.
+const LISTED_ROWS_PER_ROW: usize = 16;
+
+/// [`sweep`] over the rows among `unassigned` (the store's unassigned variables, rows of `lines`
+/// or not), a row at a time.
+fn sweep_listed<const PLACE: bool>(
+    lines: &OccupiedLines,
+    headers: &mut [Header],
+    unassigned: &[VarId],
+    row: usize,
+    value: i32,
+) -> bool {
+    let mut wiped = false;
+    for &var in unassigned {
+        let Some(other) = lines.row_of(var.index()) else {
+            continue;
+        };
+        let count = lines.squares_taken(row, value, other);
+        let header = &mut headers[var.index()];
+        if PLACE {
+            header.size -= count;
+            wiped |= header.size == 0;
+        } else {
+            header.size += count;
+        }
+    }
+    wiped
+}
+
+/// [`sweep`] with the words of squares taken given: `taken(block, unassigned)` for rows
+/// `64 · block..`, bit `j % 64` of `[k]` for family `k`, at least for the rows of `unassigned`
+/// (bit `j % 64` for row `j`).
+///
+/// A row loses one square of each family whose bit is set, so up to `K` (at most three). The words
+/// are added column-wise, a bit per row (a carry-save adder: `ones` is the count's low bit, `twos`
+/// its high bit), and each row's size moves once or twice rather than once per family. Only sizes
+/// move: a kept row's header keeps the bounds it had at the root, and its view finds its bounds
+/// from the lines when asked ([`Store::domain`]).
 #[inline(always)]
 fn sweep_blocks<const K: usize, const PLACE: bool>(
     lines: &OccupiedLines,
     headers: &mut [Header],
     assigned: &FixedBitSet,
-    row: usize,
-    value: i32,
-    slopes: [i64; K],
     taken: impl Fn(usize, u64) -> [u64; MAX_LINE_FAMILIES],
 ) -> bool {
     let first = lines.first;
@@ -182,48 +251,22 @@ fn sweep_blocks<const K: usize, const PLACE: bool>(
             continue;
         }
         let taken = taken(block, unassigned);
-        let any = taken[..K].iter().fold(0, |any, &family| any | family);
-        let mut rows = any & unassigned;
-        while rows != 0 {
-            let bit = rows.trailing_zeros();
-            rows &= rows - 1;
-            let other = block_start + bit as usize;
-            let index = first + other;
-            // Which families' squares the row loses, and how many: at most three bits.
-            let lost: [bool; K] = std::array::from_fn(|k| taken[k] >> bit & 1 == 1);
-            let count = lost.iter().map(|&lost| u64::from(lost)).sum::<u64>();
-            // The squares, as values of `other`: family k's is value + slope · (row − other).
-            let distance = row as i64 - other as i64;
-            let squares: [i32; K] =
-                std::array::from_fn(|k| (i64::from(value) + slopes[k] * distance) as i32);
-            let header = &mut headers[index];
-            if PLACE {
-                header.size -= count;
-                if header.size == 0 {
-                    // Left as it is: the search undoes this placement at once, and putting the
-                    // squares back sets the bounds from them.
-                    wiped = true;
-                    continue;
+        let [a, b, c] = std::array::from_fn(|k| if k < K { taken[k] } else { 0 });
+        let ones = (a ^ b ^ c) & unassigned;
+        let twos = ((a & b) | (c & (a ^ b))) & unassigned;
+        let end = (first + block_start + 64).min(first + lines.rows);
+        let headers = &mut headers[first + block_start..end];
+        for (mut rows, count) in [(ones, 1), (twos, 2)] {
+            while rows != 0 {
+                let header = &mut headers[rows.trailing_zeros() as usize];
+                rows &= rows - 1;
+                if PLACE {
+                    header.size -= count;
+                    // Left as it is: the search undoes this placement at once.
+                    wiped |= header.size == 0;
+                } else {
+                    header.size += count;
                 }
-                // A bound on one of the placement's lines was a value of the row, so it is taken.
-                let (lo, hi) = (header.lo, header.hi);
-                if squares.contains(&lo) {
-                    header.lo = lines
-                        .next_free(other, lo + 1, hi)
-                        .expect("a row with values left has a smallest one");
-                }
-                if squares.contains(&hi) {
-                    header.hi = lines
-                        .prev_free(other, hi - 1, header.lo)
-                        .expect("a row with values left has a largest one");
-                }
-            } else {
-                let (mut low, mut high) = (i32::MAX, i32::MIN);
-                for (&square, _) in squares.iter().zip(lost).filter(|&(_, lost)| lost) {
-                    low = low.min(square);
-                    high = high.max(square);
-                }
-                header.widen(low, high, count);
             }
         }
     }
@@ -471,7 +514,7 @@ mod tests {
     /// checks, undos and returns to the root give the same domains, bounds, sizes and failures as
     /// the constraint's own `propagate`, for N-queens' slopes (the word-at-a-time path) and
     /// others (the general one), on boards narrower and wider than their height and across word
-    /// boundaries.
+    /// boundaries, with many rows unassigned (swept by blocks) and few (swept from the list).
     #[test]
     fn keeping_lines_is_forward_checking() {
         let shapes: &[(usize, usize, usize, &[i32])] = &[
@@ -488,6 +531,10 @@ mod tests {
             (0, 9, 9, &[-1, 0, 1]),
             (3, 70, 70, &[0, 1, -1]),
             (65, 40, 50, &[1, -2]),
+            // Wide enough that walks reach the last few rows, which are swept from the list of
+            // unassigned variables.
+            (0, 32, 700, &[0, 1, -1]),
+            (5, 32, 500, &[1, -2]),
         ];
         let mut rng = rng_for(5, 0);
         for &(lead, rows, columns, slopes) in shapes {

@@ -80,7 +80,9 @@ impl<V: VariableOrder, W: ValueOrder> Brancher for Enumerate<V, W> {
         values: &mut Vec<i32>,
     ) -> Option<(Branch, Option<u32>)> {
         let var = self.variables.select(ctx)?;
-        let size = ctx.domain(var).size();
+        // The size alone, from the store's headers: a view can cost more than reading them
+        // (a row of kept lines finds its bounds when viewed).
+        let size = ctx.size(var);
         if ctx.propagation() != Propagation::CheckPast
             && (2..=MAX_ENUMERATED_VALUES).contains(&size)
             && self.values.reproducible()
