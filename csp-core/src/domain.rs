@@ -204,8 +204,11 @@ enum ReprView<'a> {
         last: i32,
         spans: &'a [(i32, i32)],
     },
-    /// A row of a kept [`LineRule`](crate::LineRule) with at least two values: its values are the
-    /// squares of the row on no occupied line, within the header's bounds.
+    /// An unassigned row of a kept [`LineRule`](crate::LineRule): its values are the squares of
+    /// the row on no occupied line. The header holds the row's size and the bounds it had at the
+    /// root, `0..columns`; the view finds the row's own bounds from the lines when they are asked
+    /// for (`DomainView::lb`, `DomainView::ub`), and every other reading works within the wider
+    /// ones.
     Lines {
         lines: &'a OccupiedLines,
         row: usize,
@@ -278,8 +281,7 @@ impl PartialEq for DomainView<'_> {
     /// Views are equal when they hold the same values, whichever representation each has.
     fn eq(&self, other: &Self) -> bool {
         self.header.size == other.header.size
-            && (self.header.size == 0
-                || (self.header.lo == other.header.lo && self.header.hi == other.header.hi))
+            && (self.header.size == 0 || (self.lb() == other.lb() && self.ub() == other.ub()))
             && self.runs().eq(other.runs())
     }
 }
@@ -563,9 +565,8 @@ impl Domain {
 }
 
 impl<'a> DomainView<'a> {
-    /// The view of row `row` of kept lines, whose header is `header` and which has at least two
-    /// values (a row with one value left is viewed through its declared bits, which the store never
-    /// changes for a kept row: see `Store::domain`).
+    /// The view of unassigned row `row` of kept lines, whose header is `header`: its size, and
+    /// the bounds it had at the root (see [`ReprView::Lines`]).
     #[inline]
     pub(crate) fn on_lines(header: Header, lines: &'a OccupiedLines, row: usize) -> Self {
         DomainView {
@@ -646,7 +647,7 @@ impl<'a> DomainView<'a> {
             }
         };
         Domain {
-            header: self.header,
+            header: self.bounds(),
             repr,
         }
     }
@@ -690,32 +691,65 @@ impl<'a> DomainView<'a> {
     /// The smallest value left, if any.
     #[inline]
     pub fn min(&self) -> Option<i32> {
-        (self.header.size > 0).then_some(self.header.lo)
+        (self.header.size > 0).then(|| self.lb())
     }
 
     /// The largest value left, if any.
     #[inline]
     pub fn max(&self) -> Option<i32> {
-        (self.header.size > 0).then_some(self.header.hi)
+        (self.header.size > 0).then(|| self.ub())
     }
 
     /// The smallest value left. Meaningful only while the domain is not empty (a propagator never sees
     /// an empty one: emptying a domain is a wipe-out).
     #[inline]
     pub fn lb(&self) -> i32 {
+        if let ReprView::Lines { .. } = self.repr {
+            return self.line_bound::<true>();
+        }
         self.header.lo
     }
 
     /// The largest value left; see [`DomainView::lb`].
     #[inline]
     pub fn ub(&self) -> i32 {
+        if let ReprView::Lines { .. } = self.repr {
+            return self.line_bound::<false>();
+        }
         self.header.hi
     }
 
     /// The only value left, if exactly one is.
     #[inline]
     pub fn fixed_value(&self) -> Option<i32> {
-        (self.header.size == 1).then_some(self.header.lo)
+        (self.header.size == 1).then(|| self.lb())
+    }
+
+    /// The header with the bounds the values have: a row of kept lines keeps the bounds it had
+    /// at the root in its header and finds its own from the lines.
+    pub(crate) fn bounds(&self) -> Header {
+        Header {
+            lo: self.lb(),
+            hi: self.ub(),
+            size: self.header.size,
+        }
+    }
+
+    /// The smallest (`LOW`) or largest value of a row of kept lines, from the lines; the header's
+    /// bound for any other domain, or an empty one.
+    #[cold]
+    #[inline(never)]
+    fn line_bound<const LOW: bool>(&self) -> i32 {
+        let (ReprView::Lines { lines, row }, 1..) = (self.repr, self.header.size) else {
+            return if LOW { self.header.lo } else { self.header.hi };
+        };
+        let last = lines.columns - 1;
+        let bound = if LOW {
+            lines.next_free(row, 0, last)
+        } else {
+            lines.prev_free(row, last, 0)
+        };
+        bound.expect("a row with values left has a smallest and a largest one")
     }
 
     /// The smallest value the domain was declared with (its span's lower end).
@@ -894,6 +928,12 @@ impl<'a> DomainView<'a> {
     /// The smallest value left that is greater than `value`.
     pub fn next_value(&self, value: i32) -> Option<i32> {
         let Header { lo, hi, size } = self.header;
+        if let ReprView::Lines { lines, row } = self.repr {
+            // Within the row's wider bounds, the lines alone say which squares are free.
+            return (size > 0)
+                .then(|| lines.next_free(row, value.saturating_add(1), hi))
+                .flatten();
+        }
         if size == 0 || value >= hi {
             return None;
         }
@@ -901,9 +941,6 @@ impl<'a> DomainView<'a> {
             return Some(lo);
         }
         let from = value + 1;
-        if let ReprView::Lines { lines, row } = self.repr {
-            return lines.next_free(row, from, hi);
-        }
         match self.bits() {
             Some((base, words)) => {
                 let index = next_set(
@@ -926,6 +963,11 @@ impl<'a> DomainView<'a> {
     /// The largest value left that is smaller than `value`.
     pub fn prev_value(&self, value: i32) -> Option<i32> {
         let Header { lo, hi, size } = self.header;
+        if let ReprView::Lines { lines, row } = self.repr {
+            return (size > 0)
+                .then(|| lines.prev_free(row, value.saturating_sub(1), lo))
+                .flatten();
+        }
         if size == 0 || value <= lo {
             return None;
         }
@@ -933,9 +975,6 @@ impl<'a> DomainView<'a> {
             return Some(hi);
         }
         let from = value - 1;
-        if let ReprView::Lines { lines, row } = self.repr {
-            return lines.prev_free(row, from, lo);
-        }
         match self.bits() {
             Some((base, words)) => {
                 let index = prev_set(

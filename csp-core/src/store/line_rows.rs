@@ -4,7 +4,7 @@
 //! again from the lines and puts them back. Nothing is trailed but the assignment itself, and an
 //! unassigned row's bounds are found from the lines when they are asked for.
 
-use std::ops::RangeInclusive;
+use std::ops::{IndexMut, RangeInclusive};
 
 use fixedbitset::FixedBitSet;
 
@@ -66,12 +66,12 @@ impl Store {
         self.lines.is_some()
     }
 
-    /// The domain of variable `index` if it is an unassigned row of kept lines: its free squares,
-    /// between bounds found from the lines. A kept row's header holds its size but keeps the
-    /// bounds it had at the root (the sweep that keeps the lines moves sizes only), so an assigned
-    /// row alone, whose header is its value, is read as any other domain: the row's own bits,
-    /// which the store never changes for a kept row, hold every value. Out of line, so that the
-    /// test costs other domains a branch.
+    /// The domain of variable `index` if it is an unassigned row of kept lines: its free
+    /// squares. A kept row's header holds its size but keeps the bounds it had at the root (the
+    /// sweep moves sizes only), and the view finds the row's own bounds from the lines when they
+    /// are asked for. An assigned row, whose header is its value, is read as any other domain:
+    /// the row's own bits, which the store never changes for a kept row, hold every value. Out of
+    /// line, so that the test costs other domains a branch.
     #[cold]
     #[inline(never)]
     pub(super) fn kept_row_domain(&self, index: usize) -> Option<DomainView<'_>> {
@@ -80,18 +80,18 @@ impl Store {
         if self.assigned.contains(index) {
             return None;
         }
-        let header = kept_row_header(self.headers[index], lines, row);
-        Some(DomainView::on_lines(header, lines, row))
+        Some(DomainView::on_lines(self.headers[index], lines, row))
     }
 
     /// [`Store::lb`] and [`Store::ub`] of a row of kept lines, or of any other variable.
     #[cold]
     #[inline(never)]
     pub(super) fn kept_bounds(&self, index: usize) -> (i32, i32) {
-        match self.kept_row_domain(index) {
-            Some(view) => (view.lb(), view.ub()),
-            None => (self.headers[index].lo, self.headers[index].hi),
-        }
+        let header = match self.kept_row_domain(index) {
+            Some(view) => view.bounds(),
+            None => self.headers[index],
+        };
+        (header.lo, header.hi)
     }
 
     /// Occupies the lines of the value just assigned to `row` and takes the squares on them from
@@ -138,25 +138,6 @@ impl Store {
     }
 }
 
-/// The header of unassigned `row` of `lines`, whose stored header holds its size and the bounds
-/// it had at the root: the same size, between the row's smallest and largest free squares.
-fn kept_row_header(stored: Header, lines: &OccupiedLines, row: usize) -> Header {
-    if stored.size == 0 {
-        return stored;
-    }
-    let lo = lines
-        .next_free(row, 0, lines.columns - 1)
-        .expect("a row with values left has a smallest one");
-    let hi = lines
-        .prev_free(row, lines.columns - 1, lo)
-        .expect("a row with values left has a largest one");
-    Header {
-        lo,
-        hi,
-        size: stored.size,
-    }
-}
-
 /// Visits every unassigned row but `row` after `(row, value)` occupied its lines. A square of
 /// another row on one of those lines is taken by this placement when no other line through it is
 /// occupied (its own line holds this placement alone: the value was free when placed, and
@@ -198,7 +179,7 @@ fn sweep<const PLACE: bool>(
 /// [`sweep`] visits the unassigned rows from the store's list of unassigned variables, one at a
 /// time, when there are at most one for this many rows of the board: each costs about what a block
 /// of 64 rows with one of them unassigned does, and the blocks with none are not visited at all.
-const LISTED_ROWS_PER_ROW: usize = 16;
+const LISTED_ROWS_PER_ROW: usize = 32;
 
 /// [`sweep`] over the rows among `unassigned` (the store's unassigned variables, rows of `lines`
 /// or not), a row at a time.
@@ -232,7 +213,7 @@ fn sweep_listed<const PLACE: bool>(
 ///
 /// A row loses one square of each family whose bit is set, so up to `K` (at most three). The words
 /// are added column-wise, a bit per row (a carry-save adder: `ones` is the count's low bit, `twos`
-/// its high bit), and each row's size moves once or twice rather than once per family. Only sizes
+/// its high bit), and each row's size moves once rather than once per family. Only sizes
 /// move: a kept row's header keeps the bounds it had at the root, and its view finds its bounds
 /// from the lines when asked ([`Store::domain`]).
 #[inline(always)]
@@ -254,19 +235,41 @@ fn sweep_blocks<const K: usize, const PLACE: bool>(
         let [a, b, c] = std::array::from_fn(|k| if k < K { taken[k] } else { 0 });
         let ones = (a ^ b ^ c) & unassigned;
         let twos = ((a & b) | (c & (a ^ b))) & unassigned;
-        let end = (first + block_start + 64).min(first + lines.rows);
-        let headers = &mut headers[first + block_start..end];
-        for (mut rows, count) in [(ones, 1), (twos, 2)] {
-            while rows != 0 {
-                let header = &mut headers[rows.trailing_zeros() as usize];
-                rows &= rows - 1;
-                if PLACE {
-                    header.size -= count;
-                    // Left as it is: the search undoes this placement at once.
-                    wiped |= header.size == 0;
-                } else {
-                    header.size += count;
-                }
+        let start = first + block_start;
+        wiped |= match headers.get_mut(start..start + 64) {
+            // No bit is set past the last row, so 64 headers from the block's first row (whoever
+            // the variables past the rows are) can be taken whole: indexed without a check.
+            Some(block) => {
+                let block: &mut [Header; 64] = block.try_into().expect("64 headers");
+                count_taken::<PLACE, _>(ones, twos, block)
+            }
+            None => count_taken::<PLACE, _>(ones, twos, &mut headers[start..]),
+        };
+    }
+    wiped
+}
+
+/// Takes (`PLACE`) or puts back one square from the size of each row of `ones`, and two more
+/// from each of `twos`, the header of the row of bit `i` being `headers[i]`; answers whether a
+/// row was left empty.
+#[inline(always)]
+fn count_taken<const PLACE: bool, H: IndexMut<usize, Output = Header> + ?Sized>(
+    ones: u64,
+    twos: u64,
+    headers: &mut H,
+) -> bool {
+    let mut wiped = false;
+    // Each row once, with the count its two bits make.
+    for (mut rows, count) in [(ones & !twos, 1), (twos & !ones, 2), (ones & twos, 3)] {
+        while rows != 0 {
+            let header = &mut headers[rows.trailing_zeros() as usize & 63];
+            rows &= rows - 1;
+            if PLACE {
+                header.size -= count;
+                // Left as it is: the search undoes this placement at once.
+                wiped |= header.size == 0;
+            } else {
+                header.size += count;
             }
         }
     }

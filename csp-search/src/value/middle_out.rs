@@ -58,27 +58,18 @@ impl ValueOrder for MiddleOut {
         // largest of them `middle` or less, and above the rest, the smallest of them `middle` or
         // more (the middle itself, if it is a whole number, is above and at distance 0).
         let middle = twice_middle.div_euclid(2);
-        let (lb, ub) = (i64::from(domain.lb()), i64::from(domain.ub()));
         let split = if 2 * middle == twice_middle {
             middle
         } else {
             middle + 1
-        };
-        let below = if split > ub {
-            Some(domain.ub())
-        } else if split <= lb {
-            None
+        } as i32;
+        // The largest value below the split and the smallest at or above it, without asking for
+        // the bounds (a row of kept lines finds those from its lines).
+        let below = domain.prev_value(split);
+        let above = if domain.contains(split) {
+            Some(split)
         } else {
-            domain.prev_value(split as i32)
-        };
-        let above = if split <= lb {
-            Some(domain.lb())
-        } else if split > ub {
-            None
-        } else if domain.contains(split as i32) {
-            Some(split as i32)
-        } else {
-            domain.next_value(split as i32)
+            domain.next_value(split)
         };
         match (below, above) {
             (Some(b), Some(a)) => Some(if distance(b) <= distance(a) { b } else { a }),
