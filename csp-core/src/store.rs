@@ -261,6 +261,15 @@ impl Store {
         self.headers[var.index()].size
     }
 
+    /// [`Store::size`] for many variables in a row: a reader that holds the store's sizes as a
+    /// plain slice, so that a loop over thousands of variables (a fewest-choices scan) keeps it in
+    /// registers instead of reading the store again for each.
+    #[inline(always)]
+    pub fn sizes(&self) -> impl Fn(VarId) -> u64 + Copy + '_ {
+        let headers = &self.headers[..];
+        move |var| headers[var.index()].size
+    }
+
     /// The variable's value, if a search decision assigned it.
     #[inline]
     pub fn value(&self, var: VarId) -> Option<i32> {

@@ -45,9 +45,15 @@ impl VariableOrder for FewestChoices {
         let unassigned = ctx.unassigned_unordered();
         match ctx.propagation() {
             Propagation::ForwardChecking | Propagation::Mac => {
-                choose(self.ties, &mut self.rng, &mut self.tied, ctx, || {
-                    unassigned.iter().map(|&v| (v, ctx.size(v)))
-                })
+                let size = ctx.sizes();
+                // The ties in a local vector, which no other write can touch: its length stays in
+                // a register through the scan.
+                let mut tied = std::mem::take(&mut self.tied);
+                let chosen = choose(self.ties, &mut self.rng, &mut tied, ctx, || {
+                    unassigned.iter().map(|&v| (v, size(v)))
+                });
+                self.tied = tied;
+                chosen
             }
             Propagation::CheckPast => {
                 // Count each variable's consistent values with one batch call per constraint, in a
@@ -104,21 +110,27 @@ fn choose<I: Iterator<Item = (VarId, u64)>>(
             // One pass noting the ties, then one draw, rather than reservoir sampling's draw per
             // tie: at the top of a 10,000-queens search every variable ties. The draw picks among
             // the ties in the order listed, as a second pass counting them would.
-            let mut min = u64::MAX;
-            tied.clear();
+            //
+            // Every candidate is written past the ties so far and counted only if it ties, a smaller
+            // count starting them again: no branch on whether a candidate ties, which varies from
+            // one to the next and was mispredicted often.
+            let (mut min, mut count) = (u64::MAX, 0);
             for (v, c) in candidates() {
                 if c < min {
                     min = c;
-                    tied.clear();
+                    count = 0;
                 }
-                if c == min {
+                if count == tied.len() {
                     tied.push(v);
+                } else {
+                    tied[count] = v;
                 }
+                count += usize::from(c == min);
             }
-            if tied.is_empty() {
+            if count == 0 {
                 return None;
             }
-            let pick = rng.random_range(0..tied.len() as u32);
+            let pick = rng.random_range(0..count as u32);
             Some(tied[pick as usize])
         }
     }

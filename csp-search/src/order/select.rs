@@ -58,6 +58,12 @@ impl<'a> SelectCtx<'a> {
         self.store.size(var)
     }
 
+    /// [`SelectCtx::size`] for a scan over many variables (see [`Store::sizes`]).
+    #[inline(always)]
+    pub fn sizes(&self) -> impl Fn(VarId) -> u64 + Copy + 'a {
+        self.store.sizes()
+    }
+
     /// The unassigned variables, in model order.
     pub fn unassigned(&self) -> impl Iterator<Item = VarId> + 'a {
         self.store.assigned_set().zeroes().map(VarId::from_index)
