@@ -29,7 +29,11 @@ const NO_FAMILY: i64 = -(1 << 40);
 /// The constraint that offers it promises that its forward checking after `x_i = v` removes exactly
 /// the values on the lines through `(i, v)` from every other unassigned row, and fails exactly when
 /// that empties one: then a store may keep it without calling the constraint's
-/// [`propagate`](crate::Constraint::propagate), and the search is the same, node for node.
+/// [`propagate`](crate::Constraint::propagate), and the search is the same, node for node. While
+/// it is kept, the bounds the constraint's contexts read for its unassigned rows (in
+/// [`on_assign`](crate::Constraint::on_assign), say) are those of the root: the store keeps
+/// sizes, and a row's own bounds are found for [`Store::domain`](crate::Store::domain) and
+/// [`Store::lb`](crate::Store::lb) alone.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LineRule {
     /// The variable of row 0; row `i` is the variable with index `first.index() + i`.

@@ -255,6 +255,21 @@ impl Store {
         self.headers[var.index()].hi
     }
 
+    /// [`Store::lb`] as a constraint's context reads it, without the test for kept lines: a row
+    /// of kept lines, unassigned, reads the bound it had at the root. Only the kept constraint is
+    /// on such a row, and it is not asked to propagate (see [`LineRule`](crate::LineRule)); every
+    /// other propagator, for every other model, saves the test.
+    #[inline(always)]
+    pub(crate) fn context_lb(&self, var: VarId) -> i32 {
+        self.headers[var.index()].lo
+    }
+
+    /// [`Store::ub`] as a constraint's context reads it (see [`Store::context_lb`]).
+    #[inline(always)]
+    pub(crate) fn context_ub(&self, var: VarId) -> i32 {
+        self.headers[var.index()].hi
+    }
+
     /// How many values the variable has left.
     #[inline(always)]
     pub fn size(&self, var: VarId) -> u64 {

@@ -37,19 +37,19 @@ impl<'a> CheckCtx<'a> {
     /// The variable's smallest value.
     #[inline]
     pub fn lb(&self, var: VarId) -> i32 {
-        self.store.lb(var)
+        self.store.context_lb(var)
     }
 
     /// The variable's largest value.
     #[inline]
     pub fn ub(&self, var: VarId) -> i32 {
-        self.store.ub(var)
+        self.store.context_ub(var)
     }
 
     /// The variable's only value, if it has one left.
     #[inline]
     pub fn fixed_value(&self, var: VarId) -> Option<i32> {
-        (self.store.size(var) == 1).then(|| self.store.lb(var))
+        (self.store.size(var) == 1).then(|| self.store.context_lb(var))
     }
 
     /// The constraint's state cell `index`.
@@ -129,13 +129,13 @@ impl PropagationCtx<'_> {
     /// The variable's smallest value.
     #[inline]
     pub fn lb(&self, var: VarId) -> i32 {
-        self.store.lb(var)
+        self.store.context_lb(var)
     }
 
     /// The variable's largest value.
     #[inline]
     pub fn ub(&self, var: VarId) -> i32 {
-        self.store.ub(var)
+        self.store.context_ub(var)
     }
 
     /// How many values the variable has left.
@@ -225,7 +225,7 @@ impl PropagationCtx<'_> {
     /// The variable's only possible value, if it has one.
     #[inline]
     pub fn fixed_value(&self, var: VarId) -> Option<i32> {
-        (self.store.size(var) == 1).then(|| self.store.lb(var))
+        (self.store.size(var) == 1).then(|| self.store.context_lb(var))
     }
 
     /// Whether the variable was assigned by a search decision.
