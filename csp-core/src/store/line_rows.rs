@@ -196,15 +196,22 @@ fn sweep_listed<const PLACE: bool>(
             continue;
         };
         let count = lines.squares_taken(row, value, other);
-        let header = &mut headers[var.index()];
-        if PLACE {
-            header.size -= count;
-            wiped |= header.size == 0;
-        } else {
-            header.size += count;
-        }
+        wiped |= move_size::<PLACE>(&mut headers[var.index()], count);
     }
     wiped
+}
+
+/// Takes (`PLACE`) or puts back `count` squares from a row's size; answers whether taking left it
+/// empty. An emptied row is left as it is: the search undoes the placement at once.
+#[inline(always)]
+fn move_size<const PLACE: bool>(header: &mut Header, count: u64) -> bool {
+    if PLACE {
+        header.size -= count;
+        header.size == 0
+    } else {
+        header.size += count;
+        false
+    }
 }
 
 /// [`sweep`] with the words of squares taken given: `taken(block, unassigned)` for rows
@@ -264,13 +271,7 @@ fn count_taken<const PLACE: bool, H: IndexMut<usize, Output = Header> + ?Sized>(
         while rows != 0 {
             let header = &mut headers[rows.trailing_zeros() as usize & 63];
             rows &= rows - 1;
-            if PLACE {
-                header.size -= count;
-                // Left as it is: the search undoes this placement at once.
-                wiped |= header.size == 0;
-            } else {
-                header.size += count;
-            }
+            wiped |= move_size::<PLACE>(header, count);
         }
     }
     wiped
