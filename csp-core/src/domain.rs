@@ -727,7 +727,7 @@ impl<'a> DomainView<'a> {
 
     /// The header with the bounds the values have: a row of kept lines keeps the bounds it had
     /// at the root in its header and finds its own from the lines.
-    pub(crate) fn bounds(&self) -> Header {
+    fn bounds(&self) -> Header {
         Header {
             lo: self.lb(),
             hi: self.ub(),

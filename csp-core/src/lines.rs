@@ -272,33 +272,36 @@ impl OccupiedLines {
     /// read by words.
     #[inline(always)]
     pub(crate) fn squares_taken(&self, row: usize, value: i32, other: usize) -> u64 {
+        if self.mirrors.is_none() {
+            return (0..self.families.len())
+                .map(|k| u64::from(self.takes_square(k, row, value, other)))
+                .sum();
+        }
         let distance = row as i64 - other as i64;
         let (value, columns) = (i64::from(value), i64::from(self.columns));
-        if self.mirrors.is_some() {
-            // N-queens' slopes 0, 1 and −1: the column square, and the up- and down-diagonal
-            // squares `value ± distance` where they lie on the board, each tested against its two
-            // other lines.
-            let [column, up, down] = [0, 1, 2].map(|k| self.families[k].start);
-            let (j, occupied) = (other as i64, &self.occupied);
-            let on_column = !occupied.get(up + value + j) && !occupied.get(down + value - j);
-            let square = value + distance;
-            let on_up = (0..columns).contains(&square)
-                && !occupied.get(column + square)
-                && !occupied.get(down + square - j);
-            let square = value - distance;
-            let on_down = (0..columns).contains(&square)
-                && !occupied.get(column + square)
-                && !occupied.get(up + square + j);
-            return u64::from(on_column) + u64::from(on_up) + u64::from(on_down);
-        }
-        let mut count = 0;
-        for (k, family) in self.families.iter().enumerate() {
-            let square = value + family.slope * distance;
-            count += u64::from(
-                (0..columns).contains(&square) && !self.occupied_besides(k, other, square),
-            );
-        }
-        count
+        // N-queens' slopes 0, 1 and −1: the column square, and the up- and down-diagonal
+        // squares `value ± distance` where they lie on the board, each tested against its two
+        // other lines.
+        let [column, up, down] = [0, 1, 2].map(|k| self.families[k].start);
+        let (j, occupied) = (other as i64, &self.occupied);
+        let on_column = !occupied.get(up + value + j) && !occupied.get(down + value - j);
+        let square = value + distance;
+        let on_up = (0..columns).contains(&square)
+            && !occupied.get(column + square)
+            && !occupied.get(down + square - j);
+        let square = value - distance;
+        let on_down = (0..columns).contains(&square)
+            && !occupied.get(column + square)
+            && !occupied.get(up + square + j);
+        u64::from(on_column) + u64::from(on_up) + u64::from(on_down)
+    }
+
+    /// Whether the placement `(row, value)`, whose lines are occupied, takes row `other`'s square
+    /// on its line of family `k`: the square lies on the board and on no other occupied line.
+    #[inline(always)]
+    pub(crate) fn takes_square(&self, k: usize, row: usize, value: i32, other: usize) -> bool {
+        let square = i64::from(value) + self.families[k].slope * (row as i64 - other as i64);
+        (0..i64::from(self.columns)).contains(&square) && !self.occupied_besides(k, other, square)
     }
 
     /// Occupies (`true`) or frees every line through `(row, value)`, which lies on the board.

@@ -241,7 +241,7 @@ impl Store {
     #[inline(always)]
     pub fn lb(&self, var: VarId) -> i32 {
         if self.lines.is_some() {
-            return self.kept_bounds(var.index()).0;
+            return self.kept_bound::<true>(var.index());
         }
         self.headers[var.index()].lo
     }
@@ -250,7 +250,7 @@ impl Store {
     #[inline(always)]
     pub fn ub(&self, var: VarId) -> i32 {
         if self.lines.is_some() {
-            return self.kept_bounds(var.index()).1;
+            return self.kept_bound::<false>(var.index());
         }
         self.headers[var.index()].hi
     }

@@ -83,15 +83,17 @@ impl Store {
         Some(DomainView::on_lines(self.headers[index], lines, row))
     }
 
-    /// [`Store::lb`] and [`Store::ub`] of a row of kept lines, or of any other variable.
+    /// [`Store::lb`] (`LOW`) or [`Store::ub`] of a row of kept lines, or of any other variable:
+    /// only the side asked for is found from the lines.
     #[cold]
     #[inline(never)]
-    pub(super) fn kept_bounds(&self, index: usize) -> (i32, i32) {
-        let header = match self.kept_row_domain(index) {
-            Some(view) => view.bounds(),
-            None => self.headers[index],
-        };
-        (header.lo, header.hi)
+    pub(super) fn kept_bound<const LOW: bool>(&self, index: usize) -> i32 {
+        match (self.kept_row_domain(index), LOW) {
+            (Some(view), true) => view.lb(),
+            (Some(view), false) => view.ub(),
+            (None, true) => self.headers[index].lo,
+            (None, false) => self.headers[index].hi,
+        }
     }
 
     /// Occupies the lines of the value just assigned to `row` and takes the squares on them from
@@ -316,14 +318,8 @@ fn general_taken(
         if other >= lines.rows {
             break;
         }
-        let distance = row as i64 - other as i64;
-        for (k, family) in lines.families.iter().enumerate() {
-            let square = i64::from(value) + family.slope * distance;
-            if (0..i64::from(lines.columns)).contains(&square)
-                && !lines.occupied_besides(k, other, square)
-            {
-                words[k] |= 1 << (other % 64);
-            }
+        for (k, word) in words.iter_mut().enumerate().take(lines.families.len()) {
+            *word |= u64::from(lines.takes_square(k, row, value, other)) << (other % 64);
         }
     }
     words
