@@ -5,7 +5,8 @@
 
 use csp_core::constraints::{
     AllDifferent, AllDifferentConsistency, Arithmetic, BoolAnd, Clause, Compare, Comparison,
-    Element, Inverse, Linear, Literal as BoolLiteral, Reification, ReifiedCompare, Relation, Table,
+    Element, Extremum, Inverse, Linear, Literal as BoolLiteral, Reification, ReifiedCompare,
+    Relation, Table,
 };
 use csp_core::{
     Cause, ExplainCtx, Literal, LiteralRelation as Rel, Model, ModelBuilder, Store, VarId,
@@ -208,12 +209,12 @@ fn other_model() -> impl Strategy<Value = (Model, Vec<(usize, bool, i32)>)> {
 /// Régin's domain consistency (Hall sets), a table over three of them, an inverse of the first
 /// two and the last two (indexed from `first`), an element of a constant array (the first
 /// tuple's values, `x0` the index from `first`, `x1` the result), a clause `x0 ∨ x1 ∨ ¬x2 ∨ ¬x3`,
-/// `x0 ↔ x1 ∧ ¬x2 ∧ x3`, or arithmetic: `x0 · x1 = x2`, `x0 div x1 = x2`, `x0 mod x1 = x2`,
-/// `|x0| = x1`.
+/// `x0 ↔ x1 ∧ ¬x2 ∧ x3`, arithmetic: `x0 · x1 = x2`, `x0 div x1 = x2`, `x0 mod x1 = x2`,
+/// `|x0| = x1`, or `x0 = max(x1, x2, x3)` or `x0 = min(x1, x2, x3)`.
 fn global_model() -> impl Strategy<Value = (Model, Vec<(usize, bool, i32)>)> {
     (
         prop::collection::vec(prop::collection::btree_set(-1..=3i32, 1..=5), 4),
-        0..10u8,
+        0..12u8,
         prop::collection::vec(prop::collection::vec(-1..=3i32, 3), 0..=12),
         -1..=1i32,
         prop::collection::vec((0..4usize, any::<bool>(), -1..=3i32), 0..=3),
@@ -256,6 +257,12 @@ fn global_model() -> impl Strategy<Value = (Model, Vec<(usize, bool, i32)>)> {
                     .post(Arithmetic::modulo(vars[0], vars[1], vars[2]))
                     .unwrap(),
                 9 => builder.post(Arithmetic::abs(vars[0], vars[1])).unwrap(),
+                10 => builder
+                    .post(Extremum::maximum(vars[0], vars[1..].to_vec()).unwrap())
+                    .unwrap(),
+                11 => builder
+                    .post(Extremum::minimum(vars[0], vars[1..].to_vec()).unwrap())
+                    .unwrap(),
                 _ => builder
                     .post(BoolAnd::new(
                         BoolLiteral::positive(vars[0]),
@@ -271,7 +278,8 @@ fn global_model() -> impl Strategy<Value = (Model, Vec<(usize, bool, i32)>)> {
         })
 }
 
-/// A product, quotient or remainder `x0 ∘ x1 = x2` beside two disequalities `x0 ≠ x3` and
+/// A product, quotient or remainder `x0 ∘ x1 = x2`, an equality `x0 = x2 + 1` or a maximum
+/// `x2 = max(x0, x1)`, beside two disequalities `x0 ≠ x3` and
 /// `x2 ≠ x4` (`x3` and `x4` with one or two values), so that the arithmetic is explained while
 /// its domains have holes that propagation made and logged: an explanation by bounds is then
 /// sound only if the bounds imply the change without those holes, which is what the shortcuts
@@ -281,7 +289,7 @@ fn arithmetic_with_holes_model() -> impl Strategy<Value = (Model, Vec<(usize, bo
     (
         prop::collection::vec(prop::collection::btree_set(-3..=4i32, 1..=6), 3),
         prop::collection::vec(prop::collection::btree_set(-3..=4i32, 1..=2), 2),
-        0..3u8,
+        0..5u8,
         prop::collection::vec((0..5usize, any::<bool>(), -3..=4i32), 0..=3),
     )
         .prop_map(|(domains, others, kind, cuts)| {
@@ -294,12 +302,14 @@ fn arithmetic_with_holes_model() -> impl Strategy<Value = (Model, Vec<(usize, bo
                         .unwrap(),
                 );
             }
-            let arithmetic = match kind {
-                0 => Arithmetic::times(vars[0], vars[1], vars[2]),
-                1 => Arithmetic::div(vars[0], vars[1], vars[2]),
-                _ => Arithmetic::modulo(vars[0], vars[1], vars[2]),
-            };
-            builder.post(arithmetic).unwrap();
+            match kind {
+                0 => builder.post(Arithmetic::times(vars[0], vars[1], vars[2])),
+                1 => builder.post(Arithmetic::div(vars[0], vars[1], vars[2])),
+                2 => builder.post(Arithmetic::modulo(vars[0], vars[1], vars[2])),
+                3 => builder.post(Compare::new(vars[0], Comparison::Equal, vars[2], 1).unwrap()),
+                _ => builder.post(Extremum::maximum(vars[2], vars[..2].to_vec()).unwrap()),
+            }
+            .unwrap();
             for (a, b) in [(0, 3), (2, 4)] {
                 builder
                     .post(Compare::new(vars[a], Comparison::NotEqual, vars[b], 0).unwrap())
@@ -313,7 +323,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(3_000))]
 
     #[test]
-    fn arithmetic_explanations_over_propagated_holes_are_implied(
+    fn explanations_over_propagated_holes_are_implied(
         (model, cuts) in arithmetic_with_holes_model()
     ) {
         check_explanations(&model, &cuts);

@@ -1270,9 +1270,122 @@ impl Extremum {
     }
 }
 
+impl Extremum {
+    /// `var ≥ v` in the mirrored values of a minimum (`var ≤ -v`), or `None` if out of range.
+    fn at_least(&self, var: VarId, v: i64) -> Option<crate::Literal> {
+        if self.maximum {
+            i32::try_from(v).ok().map(|v| crate::Literal::ge(var, v))
+        } else {
+            i32::try_from(-v).ok().map(|v| crate::Literal::le(var, v))
+        }
+    }
+
+    /// `var ≤ v` in the mirrored values of a minimum (`var ≥ -v`), or `None` if out of range.
+    fn at_most(&self, var: VarId, v: i64) -> Option<crate::Literal> {
+        if self.maximum {
+            i32::try_from(v).ok().map(|v| crate::Literal::le(var, v))
+        } else {
+            i32::try_from(-v).ok().map(|v| crate::Literal::ge(var, v))
+        }
+    }
+
+    /// The bounds of `var` then, mirrored for a minimum.
+    fn bounds_then(&self, ctx: &crate::ExplainCtx<'_>, var: VarId) -> (i64, i64) {
+        let (lo, hi) = ctx.bounds(var);
+        if self.maximum {
+            (i64::from(lo), i64::from(hi))
+        } else {
+            (-i64::from(hi), -i64::from(lo))
+        }
+    }
+
+    /// The reasons of one of [`Extremum::revise`]'s four rules (in the mirrored values of a
+    /// minimum), or `None` when the change is not one of them then.
+    fn rule_reasons(
+        &self,
+        var: VarId,
+        raised: bool,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> Option<()> {
+        let m = self.args.var(0);
+        let xs = &self.args.scope[1..];
+        let own = self.bounds_then(ctx, var);
+        match (var == m, raised) {
+            // `m ≥ max lb(xᵢ)`: the array's largest lower bound.
+            (true, true) => {
+                let (best, lo) = xs
+                    .iter()
+                    .map(|&x| (x, self.bounds_then(ctx, x).0))
+                    .max_by_key(|&(_, lo)| lo)?;
+                (lo > own.0).then_some(())?;
+                reasons.push(self.at_least(best, lo)?);
+            }
+            // `m ≤ max ub(xᵢ)`: every upper bound of the array.
+            (true, false) => {
+                let hi = xs.iter().map(|&x| self.bounds_then(ctx, x).1).max()?;
+                (hi < own.1).then_some(())?;
+                for &x in xs {
+                    reasons.push(self.at_most(x, hi)?);
+                }
+            }
+            // `xⱼ ≤ ub(m)`.
+            (false, false) => {
+                let hi = self.bounds_then(ctx, m).1;
+                (hi < own.1).then_some(())?;
+                reasons.push(self.at_most(m, hi)?);
+            }
+            // `xⱼ ≥ lb(m)`, the only variable of the array that reaches it.
+            (false, true) => {
+                let lo = self.bounds_then(ctx, m).0;
+                (lo > own.0).then_some(())?;
+                reasons.push(self.at_least(m, lo)?);
+                for &x in xs.iter().filter(|&&x| x != var) {
+                    (self.bounds_then(ctx, x).1 < lo).then_some(())?;
+                    reasons.push(self.at_most(x, lo - 1)?);
+                }
+            }
+        }
+        Some(())
+    }
+}
+
 impl Constraint for Extremum {
     fn scope(&self) -> &[VarId] {
         &self.args.scope
+    }
+
+    /// Each of the propagator's rules by the bounds it read: the bound of `m` raised by the
+    /// array's largest lower bound, lowered by every upper bound of the array; a variable of the
+    /// array lowered by `m`'s upper bound, raised by `m`'s lower bound when no other variable
+    /// reaches it. Each also rests on the changed variable's own bound before, so that the holes
+    /// a bound skipped are the learner's to add.
+    fn explain(
+        &self,
+        literal: crate::Literal,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        use crate::LiteralRelation as R;
+        // A variable in two places: left to the default.
+        if self.args.slots.len() != self.args.scope.len() {
+            return false;
+        }
+        let raised = match (literal.relation, self.maximum) {
+            (R::Ge, true) | (R::Le, false) => true,
+            (R::Le, true) | (R::Ge, false) => false,
+            (R::Eq | R::Ne, _) => return false,
+        };
+        let start = reasons.len();
+        if self
+            .rule_reasons(literal.var, raised, ctx, reasons)
+            .is_none()
+        {
+            reasons.truncate(start);
+            return false;
+        }
+        ctx.push_own_bounds(literal, reasons);
+        true
     }
 
     fn is_satisfied(&self, values: &[i32]) -> bool {

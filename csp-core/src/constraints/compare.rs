@@ -1,3 +1,5 @@
+use smallvec::SmallVec;
+
 use crate::{
     CheckCtx, Constraint, EventSet, ModelError, PropagationCtx, VarId, Wipeout,
     constraints::{
@@ -295,8 +297,8 @@ fn remove_i128(ctx: &mut PropagationCtx<'_>, var: VarId, value: i128) -> Result<
 impl Compare {
     /// The explanation of a change made by this comparison, or by a reification of it over
     /// `scope` (its Boolean and the compared variables): `≤` and `≥` reason on bounds alone, so
-    /// the bounds of the scope's other variables explain any change of a bound. `=` and `≠` (and a
-    /// removal) have no explanation of their own.
+    /// the bounds of the scope's other variables explain any change of a bound. Reified, `=` and `≠`
+    /// (and a removal) have no explanation of their own here.
     fn explain_by_bounds(
         &self,
         scope: &[VarId],
@@ -310,6 +312,105 @@ impl Compare {
         crate::explain_by_bounds(scope, literal.var, ctx, reasons);
         true
     }
+
+    /// The explanation of a change made by `x = y + c` or `x ≠ y + c` (not reified), each side's
+    /// literal by the other side's, shifted by the offset. A removal rests on the partner's value
+    /// missing (`=`) or fixed (`≠`). A bound of `=` rests on the variable's own bound before it
+    /// and, for each value it passed that was still there, on the partner's bound beyond it or
+    /// the partner's value missing: the propagator moves a bound past values whose partners are
+    /// holes, not only past the partner's bound.
+    fn explain_by_partner(
+        &self,
+        literal: crate::Literal,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        use crate::{Literal, LiteralRelation as R};
+        /// The most values a bound's explanation walks; beyond it, the learner's default.
+        const PASSED_BUDGET: i64 = 1 << 10;
+        let Some(y) = self.y() else { return false };
+        let x = literal.var;
+        // `partner = value - shift` on the other side.
+        let (partner, shift) = if x == self.x() {
+            (y, self.offset)
+        } else if x == y {
+            (self.x(), -self.offset)
+        } else {
+            return false;
+        };
+        let to_partner = |v: i32| i32::try_from(i128::from(v) - shift).ok();
+        let partner_bounds = ctx.bounds(partner);
+        match (self.op, literal.relation) {
+            (Op::Eq, R::Ne) => match to_partner(literal.value) {
+                Some(w) if !ctx.contains_within(partner, w, partner_bounds) => {
+                    reasons.push(Literal::ne(partner, w));
+                    true
+                }
+                _ => false,
+            },
+            (Op::Ne, R::Ne) => match to_partner(literal.value) {
+                Some(w) if partner_bounds == (w, w) => {
+                    reasons.push(Literal::eq(partner, w));
+                    true
+                }
+                _ => false,
+            },
+            (Op::Eq, R::Ge | R::Le | R::Eq) => {
+                let own = ctx.bounds(x);
+                let start = reasons.len();
+                ctx.push_own_bounds(literal, reasons);
+                // The values passed on each side that moved: `(first, last)` within the old
+                // bounds, and whether it is the lower side.
+                let mut sides: SmallVec<[(i32, i32, bool); 2]> = SmallVec::new();
+                if matches!(literal.relation, R::Ge | R::Eq) && literal.value > own.0 {
+                    sides.push((own.0, literal.value - 1, true));
+                }
+                if matches!(literal.relation, R::Le | R::Eq) && literal.value < own.1 {
+                    sides.push((literal.value + 1, own.1, false));
+                }
+                for (first, last, lower) in sides {
+                    if i64::from(last) - i64::from(first) >= PASSED_BUDGET {
+                        reasons.truncate(start);
+                        return false;
+                    }
+                    // The partner value nearest its bound that lay beyond it, if any: the weakest
+                    // bound literal that excludes them all.
+                    let mut beyond: Option<i32> = None;
+                    for v in first..=last {
+                        if !ctx.contains_within(x, v, own) {
+                            continue;
+                        }
+                        let Some(w) = to_partner(v) else {
+                            reasons.truncate(start);
+                            return false;
+                        };
+                        if lower && w < partner_bounds.0 || !lower && w > partner_bounds.1 {
+                            beyond = Some(match beyond {
+                                Some(b) if lower => b.max(w),
+                                Some(b) => b.min(w),
+                                None => w,
+                            });
+                        } else if ctx.contains_within(partner, w, partner_bounds) {
+                            // The value's partner was there: the change came from elsewhere.
+                            reasons.truncate(start);
+                            return false;
+                        } else {
+                            reasons.push(Literal::ne(partner, w));
+                        }
+                    }
+                    if let Some(w) = beyond {
+                        reasons.push(if lower {
+                            Literal::ge(partner, w + 1)
+                        } else {
+                            Literal::le(partner, w - 1)
+                        });
+                    }
+                }
+                true
+            }
+            _ => false,
+        }
+    }
 }
 
 impl Constraint for Compare {
@@ -317,14 +418,18 @@ impl Constraint for Compare {
         &self.scope
     }
 
-    /// `≤` and `≥` reason on bounds alone: the other variable's bounds explain a change.
+    /// `≤` and `≥` reason on bounds alone: the other variable's bounds explain a change. `=` and
+    /// `≠` between two variables explain a change by the partner's literal.
     fn explain(
         &self,
         literal: crate::Literal,
         ctx: &crate::ExplainCtx<'_>,
         reasons: &mut Vec<crate::Literal>,
     ) -> bool {
-        self.explain_by_bounds(&self.scope, literal, ctx, reasons)
+        match self.op {
+            Op::Eq | Op::Ne => self.explain_by_partner(literal, ctx, reasons),
+            Op::Le | Op::Ge => self.explain_by_bounds(&self.scope, literal, ctx, reasons),
+        }
     }
 
     fn is_satisfied(&self, values: &[i32]) -> bool {
