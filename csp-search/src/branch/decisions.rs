@@ -68,13 +68,15 @@ impl DecisionBrancher {
         }
     }
 
-    /// The same brancher, the variables no annotation names tried in the order `value` gives
-    /// rather than `indomain_min` (the objective of a maximisation still from its largest value).
-    /// Large-neighbourhood search's neighbourhoods take `indomain_random`: each neighbourhood then
-    /// looks somewhere else.
-    pub fn with_rest_values(mut self, value: ValueSelection) -> Self {
-        if let Some(rest) = self.rest {
-            self.searches[rest].value = value;
+    /// The same brancher, every variable tried in the order `value` gives rather than as its
+    /// annotation says (the objective of a maximisation still from its largest value).
+    /// Large-neighbourhood search's neighbourhoods take `indomain_random`, so that each looks
+    /// somewhere else: with the annotations' values every neighbourhood started at the same corner
+    /// of its space (template_design catfood_3 stayed at 409 of 408 for 20 s; with random values it
+    /// reaches 408 in about a second).
+    pub fn with_values(mut self, value: ValueSelection) -> Self {
+        for search in &mut self.searches {
+            search.value = value;
         }
         self
     }
