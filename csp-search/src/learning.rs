@@ -33,8 +33,8 @@
 //! instead. Restarts follow the Luby sequence in conflicts. A search given the model's annotated
 //! searches ([`LearningSearch::follow_searches`]) decides as they say instead, without restarts,
 //! or in turn with activity at each restart (Chuffed's free search). **Learned clauses** are
-//! shortened before they are kept: a literal below the current level whose reason is one entry
-//! gives way to that entry, one implied by another literal of the clause goes, and one implied by
+//! shortened before they are kept: a literal below the current level implied by another literal
+//! of the clause goes, and one implied by
 //! the rest of the clause through its reasons, recursively, is dropped (recursive minimisation,
 //! Sörensson & Biere 2009, "Minimizing learned clauses", with a stronger literal of the clause
 //! standing for a weaker one a reason asks for). Learned clauses are implied by the
@@ -815,48 +815,32 @@ impl<'m> LearningSearch<'m> {
     }
 
     /// Shortens the part of a learned clause below the current level, `lower` (its entries), in
-    /// three steps, each keeping the clause implied by the constraints:
+    /// two steps, each keeping the clause implied by the constraints:
     ///
-    /// 1. An entry whose reason is one entry gives way to that entry, repeatedly (the many
-    ///    removals a fixed variable made, say, become that one fixing): resolution with the
-    ///    entry's reason, as each entry follows from its reason.
-    /// 2. An entry whose literal follows from another entry's of the clause is dropped (of
+    /// 1. An entry whose literal follows from another entry's of the clause is dropped (of
     ///    `x ≤ 3` and `x ≤ 2`, the first): the clause holds the negations, and `x > 3` implies
     ///    `x > 2`, so the two literals say no more than the weaker one.
-    /// 3. An entry is dropped when it is redundant ([`Self::redundant`]): recursive minimisation
+    /// 2. An entry is dropped when it is redundant ([`Self::redundant`]): recursive minimisation
     ///    (Sörensson & Biere 2009, "Minimizing learned clauses"), which generalises MiniSat's
     ///    local minimisation (an entry whose reasons are all in the clause).
+    ///
+    /// An entry whose reason is one entry is not replaced by that entry, although the clause
+    /// would stay as short: the entry is the more general fact. On open_stacks, a product's
+    /// position ruled out (`s₅ ≠ 1`, by all-different) holds whatever position took the product,
+    /// while its reason (`s₁ = 1`) names one; replacing them made the learned clauses about the
+    /// order of the products, and problem_10_10_1 took 1,630 failures to prove rather than 915.
     #[inline(never)]
     fn simplify(&mut self, lower: Vec<usize>) -> Vec<usize> {
-        let root_end = self.root_end();
         let mut scratch = std::mem::take(&mut self.minimise);
         scratch.marks.resize(self.store.change_log().len(), UNKNOWN);
         let mut candidates = Vec::with_capacity(lower.len());
-        let mut reasons = Vec::new();
         for e in lower {
-            let mut e = Some(e);
-            while let Some(entry) = e
-                && !self.is_decision(entry)
-            {
-                reasons.clear();
-                self.reason(entry, &mut reasons);
-                reasons.retain(|&r| r >= root_end);
-                reasons.sort_unstable();
-                reasons.dedup();
-                match reasons.as_slice() {
-                    [] => e = None,
-                    [single] => e = Some(*single),
-                    _ => break,
-                }
-            }
-            if let Some(e) = e
-                && scratch.marks[e] == UNKNOWN
-            {
+            if scratch.marks[e] == UNKNOWN {
                 scratch.mark(e, IN_CLAUSE);
                 candidates.push(e);
             }
         }
-        // Step 2, from what the clause's entries on each variable say together: an entry is
+        // Step 1, from what the clause's entries on each variable say together: an entry is
         // implied by another exactly when the strongest bound on its side, or the value the
         // variable is fixed to, implies it (implication between distinct literals of one
         // variable is strict, so the strongest entries stay). A clause may hold hundreds of
@@ -881,7 +865,7 @@ impl<'m> LearningSearch<'m> {
                 LiteralRelation::Eq => false,
             };
             if subsumed {
-                // Not in the clause any more: step 3 must not take it as given.
+                // Not in the clause any more: step 2 must not take it as given.
                 scratch.marks[e] = SUBSUMED;
                 dropped = true;
             }
@@ -893,7 +877,7 @@ impl<'m> LearningSearch<'m> {
             // list of bound entries loses the dropped ones.
             scratch.summarise(&by_var, log, self.model.num_vars());
         }
-        // Step 3. The clause's decision levels, as a set of 64 bits (a level's bit its number
+        // Step 2. The clause's decision levels, as a set of 64 bits (a level's bit its number
         // modulo 64): an entry at a level of no clause entry almost always rests, through its
         // reasons, on that level's decision, which is not in the clause, so it is given up on at
         // once (MiniSat's abstract levels). Giving up is always sound; the clause only stays
