@@ -443,3 +443,20 @@ fn a_product_over_ranges_is_explained_by_bounds() {
     assert!(check_explanations(&model, &[(2, false, 9)]) >= 2);
     assert!(check_explanations(&model, &[(0, true, 2), (1, true, 3)]) >= 1);
 }
+
+/// An equality's bound can pass a value whose partner is a hole above the partner's lower bound:
+/// with `x ∈ {-2, 0, 3}`, `y ∈ {-3, -1, 0, 3}` and `y ≠ w`, `w = 0` (posted first, so it
+/// propagates first), propagation takes 0 from `y`, and `x = y` then raises `y` to -1 and `x` to
+/// 3, past 0, whose partner is gone while `y ≥ -1`. The
+/// explanation needs `y ≠ 0` as well as `y ≥ -1`; the brute-force check finds it if missing.
+#[test]
+fn an_equality_bound_past_a_propagated_hole_is_explained_by_it() {
+    let mut builder = ModelBuilder::new();
+    let x = builder.int_var_with_values("x", [-2, 0, 3]).unwrap();
+    let y = builder.int_var_with_values("y", [-3, -1, 0, 3]).unwrap();
+    let w = builder.int_var("w", 0..=0).unwrap();
+    builder.post(Compare::not_equal(y, w).unwrap()).unwrap();
+    builder.post(Compare::equal(x, y).unwrap()).unwrap();
+    let model = builder.build();
+    assert!(check_explanations(&model, &[]) >= 1);
+}
