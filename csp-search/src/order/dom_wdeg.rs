@@ -67,6 +67,14 @@ impl DomWdeg {
             .map(|&c| self.weight(c))
             .sum()
     }
+
+    /// A bound on [`DomWdeg::weighted_degree`] that costs nothing to read: the variable's
+    /// constraints and their failures, every constraint counted whether or not it still relates
+    /// the variable to another unassigned one.
+    pub(crate) fn weighted_degree_bound(&self, ctx: &SelectCtx<'_>, var: VarId) -> u64 {
+        ctx.model().constraints_of(var).len() as u64
+            + self.var_failures.get(var.index()).copied().unwrap_or(0)
+    }
 }
 
 /// Orders two candidates `(choices, weighted degree)` by dom/wdeg, smaller ratio first, comparing
@@ -97,8 +105,7 @@ impl VariableOrder for DomWdeg {
             // The weighted degree costs a pass over the variable's constraints; skip it when even
             // the bound (every constraint counted) leaves the ratio worse than the best so far, so a
             // skipped variable is never among the best or tied with them.
-            let bound = ctx.model().constraints_of(var).len() as u64
-                + self.var_failures.get(var.index()).copied().unwrap_or(0);
+            let bound = self.weighted_degree_bound(ctx, var);
             if best.is_some_and(|best| compare((choices, bound), best) == Ordering::Greater) {
                 continue;
             }
