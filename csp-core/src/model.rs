@@ -58,6 +58,9 @@ pub struct Model {
     /// For each constraint, where its state cells lie in a [`crate::Store`].
     cell_ranges: Vec<std::ops::Range<usize>>,
     num_cells: usize,
+    /// Where the entailment cells begin: one per constraint, after every constraint's own cells
+    /// (see [`Model::entailment_cell`]).
+    entailment_cells: usize,
     /// Each constraint's [`Constraint::priority`], asked once.
     priorities: Vec<Priority>,
     objective: Objective,
@@ -148,9 +151,19 @@ impl Model {
         self.objective
     }
 
-    /// How many state cells all the constraints keep together.
+    /// How many state cells all the constraints keep together, with the one per constraint
+    /// that records its entailment ([`Model::entailment_cell`]).
     pub fn num_cells(&self) -> usize {
         self.num_cells
+    }
+
+    /// The store cell that is non-zero while the constraint is entailed: set when its revision
+    /// reports so ([`crate::PropagationCtx::entailed`]), undone with the trail like every cell.
+    /// Propagation then neither notifies nor revises it, as Gecode disposes of a subsumed
+    /// propagator.
+    #[inline]
+    pub fn entailment_cell(&self, id: ConstraintId) -> usize {
+        self.entailment_cells + id.index()
     }
 
     /// Whether a complete assignment (`values[i]` for variable `i`) lies in every domain and satisfies
@@ -346,6 +359,8 @@ impl ModelBuilder {
             cell_ranges.push(num_cells..num_cells + size);
             num_cells += size;
         }
+        let entailment_cells = num_cells;
+        num_cells += self.constraints.len();
         for i in 0..num_vars {
             watch_starts[i + 1] += watch_starts[i];
         }
@@ -381,6 +396,7 @@ impl ModelBuilder {
             watch_starts,
             cell_ranges,
             num_cells,
+            entailment_cells,
             priorities,
             objective: self.objective,
         }

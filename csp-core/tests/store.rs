@@ -684,3 +684,51 @@ fn unassigned_in_scope_counts_each_constraint_separately() {
     store.undo_to(&model, start);
     assert_eq!(counts(&store), vec![2, 2]);
 }
+
+/// A constraint that reports itself entailed is neither notified nor revised again on that branch,
+/// and is back once search undoes past the point where it was entailed: `b → x ≤ y` with `b = 0`
+/// holds whatever `x` and `y` become, and with `b = 1` after the undo it prunes again.
+#[test]
+fn an_entailed_constraint_sleeps_until_undone() {
+    use csp_core::constraints::{Compare, Comparison, Reification, ReifiedCompare};
+
+    let mut builder = ModelBuilder::new();
+    let x = builder.int_var("x", 0..=9).unwrap();
+    let y = builder.int_var("y", 0..=9).unwrap();
+    let b = builder.int_var("b", 0..=1).unwrap();
+    let implied = builder
+        .post(
+            ReifiedCompare::new(
+                b,
+                Compare::new(x, Comparison::LessOrEqual, y, 0).unwrap(),
+                Reification::Implies,
+            )
+            .unwrap(),
+        )
+        .unwrap();
+    let model = builder.build();
+    let mut store = Store::new(&model);
+    store.establish_arc_consistency(&model).unwrap();
+    assert!(!store.is_entailed(&model, implied));
+    let before = store.checkpoint();
+
+    store.set_bounds(b, 0, 0).unwrap();
+    store.propagate(&model).unwrap();
+    assert!(store.is_entailed(&model, implied));
+    let revisions = store.propagations();
+    store.set_bounds(x, 7, 9).unwrap();
+    store.set_bounds(y, 0, 2).unwrap();
+    store.propagate(&model).unwrap();
+    assert_eq!(
+        store.propagations(),
+        revisions,
+        "an entailed constraint ran"
+    );
+
+    store.undo_to(&model, before);
+    assert!(!store.is_entailed(&model, implied));
+    store.set_bounds(b, 1, 1).unwrap();
+    store.set_bounds(x, 5, 9).unwrap();
+    store.propagate(&model).unwrap();
+    assert_eq!(store.lb(y), 5, "x ≤ y prunes again after the undo");
+}

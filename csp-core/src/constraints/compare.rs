@@ -447,7 +447,11 @@ impl Constraint for Compare {
 
     /// See [`Compare`] for the consistency of each comparison.
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
-        self.filter(ctx)
+        self.filter(ctx)?;
+        if self.entails(&ctx.as_check()) == Some(true) {
+            ctx.entailed();
+        }
+        Ok(())
     }
 
     /// An inequality needs one bound of each side, a disequality fixed sides, an equality every
@@ -554,11 +558,21 @@ impl Constraint for ReifiedCompare {
                 _ => return Ok(()),
             }
         }
-        match (ctx.fixed_value(b), self.mode) {
-            (Some(1), _) => self.comparison.filter(ctx),
-            (_, Reification::Equivalent) => self.negation.filter(ctx),
-            (_, Reification::Implies) => Ok(()),
+        // With `b` fixed, what must hold is the comparison or its negation, and once that is
+        // entailed nothing is left to do on this branch.
+        let holding = match (ctx.fixed_value(b), self.mode) {
+            (Some(1), _) => &self.comparison,
+            (_, Reification::Equivalent) => &self.negation,
+            (_, Reification::Implies) => {
+                ctx.entailed();
+                return Ok(());
+            }
+        };
+        holding.filter(ctx)?;
+        if holding.entails(&ctx.as_check()) == Some(true) {
+            ctx.entailed();
         }
+        Ok(())
     }
 
     /// `b` when fixed; the compared variables for whatever the comparison, its negation and their

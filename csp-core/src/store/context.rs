@@ -85,13 +85,19 @@ pub struct PropagationCtx<'a> {
     pub(crate) store: &'a mut Store,
     /// Where this constraint's cells lie in the store.
     pub(crate) cells: std::ops::Range<usize>,
+    /// Whether the revision found the constraint entailed ([`PropagationCtx::entailed`]).
+    pub(crate) entailed: bool,
 }
 
 impl PropagationCtx<'_> {
     /// A context over `store` for a constraint whose state cells are `cells` (from
     /// [`crate::Model::cell_range`]): for tests that drive a constraint by hand.
     pub fn new(store: &mut Store, cells: std::ops::Range<usize>) -> PropagationCtx<'_> {
-        PropagationCtx { store, cells }
+        PropagationCtx {
+            store,
+            cells,
+            entailed: false,
+        }
     }
 
     /// A read-only view of the same state.
@@ -108,10 +114,23 @@ impl PropagationCtx<'_> {
     pub fn inner(&mut self, offset: usize, len: usize) -> PropagationCtx<'_> {
         let start = self.cells.start + offset;
         debug_assert!(start + len <= self.cells.end);
+        // An inner constraint's entailment is not the wrapper's: it stays in this context.
         PropagationCtx {
             store: self.store,
             cells: start..start + len,
+            entailed: false,
         }
+    }
+
+    /// Reports, from [`crate::Constraint::revise`], that the constraint holds for every value
+    /// left in its scope: it will prune nothing more on this branch, so propagation neither
+    /// notifies nor revises it until search backtracks above this point (Schulte & Stuckey's
+    /// subsumption, "Efficient constraint propagation engines", TOPLAS 2008). A revision that
+    /// reports it must have made every change it was going to make; the report is kept only when
+    /// the revision succeeds. Inside a wrapper ([`PropagationCtx::inner`]) it is ignored.
+    #[inline]
+    pub fn entailed(&mut self) {
+        self.entailed = true;
     }
 
     /// The variable's value, if search assigned it.

@@ -125,7 +125,7 @@ impl Store {
             self.unassigned_in_scope[c.index()] -= 1;
             self.set_cause(Cause::Constraint(c));
             let cells = model.cell_range(c);
-            let mut ctx = PropagationCtx { store: self, cells };
+            let mut ctx = PropagationCtx::new(self, cells);
             model.constraint(c).on_assign(var, value, &mut ctx);
             self.set_cause(Cause::Decision);
         }
@@ -157,7 +157,7 @@ impl Store {
             }
             self.set_cause(Cause::Constraint(c));
             let cells = model.cell_range(c);
-            let mut ctx = PropagationCtx { store: self, cells };
+            let mut ctx = PropagationCtx::new(self, cells);
             let result = model.constraint(c).propagate(var, &mut ctx);
             self.set_cause(Cause::Decision);
             result.map_err(|Wipeout| c)?;
@@ -210,19 +210,35 @@ impl Store {
         self.flush(model, None);
         while let Some(c) = self.pop() {
             self.queued.set(c.index(), false);
+            if self.is_entailed(model, c) {
+                // Queued directly (a forward-checked variable's constraints), but entailed.
+                continue;
+            }
             self.propagations += 1;
             self.set_cause(Cause::Constraint(c));
             let cells = model.cell_range(c);
-            let mut ctx = PropagationCtx { store: self, cells };
+            let mut ctx = PropagationCtx::new(self, cells);
             let result = model.constraint(c).revise(&mut ctx);
+            let entailed = ctx.entailed;
             self.set_cause(Cause::Decision);
             if result.is_err() {
                 self.clear_propagation();
                 return Err(c);
             }
+            if entailed {
+                self.set_cell(model.entailment_cell(c), 1);
+            }
             self.flush(model, Some(c));
         }
         Ok(())
+    }
+
+    /// Whether propagation found the constraint entailed on this branch
+    /// ([`crate::PropagationCtx::entailed`]): it is then neither notified nor revised until search
+    /// backtracks above that point.
+    #[inline]
+    pub fn is_entailed(&self, model: &Model, constraint: ConstraintId) -> bool {
+        self.cells[model.entailment_cell(constraint)] != 0
     }
 
     /// Hands the pending events to the subscribed constraints and queues those that ask for it, but
@@ -239,9 +255,12 @@ impl Store {
                     continue;
                 }
                 let c = watch.constraint;
+                if self.is_entailed(model, c) {
+                    continue;
+                }
                 let wake = if watch.notify {
                     let cells = model.cell_range(c);
-                    let mut ctx = PropagationCtx { store: self, cells };
+                    let mut ctx = PropagationCtx::new(self, cells);
                     model
                         .constraint(c)
                         .notify(watch.position as usize, events, &mut ctx)
