@@ -79,6 +79,33 @@ proptest! {
         )?;
     }
 
+    /// Régin's algorithm on domains too wide for one word, the values listed in order by marking
+    /// them on their span (spread by 20) or by sorting them (spread by 1,000): domain consistent
+    /// either way.
+    #[test]
+    fn all_different_is_domain_consistent_on_wide_domains(
+        domains in prop::collection::vec(domain_strategy(0, 7, 5), 1..=5),
+        spread in prop::sample::select(vec![20, 1_000]),
+        walk in walk_strategy(),
+    ) {
+        let n = domains.len();
+        let domains: Vec<Vec<i32>> = domains
+            .into_iter()
+            .map(|d| d.into_iter().map(|v| v * spread).collect())
+            .collect();
+        let oracle = |t: &[i32]| distinct(t.iter().copied());
+        check(
+            &Case {
+                domains,
+                build: &|| Box::new(AllDifferent::with_consistency(vars(&(0..n).collect::<Vec<_>>()), AllDifferentConsistency::Domain)),
+                oracle: &oracle,
+                level: Level::Domain,
+                property: None,
+            },
+            &walk,
+        )?;
+    }
+
     /// A table is domain consistent by compact-table and by the scan, with a variable named twice in
     /// its scope (only the tuples agreeing on it count).
     #[test]

@@ -659,6 +659,8 @@ struct Regin {
     calls: Vec<(u32, u32)>,
     /// Nodes reachable from a free value.
     reachable: Vec<bool>,
+    /// Which values of the domains' span some domain holds ([`Regin::build_graph`]).
+    present: Vec<bool>,
 }
 
 impl Regin {
@@ -696,11 +698,35 @@ impl Regin {
     /// Lists the distinct values and both adjacencies.
     fn build_graph(&mut self, scope: &[VarId], ctx: &PropagationCtx<'_>) {
         self.values.clear();
-        for &var in scope {
-            self.values.extend(ctx.current_values(var));
+        // The values in order: marked on the span of the domains when that is no wider than the
+        // values listed, or than 256 (the usual case: golomb 11's 55 differences list about 2,000
+        // values in 0..72), else sorted. Sorting was an eighth of golomb 11's time.
+        let (lo, hi) = scope.iter().fold((i64::MAX, i64::MIN), |(lo, hi), &var| {
+            (
+                lo.min(i64::from(ctx.lb(var))),
+                hi.max(i64::from(ctx.ub(var))),
+            )
+        });
+        let listed: u64 = scope.iter().map(|&var| ctx.size(var)).sum();
+        let span = (hi - lo + 1).max(0) as u64;
+        if span <= listed.max(256) {
+            self.present.clear();
+            self.present.resize(span as usize, false);
+            for &var in scope {
+                for value in ctx.current_values(var) {
+                    self.present[(i64::from(value) - lo) as usize] = true;
+                }
+            }
+            let values = self.present.iter().enumerate().filter(|&(_, &p)| p);
+            self.values
+                .extend(values.map(|(i, _)| (lo + i as i64) as i32));
+        } else {
+            for &var in scope {
+                self.values.extend(ctx.current_values(var));
+            }
+            self.values.sort_unstable();
+            self.values.dedup();
         }
-        self.values.sort_unstable();
-        self.values.dedup();
         let m = self.values.len();
         self.var_values.clear();
         self.var_start.clear();
