@@ -170,8 +170,8 @@ impl Constraint for AllDifferent {
         // The scratch space is per thread: a model is shared between threads, and revisions never
         // nest. Should one ever be busy, a fresh one does the same work.
         SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
-            Ok(mut scratch) => scratch.revise(&self.scope, ctx),
-            Err(_) => Regin::default().revise(&self.scope, ctx),
+            Ok(mut scratch) => scratch.revise(&self.scope, values, ctx),
+            Err(_) => Regin::default().revise(&self.scope, values, ctx),
         })
     }
 
@@ -664,12 +664,18 @@ struct Regin {
 }
 
 impl Regin {
-    fn revise(&mut self, scope: &[VarId], ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+    /// Régin's filtering of `scope`, whose domains hold `listed` values in all.
+    fn revise(
+        &mut self,
+        scope: &[VarId],
+        listed: u64,
+        ctx: &mut PropagationCtx<'_>,
+    ) -> Result<(), Wipeout> {
         let n = scope.len();
         if n == 0 {
             return Ok(());
         }
-        self.build_graph(scope, ctx);
+        self.build_graph(scope, listed, ctx);
         let m = self.values.len();
         if m < n || !self.find_matching(n) {
             return Err(Wipeout);
@@ -695,8 +701,8 @@ impl Regin {
         Ok(())
     }
 
-    /// Lists the distinct values and both adjacencies.
-    fn build_graph(&mut self, scope: &[VarId], ctx: &PropagationCtx<'_>) {
+    /// Lists the distinct values and both adjacencies; the domains hold `listed` values in all.
+    fn build_graph(&mut self, scope: &[VarId], listed: u64, ctx: &PropagationCtx<'_>) {
         self.values.clear();
         // The values in order: marked on the span of the domains when that is no wider than the
         // values listed, or than 256 (the usual case: golomb 11's 55 differences list about 2,000
@@ -707,7 +713,6 @@ impl Regin {
                 hi.max(i64::from(ctx.ub(var))),
             )
         });
-        let listed: u64 = scope.iter().map(|&var| ctx.size(var)).sum();
         let span = (hi - lo + 1).max(0) as u64;
         if span <= listed.max(256) {
             self.present.clear();
