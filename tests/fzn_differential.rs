@@ -126,6 +126,8 @@ enum Con {
     Lex(Vec<Term>, Vec<Term>, bool),
     Disjunctive(Vec<Term>, Vec<i64>),
     Cumulative(Vec<Term>, Vec<i64>, Vec<i64>, i64),
+    /// `bool_lin_le` (true) or `bool_lin_eq`: coefficients, Booleans, right-hand side.
+    BoolLinear(bool, Vec<i64>, Vec<Term>, Term),
 }
 
 /// The 1-based index of an array element, if `i` is one.
@@ -250,6 +252,14 @@ impl Con {
                     load <= *b
                 })
             }
+            Con::BoolLinear(le, coefficients, bs, c) => {
+                let sum: i128 = coefficients
+                    .iter()
+                    .zip(bs)
+                    .map(|(&k, b)| i128::from(k) * v(b))
+                    .sum();
+                if *le { sum <= v(c) } else { sum == v(c) }
+            }
         }
     }
 
@@ -362,6 +372,13 @@ impl Con {
             Con::Cumulative(s, d, r, b) => {
                 format!("csp_cumulative({}, {}, {}, {b})", ts(s), ints(d), ints(r))
             }
+            Con::BoolLinear(le, coefficients, bs, c) => format!(
+                "bool_lin_{}({}, {}, {})",
+                if *le { "le" } else { "eq" },
+                ints(coefficients),
+                ts(bs),
+                t(c)
+            ),
         }
     }
 }
@@ -465,7 +482,7 @@ impl Generator {
 
     fn model(&mut self) -> Model {
         let ints = self.rng.random_range(1..=4);
-        let bools = self.rng.random_range(0..=2);
+        let bools = self.rng.random_range(0..=3);
         let mut vars = Vec::new();
         for i in 0..ints {
             let values = self.domain();
@@ -549,7 +566,7 @@ impl Generator {
     /// One constraint.
     fn constraint(&mut self, ints: usize, bools: usize) -> Con {
         let rels = [Rel::Eq, Rel::Ne, Rel::Le, Rel::Lt];
-        match self.rng.random_range(0..19) {
+        match self.rng.random_range(0..20) {
             0 => {
                 let rel = rels[self.rng.random_range(0..4)];
                 let (x, y) = (self.int(ints), self.int(ints));
@@ -650,6 +667,25 @@ impl Generator {
                 let s = self.int_vars(ints, len);
                 let d = (0..len).map(|_| self.rng.random_range(0..=3)).collect();
                 Con::Disjunctive(s, d)
+            }
+            18 => {
+                // Mostly unit coefficients: the sums of Booleans that `BoolSum` propagates.
+                let len = self.rng.random_range(1..=4);
+                let coefficients = (0..len)
+                    .map(|_| match self.rng.random_range(0..10) {
+                        0..=4 => 1,
+                        5..=7 => -1,
+                        _ => self.small(),
+                    })
+                    .collect();
+                let bs = self.booleans(ints, bools, len);
+                let le = self.chance(40);
+                let c = if le {
+                    Term::Const(self.small())
+                } else {
+                    self.int(ints)
+                };
+                Con::BoolLinear(le, coefficients, bs, c)
             }
             _ => {
                 let len = self.rng.random_range(1..=3);

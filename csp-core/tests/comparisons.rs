@@ -7,7 +7,7 @@ mod support;
 
 use csp_core::VarId;
 use csp_core::constraints::{
-    Compare, Comparison, Linear, Reification, Reified, ReifiedCompare, Relation,
+    BoolSum, Compare, Comparison, Linear, Reification, Reified, ReifiedCompare, Relation,
 };
 use proptest::prelude::*;
 use support::{
@@ -235,6 +235,91 @@ impl LinearCase {
     }
 }
 
+/// A Boolean sum: up to five Booleans with coefficients ±1 (domains within `{0, 1}`, or now and
+/// then wider, for the cut to `{0, 1}`), and maybe an integer term `a·y`. The integer variable,
+/// if any, is the last.
+#[derive(Debug, Clone)]
+struct BoolSumCase {
+    domains: Vec<Vec<i32>>,
+    signs: Vec<i64>,
+    integer: Option<i64>,
+    relation: Relation,
+    rhs: i64,
+}
+
+fn bool_sum_case() -> impl Strategy<Value = BoolSumCase> {
+    let boolean = prop_oneof![
+        4 => prop::sample::select(vec![vec![0], vec![1], vec![0, 1]]),
+        1 => domain_strategy(-1, 2, 3),
+    ];
+    (1usize..=5)
+        .prop_flat_map(move |n| {
+            (
+                prop::collection::vec(boolean.clone(), n),
+                prop::collection::vec(prop::sample::select(vec![-1i64, 1]), n),
+                prop::option::of((
+                    prop::sample::select(vec![-2i64, -1, 1, 2]),
+                    domain_strategy(-4, 4, 5),
+                )),
+                prop::sample::select(vec![Relation::Equal, Relation::LessOrEqual]),
+                -3i64..=4,
+            )
+        })
+        .prop_map(|(mut domains, signs, integer, relation, rhs)| {
+            let integer = integer.map(|(a, d)| {
+                domains.push(d);
+                a
+            });
+            BoolSumCase {
+                domains,
+                signs,
+                integer,
+                relation,
+                rhs,
+            }
+        })
+}
+
+impl BoolSumCase {
+    fn build(&self) -> BoolSum {
+        let booleans = self
+            .signs
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| (s, var(i)))
+            .collect();
+        let integer = self.integer.map(|a| (a, var(self.signs.len())));
+        BoolSum::new(booleans, integer, self.relation, self.rhs).unwrap()
+    }
+
+    /// The same sum as a linear case, whose bounds property it must meet.
+    fn linear(&self) -> LinearCase {
+        LinearCase {
+            domains: self.domains.clone(),
+            coefficients: self.signs.iter().copied().chain(self.integer).collect(),
+            relation: self.relation,
+            rhs: self.rhs,
+            repeat: None,
+        }
+    }
+
+    fn holds(&self, t: &[i32]) -> bool {
+        t[..self.signs.len()].iter().all(|&b| b == 0 || b == 1) && self.linear().holds(t)
+    }
+
+    /// On 0/1 domains with `a = ±1` (or no integer term), the bounds are supported by integers.
+    fn level(&self) -> Level {
+        let booleans = self.domains[..self.signs.len()]
+            .iter()
+            .all(|d| d.iter().all(|&v| v == 0 || v == 1));
+        if booleans && self.integer.is_none_or(|a| a.abs() == 1) {
+            Level::BoundsZ
+        } else {
+            Level::Sound
+        }
+    }
+}
+
 fn check_comparison(case: &ComparisonCase, walk: &[Step]) -> Result<(), TestCaseError> {
     let domains = if case.constant {
         case.domains[..1].to_vec()
@@ -306,6 +391,50 @@ proptest! {
             &walk,
         )?;
     }
+
+    /// Boolean sums: the linear sum's bounds property always, bounds(Z) consistency on 0/1
+    /// domains with a unit integer coefficient, bit sets kept exact along walks with undo, and the
+    /// generic reifications.
+    #[test]
+    fn boolean_sums_propagate_as_linear_sums_and_reify_soundly(
+        case in bool_sum_case(),
+        walk in walk_strategy(),
+    ) {
+        let oracle = |t: &[i32]| case.holds(t);
+        let linear = case.linear();
+        let property = |d: &[Vec<i32>]| linear.property(d);
+        check(
+            &Case {
+                domains: case.domains.clone(),
+                build: &|| Box::new(case.build()),
+                oracle: &oracle,
+                level: case.level(),
+                property: Some(&property),
+            },
+            &walk,
+        )?;
+        check_reified(
+            &case.domains,
+            &|b, mode| Box::new(Reified::new(b, Box::new(case.build()), mode).unwrap()),
+            &oracle,
+            &walk,
+        )?;
+    }
+}
+
+#[test]
+fn a_boolean_sum_refuses_what_it_cannot_propagate() {
+    let terms = || vec![(1, var(0)), (-1, var(1))];
+    let cases = [
+        BoolSum::new(vec![(2, var(0))], None, Relation::Equal, 1),
+        BoolSum::new(terms(), None, Relation::NotEqual, 1),
+        BoolSum::new(terms(), Some((0, var(2))), Relation::Equal, 1),
+        BoolSum::new(terms(), Some((1, var(1))), Relation::Equal, 1),
+    ];
+    for (i, case) in cases.into_iter().enumerate() {
+        assert!(case.is_err(), "case {i} was accepted");
+    }
+    assert!(BoolSum::new(terms(), Some((3, var(2))), Relation::LessOrEqual, 1).is_ok());
 }
 
 #[test]

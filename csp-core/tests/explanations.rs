@@ -4,9 +4,9 @@
 //! domain just before the change, over every tuple of small domains.
 
 use csp_core::constraints::{
-    AllDifferent, AllDifferentConsistency, Arithmetic, BoolAnd, Clause, Compare, Comparison,
-    Element, Extremum, Inverse, Linear, Literal as BoolLiteral, Reification, ReifiedCompare,
-    Relation, Table,
+    AllDifferent, AllDifferentConsistency, Arithmetic, BoolAnd, BoolSum, Clause, Compare,
+    Comparison, Element, Extremum, Inverse, Linear, Literal as BoolLiteral, Reification,
+    ReifiedCompare, Relation, Table,
 };
 use csp_core::{
     Cause, ExplainCtx, Literal, LiteralRelation as Rel, Model, ModelBuilder, Store, VarId,
@@ -319,6 +319,39 @@ fn arithmetic_with_holes_model() -> impl Strategy<Value = (Model, Vec<(usize, bo
         })
 }
 
+/// A Boolean sum over two to five Booleans with coefficients ±1, and maybe an integer term over
+/// a small domain with holes (the last variable).
+fn bool_sum_model() -> impl Strategy<Value = (Model, Vec<(usize, bool, i32)>)> {
+    (
+        prop::collection::vec(prop::sample::select(vec![-1i64, 1]), 2..=5),
+        prop::option::of((
+            prop::sample::select(vec![-2i64, -1, 1, 2]),
+            prop::collection::btree_set(-3..=3i32, 1..=5),
+        )),
+        any::<bool>(),
+        -3..=4i64,
+        prop::collection::vec((0..6usize, any::<bool>(), -1..=2i32), 0..=3),
+    )
+        .prop_map(|(signs, integer, equal, rhs, cuts)| {
+            let mut builder = ModelBuilder::new();
+            let booleans = signs
+                .iter()
+                .enumerate()
+                .map(|(i, &s)| (s, builder.bool_var(format!("b{i}")).unwrap()))
+                .collect();
+            let integer = integer.map(|(a, d)| (a, int_vars(&mut builder, &[d])[0]));
+            let relation = if equal {
+                Relation::Equal
+            } else {
+                Relation::LessOrEqual
+            };
+            builder
+                .post(BoolSum::new(booleans, integer, relation, rhs).unwrap())
+                .unwrap();
+            (builder.build(), cuts)
+        })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(3_000))]
 
@@ -341,6 +374,11 @@ proptest! {
 
     #[test]
     fn comparison_and_all_different_explanations_are_implied((model, cuts) in other_model()) {
+        check_explanations(&model, &cuts);
+    }
+
+    #[test]
+    fn boolean_sum_explanations_are_implied((model, cuts) in bool_sum_model()) {
         check_explanations(&model, &cuts);
     }
 }

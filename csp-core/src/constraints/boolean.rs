@@ -126,7 +126,7 @@ fn explain_by_clause(
 }
 
 /// Cuts every scope variable to `{0, 1}`.
-fn booleanise(scope: &[VarId], ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+pub(super) fn booleanise(scope: &[VarId], ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
     for &var in scope {
         ctx.restrict_bounds(var, 0, 1)?;
     }

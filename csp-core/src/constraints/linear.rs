@@ -428,8 +428,63 @@ impl Linear {
     }
 }
 
+/// Explains a bound that bounds reasoning on `Σ aᵢxᵢ ≤ c` (or `= c` when `equal`) set on one term:
+/// `a·x ≤ c − Σ min(aᵢ·xᵢ)` holds because of the bound of each other term that gives its smallest
+/// value (`xᵢ ≥ lo` for a positive coefficient, `xᵢ ≤ hi` for a negative one); under `=` the other
+/// side likewise by the largest values. Shared by [`Linear`] and the Boolean sums
+/// ([`super::BoolSum`]), whose reasoning is the same on 0/1 terms. Returns false (no explanation)
+/// for a disequality literal or a variable that is not in the scope exactly once.
+pub(super) fn explain_bounds(
+    coefficients: &[i64],
+    scope: &[VarId],
+    equal: bool,
+    literal: Literal,
+    ctx: &ExplainCtx<'_>,
+    reasons: &mut Vec<Literal>,
+) -> bool {
+    let Some(j) = scope.iter().position(|&v| v == literal.var) else {
+        return false;
+    };
+    if scope[j + 1..].contains(&literal.var) {
+        // A variable twice in the sum: its bound reasoning is not per term.
+        return false;
+    }
+    let a = coefficients[j];
+    // Whether the literal bounds a·x from above (the ≤ side) or from below (the ≥ side of =).
+    let (from_above, from_below) = match literal.relation {
+        crate::LiteralRelation::Le => (a > 0, a < 0),
+        crate::LiteralRelation::Ge => (a < 0, a > 0),
+        crate::LiteralRelation::Eq => (true, true),
+        crate::LiteralRelation::Ne => return false,
+    };
+    if from_below && !equal {
+        return false;
+    }
+    for (i, (&c, &v)) in coefficients.iter().zip(scope).enumerate() {
+        if i == j || c == 0 {
+            continue;
+        }
+        // The smallest value of c·v: its lower bound if c > 0, else its upper bound.
+        if from_above {
+            reasons.push(if c > 0 {
+                Literal::ge(v, ctx.lb(v))
+            } else {
+                Literal::le(v, ctx.ub(v))
+            });
+        }
+        if from_below {
+            reasons.push(if c > 0 {
+                Literal::le(v, ctx.ub(v))
+            } else {
+                Literal::ge(v, ctx.lb(v))
+            });
+        }
+    }
+    true
+}
+
 /// The range of `a × x` for `x` in `lo..=hi`.
-fn term_bounds(a: i64, lo: i32, hi: i32) -> (i128, i128) {
+pub(super) fn term_bounds(a: i64, lo: i32, hi: i32) -> (i128, i128) {
     let (p, q) = (
         i128::from(a) * i128::from(lo),
         i128::from(a) * i128::from(hi),
@@ -439,7 +494,7 @@ fn term_bounds(a: i64, lo: i32, hi: i32) -> (i128, i128) {
 
 /// The values of `x` with `a·x` in `lower..=upper` (no lower limit when `lower` is `None`), rounded
 /// inwards and flipped when `a` is negative, as `i64` bounds.
-fn divide_bounds(a: i64, lower: Option<i128>, upper: i128) -> (i64, i64) {
+pub(super) fn divide_bounds(a: i64, lower: Option<i128>, upper: i128) -> (i64, i64) {
     let a = i128::from(a);
     let (x_lo, x_hi) = if a > 0 {
         (lower.map(|l| ceil_div(l, a)), Some(floor_div(upper, a)))
@@ -457,52 +512,21 @@ impl Constraint for Linear {
         &self.scope
     }
 
-    /// Bounds reasoning explained by bounds: `a·x ≤ rhs − Σ min(aᵢ·xᵢ)` holds because of the bound
-    /// of each other term that gives its smallest value (`xᵢ ≥ lo` for a positive coefficient,
-    /// `xᵢ ≤ hi` for a negative one); under `=` the other side likewise by the largest values.
+    /// Bounds reasoning explained by bounds: a bound set on one term holds because of the bound
+    /// of each other term that gives its smallest value (under `=` also its largest, for the
+    /// other side).
     fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
         if self.relation == Relation::NotEqual {
             return false;
         }
-        let Some(j) = self.scope.iter().position(|&v| v == literal.var) else {
-            return false;
-        };
-        if self.scope[j + 1..].contains(&literal.var) {
-            // A variable twice in the sum: its bound reasoning is not per term.
-            return false;
-        }
-        let a = self.coefficients[j];
-        // Whether the literal bounds a·x from above (the ≤ side) or from below (the ≥ side of =).
-        let (from_above, from_below) = match literal.relation {
-            crate::LiteralRelation::Le => (a > 0, a < 0),
-            crate::LiteralRelation::Ge => (a < 0, a > 0),
-            crate::LiteralRelation::Eq => (true, true),
-            crate::LiteralRelation::Ne => return false,
-        };
-        if from_below && self.relation != Relation::Equal {
-            return false;
-        }
-        for (i, (&c, &v)) in self.coefficients.iter().zip(&self.scope).enumerate() {
-            if i == j || c == 0 {
-                continue;
-            }
-            // The smallest value of c·v: its lower bound if c > 0, else its upper bound.
-            if from_above {
-                reasons.push(if c > 0 {
-                    Literal::ge(v, ctx.lb(v))
-                } else {
-                    Literal::le(v, ctx.ub(v))
-                });
-            }
-            if from_below {
-                reasons.push(if c > 0 {
-                    Literal::le(v, ctx.ub(v))
-                } else {
-                    Literal::ge(v, ctx.lb(v))
-                });
-            }
-        }
-        true
+        explain_bounds(
+            &self.coefficients,
+            &self.scope,
+            self.relation == Relation::Equal,
+            literal,
+            ctx,
+            reasons,
+        )
     }
 
     /// With at most two variables the check's bounds come from the partner alone (its value, or its

@@ -6,6 +6,7 @@
 
 mod all_different;
 mod arithmetic;
+mod bool_sum;
 mod boolean;
 mod circuit;
 mod compare;
@@ -30,6 +31,7 @@ mod var_scheduling;
 
 pub use all_different::{AllDifferent, AllDifferentConsistency};
 pub use arithmetic::{Arithmetic, Extremum};
+pub use bool_sum::BoolSum;
 pub use boolean::{BoolAnd, Clause, Literal, Parity};
 pub use circuit::Circuit;
 pub use compare::{Compare, Comparison, ReifiedCompare};

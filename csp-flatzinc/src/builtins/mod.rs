@@ -225,7 +225,8 @@ pub static BUILTINS: &[Builtin] = {
             int_cmp_holds(Less, Implied)
         ),
         // Linear sums: `Linear`, constants folded and repeated variables merged; one or two unit
-        // terms are a `Compare`.
+        // terms are a `Compare`, and a sum of 0/1 variables with unit coefficients (beside at
+        // most one integer term) a `BoolSum`.
         builtin!(
             "int_lin_eq",
             "array [int] of int, array [int] of var int, int",

@@ -3,7 +3,7 @@
 //! repeated variables, reification of any constraint).
 
 use csp_core::constraints::{
-    Compare, Comparison, Linear, Reification, Reified, ReifiedCompare, Relation, Table,
+    BoolSum, Compare, Comparison, Linear, Reification, Reified, ReifiedCompare, Relation, Table,
 };
 use csp_core::{Constraint, ModelBuilder, VarId};
 use hashbrown::HashMap;
@@ -307,7 +307,39 @@ impl Poster<'_> {
             }
             _ => {}
         }
+        if let Some(sum) = self.bool_sum(&terms, relation, rhs, reif) {
+            return self.post(sum);
+        }
         self.reified(reif, Box::new(Linear::with_i64(terms, relation, rhs)))
+    }
+
+    /// The sum as a [`BoolSum`], when it is one: not reified, `=` or `≤`, and every term but at
+    /// most one a 0/1 variable with a unit coefficient. It propagates as the linear sum does, at a
+    /// fraction of the cost (still life's neighbour counts, sums of chosen items).
+    fn bool_sum(
+        &self,
+        terms: &[(i64, VarId)],
+        relation: Relation,
+        rhs: i64,
+        reif: Reif,
+    ) -> Option<BoolSum> {
+        if !matches!(reif, Reif::Plain) || relation == Relation::NotEqual {
+            return None;
+        }
+        let boolean = |&(a, v): &(i64, VarId)| {
+            let (lo, hi) = self.bounds[v.index()];
+            a.abs() == 1 && 0 <= lo && hi <= 1
+        };
+        let mut others = terms.iter().filter(|t| !boolean(t));
+        let integer = others.next().copied();
+        if others.next().is_some() {
+            return None;
+        }
+        let booleans: Vec<(i64, VarId)> = terms.iter().copied().filter(boolean).collect();
+        if booleans.len() < 2 {
+            return None;
+        }
+        BoolSum::new(booleans, integer, relation, rhs).ok()
     }
 
     /// Posts `a ⋈ b + offset` tied to `reif`: a [`Compare`] (a [`ReifiedCompare`] when tied to a
