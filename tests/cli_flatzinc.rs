@@ -351,3 +351,27 @@ fn progress_lines_follow_large_neighbourhood_search() {
     );
     assert!(stdout(&output).contains("----------"));
 }
+
+/// The model's search and free search in turn, the default for a satisfaction problem's first
+/// solution: market_split u3-01 takes more than one turn of the annotated search (26,000 nodes
+/// alone) and is proven unsatisfiable with or without the turns; costas 10 gets a solution (every
+/// printed solution is checked against the model first); a bad value is a one-line error.
+#[test]
+fn interleaved_search_answers_as_the_annotated_search_does() {
+    for flags in [
+        &[][..],
+        &["--interleave", "off"][..],
+        &["--interleave", "on"][..],
+    ] {
+        let text = stdout(&run(flags, &fzn("market_split_u3-01.fzn")));
+        assert!(
+            text.ends_with("=====UNSATISFIABLE=====\n"),
+            "{flags:?}: {text}"
+        );
+        let text = stdout(&run(flags, &fzn("costas_10.fzn")));
+        assert_eq!(text.matches("----------\n").count(), 1, "{flags:?}: {text}");
+    }
+    let output = run(&["--interleave", "maybe"], &fzn("costas_10.fzn"));
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&output.stderr).lines().count(), 1);
+}

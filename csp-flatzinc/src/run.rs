@@ -36,8 +36,8 @@ use std::ops::ControlFlow;
 
 use csp_search::portfolio::{PortfolioConfig, Worker, run_portfolio};
 use csp_search::{
-    LearningSearch, LnsConfig, LnsSearch, Outcome, Search, SearchConfig, SearchObserver,
-    SearchResult,
+    Interleaved, LearningSearch, LnsConfig, LnsSearch, Outcome, Search, SearchConfig,
+    SearchObserver, SearchResult,
 };
 
 use crate::{Compiled, VerifyError};
@@ -78,6 +78,11 @@ pub struct RunOptions {
     /// without restarts; with `free_search` it alternates them with activity-based search at
     /// each restart (Chuffed's free search); with no annotation it is activity-based.
     pub learning: bool,
+    /// For the first solution of a satisfaction problem with search annotations, searched by one
+    /// thread without learning: the annotated search and free search in turn, a slice of nodes
+    /// each ([`csp_search::Interleaved`]). Off here (the annotations alone, as a library caller
+    /// asks); `fzn-csp` turns it on unless told `--interleave off`.
+    pub interleave: bool,
     /// When the run must end (`-t`, counted from the start of the whole run, reading included).
     pub deadline: Option<Instant>,
     /// Time spent reading and compiling the model, reported as `initTime`.
@@ -226,6 +231,18 @@ pub fn run<P: Printer + ?Sized, O: SearchObserver>(
                 // search and activity in turn, restart by restart.
                 search.follow_searches(compiled.searches().to_vec(), options.free_search);
                 Engine::Learning(Box::new(search))
+            } else if options.interleave
+                && !optimising
+                && wanted == Some(1)
+                && !options.free_search
+                && !compiled.searches().is_empty()
+            {
+                let free = SearchConfig {
+                    seed: config.seed,
+                    limits: config.limits,
+                    ..compiled.search_config(true)
+                };
+                Engine::Interleaved(Box::new(Interleaved::new(model, &config, &free)))
             } else if optimising && options.lns {
                 Engine::Lns(Box::new(LnsSearch::new(
                     model,
@@ -474,6 +491,7 @@ enum Engine<'m> {
     Tree(Box<Search<'m>>),
     Lns(Box<LnsSearch<'m>>),
     Learning(Box<LearningSearch<'m>>),
+    Interleaved(Box<Interleaved<'m>>),
 }
 
 impl Engine<'_> {
@@ -482,6 +500,7 @@ impl Engine<'_> {
             Engine::Tree(search) => search.next_solution(observer),
             Engine::Lns(search) => search.next_solution(observer),
             Engine::Learning(search) => search.next_solution(),
+            Engine::Interleaved(search) => search.next_solution(observer),
         }
     }
 
@@ -490,6 +509,7 @@ impl Engine<'_> {
             Engine::Tree(search) => search.outcome(),
             Engine::Lns(search) => search.outcome(),
             Engine::Learning(search) => search.outcome(),
+            Engine::Interleaved(search) => search.outcome(),
         }
     }
 
@@ -507,6 +527,7 @@ impl Engine<'_> {
             Engine::Tree(search) => search.result(),
             Engine::Lns(search) => search.result(),
             Engine::Learning(search) => search.result(),
+            Engine::Interleaved(search) => search.result(),
         };
         result.outcome = self.outcome().unwrap_or(Outcome::Stopped);
         result

@@ -70,6 +70,13 @@ pub struct Args {
     #[arg(long, value_name = "on|off", default_value = "off", value_parser = on_off,
           action = clap::ArgAction::Set)]
     pub learning: bool,
+    /// For the first solution of a satisfaction problem: the model's annotated search and free
+    /// search (dom/wdeg with restarts) in turn, 10,000 nodes each, until either finds a solution
+    /// or proves there is none. Off: the annotations alone. Ignored with -f, -a, -n over 1, -p N
+    /// and --learning on.
+    #[arg(long, value_name = "on|off", default_value = "on", value_parser = on_off,
+          action = clap::ArgAction::Set)]
+    pub interleave: bool,
     /// Say on stderr what was built and how the search went.
     #[arg(short = 'v', long = "verbose")]
     pub verbose: bool,
@@ -109,6 +116,7 @@ impl Args {
             deterministic: self.deterministic,
             split: self.split,
             learning: self.learning,
+            interleave: self.interleave,
             deadline: budget.deadline(),
             ..RunOptions::default()
         }
