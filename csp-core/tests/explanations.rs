@@ -4,9 +4,9 @@
 //! domain just before the change, over every tuple of small domains.
 
 use csp_core::constraints::{
-    AllDifferent, AllDifferentConsistency, Arithmetic, BoolAnd, BoolSum, Clause, Compare,
+    AllDifferent, AllDifferentConsistency, Among, Arithmetic, BoolAnd, BoolSum, Clause, Compare,
     Comparison, Element, Extremum, Inverse, Linear, Literal as BoolLiteral, Reification,
-    ReifiedCompare, Relation, Table,
+    ReifiedCompare, Relation, Table, VarElement,
 };
 use csp_core::{
     Cause, ExplainCtx, Literal, LiteralRelation as Rel, Model, ModelBuilder, Store, VarId,
@@ -214,7 +214,7 @@ fn other_model() -> impl Strategy<Value = (Model, Vec<(usize, bool, i32)>)> {
 fn global_model() -> impl Strategy<Value = (Model, Vec<(usize, bool, i32)>)> {
     (
         prop::collection::vec(prop::collection::btree_set(-1..=3i32, 1..=5), 4),
-        0..12u8,
+        0..15u8,
         prop::collection::vec(prop::collection::vec(-1..=3i32, 3), 0..=12),
         -1..=1i32,
         prop::collection::vec((0..4usize, any::<bool>(), -1..=3i32), 0..=3),
@@ -257,6 +257,15 @@ fn global_model() -> impl Strategy<Value = (Model, Vec<(usize, bool, i32)>)> {
                     .post(Arithmetic::modulo(vars[0], vars[1], vars[2]))
                     .unwrap(),
                 9 => builder.post(Arithmetic::abs(vars[0], vars[1])).unwrap(),
+                13 => builder
+                    .post(Among::new(vars[1..].to_vec(), [first, 2], vars[0]))
+                    .unwrap(),
+                14 => builder
+                    .post(Among::count(vars[1..].to_vec(), first + 1, vars[0]))
+                    .unwrap(),
+                12 => builder
+                    .post(VarElement::new(vars[0], vars[2..].to_vec(), vars[1], first).unwrap())
+                    .unwrap(),
                 10 => builder
                     .post(Extremum::maximum(vars[0], vars[1..].to_vec()).unwrap())
                     .unwrap(),
@@ -353,7 +362,7 @@ fn bool_sum_model() -> impl Strategy<Value = (Model, Vec<(usize, bool, i32)>)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(3_000))]
+    #![proptest_config(ProptestConfig::with_cases(20_000))]
 
     #[test]
     fn explanations_over_propagated_holes_are_implied(

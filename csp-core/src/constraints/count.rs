@@ -42,9 +42,159 @@ impl Among {
     }
 }
 
+/// The widest domain an explanation of [`Among`] walks value by value; wider, the learner's
+/// default explanation.
+const EXPLAIN_WIDTH: i64 = 1 << 12;
+
+impl Among {
+    /// Whether `x`'s domain then lay within the set (`Some(true)`), outside it (`Some(false)`),
+    /// or neither (`None`); `Err` when it is too wide to walk.
+    fn side(&self, x: VarId, ctx: &crate::ExplainCtx<'_>) -> Result<Option<bool>, ()> {
+        let (lo, hi) = ctx.bounds(x);
+        if i64::from(hi) - i64::from(lo) > EXPLAIN_WIDTH {
+            return Err(());
+        }
+        let (mut inside, mut outside) = (false, false);
+        for u in lo..=hi {
+            if ctx.contains_within(x, u, (lo, hi)) {
+                if self.set.contains(u) {
+                    inside = true;
+                } else {
+                    outside = true;
+                }
+            }
+        }
+        Ok(match (inside, outside) {
+            (true, false) => Some(true),
+            (false, true) => Some(false),
+            _ => None,
+        })
+    }
+
+    /// Pushes why `x`'s domain then lay within the set (`inside`) or outside it: its bounds, and
+    /// each value between them on the other side, missing.
+    fn push_side(
+        &self,
+        x: VarId,
+        inside: bool,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) {
+        use crate::Literal;
+        let (lo, hi) = ctx.bounds(x);
+        reasons.extend([Literal::ge(x, lo), Literal::le(x, hi)]);
+        reasons.extend(
+            (lo..=hi)
+                .filter(|&u| self.set.contains(u) != inside)
+                .map(|u| Literal::ne(x, u)),
+        );
+    }
+
+    /// Pushes why the variables other than `skip` that lay on side `inside` of the set were
+    /// there, and returns how many they were; `None` when a domain is too wide to walk.
+    fn push_all_on_side(
+        &self,
+        inside: bool,
+        skip: Option<VarId>,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> Option<i64> {
+        let mut how_many = 0;
+        for i in 0..self.n() {
+            let x = self.args.var(i);
+            if Some(x) != skip && self.side(x, ctx).ok()? == Some(inside) {
+                self.push_side(x, inside, ctx, reasons);
+                how_many += 1;
+            }
+        }
+        Some(how_many)
+    }
+}
+
 impl Constraint for Among {
     fn scope(&self) -> &[VarId] {
         &self.args.scope
+    }
+
+    /// By counting, as the revision does:
+    /// - the count's lower bound, by the variables that lay within the set; its upper bound, by
+    ///   those outside it (each by its bounds and the values missing between them);
+    /// - a variable's values in the set, by the count's upper bound and as many others within
+    ///   the set; its values outside the set, by the count's lower bound and as many others
+    ///   outside it (the count's bound that the others already reached).
+    ///
+    /// With a variable repeated, or a domain wider than 4,096 values, the learner's default.
+    fn explain(
+        &self,
+        literal: crate::Literal,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        use crate::{Literal, LiteralRelation};
+        if self.args.scope.len() != self.args.slots.len() {
+            return false;
+        }
+        let start = reasons.len();
+        let count = self.args.var(self.n());
+        let n = self.n() as i64;
+        let done = if literal.var == count {
+            let (lower, upper) = match literal.relation {
+                LiteralRelation::Ge => (true, false),
+                LiteralRelation::Le => (false, true),
+                LiteralRelation::Eq => (true, true),
+                LiteralRelation::Ne => (false, false),
+            };
+            // count ≥ (those within), count ≤ n − (those outside).
+            (lower || upper)
+                && (!lower
+                    || self
+                        .push_all_on_side(true, None, ctx, reasons)
+                        .is_some_and(|m| i64::from(literal.value) <= m))
+                && (!upper
+                    || self
+                        .push_all_on_side(false, None, ctx, reasons)
+                        .is_some_and(|m| i64::from(literal.value) >= n - m))
+        } else {
+            let x = literal.var;
+            let (lo, hi) = ctx.bounds(x);
+            let (mut cut_inside, mut cut_outside) = (false, false);
+            for w in lo..=hi {
+                if !literal.holds_for(w) && ctx.contains_within(x, w, (lo, hi)) {
+                    if self.set.contains(w) {
+                        cut_inside = true;
+                    } else {
+                        cut_outside = true;
+                    }
+                }
+            }
+            let (c_lo, c_hi) = ctx.bounds(count);
+            i64::from(hi) - i64::from(lo) <= EXPLAIN_WIDTH
+                && (!cut_inside || {
+                    // The others within the set already reach the count's upper bound.
+                    reasons.push(Literal::le(count, c_hi));
+                    self.push_all_on_side(true, Some(x), ctx, reasons)
+                        .is_some_and(|m| m >= i64::from(c_hi))
+                })
+                && (!cut_outside || {
+                    // The others outside it leave no more than the count's lower bound.
+                    reasons.push(Literal::ge(count, c_lo));
+                    self.push_all_on_side(false, Some(x), ctx, reasons)
+                        .is_some_and(|m| n - m <= i64::from(c_lo))
+                })
+        };
+        if !done {
+            reasons.truncate(start);
+            return false;
+        }
+        if literal.var != count {
+            // The values beyond the variable's bounds then need no reason of their own.
+            ctx.push_own_bounds(literal, reasons);
+        }
+        let mut added = reasons.split_off(start);
+        added.sort_unstable_by_key(|l| (l.var.index(), l.value, l.relation as u8));
+        added.dedup();
+        reasons.extend(added);
+        true
     }
 
     fn is_satisfied(&self, values: &[i32]) -> bool {

@@ -212,9 +212,116 @@ fn meet(a: DomainView<'_>, b: DomainView<'_>) -> bool {
     small.values().any(|v| large.contains(v))
 }
 
+impl VarElement {
+    /// Pushes why value `w` of `x` was gone, given how `x` takes part (see
+    /// [`Constraint::explain`] for `VarElement`); false when it was not gone for this
+    /// constraint's reasons.
+    fn explain_value(
+        &self,
+        x: VarId,
+        w: i32,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        use crate::Literal;
+        let (index, result) = (self.args.var(0), self.args.var(1));
+        // Pushes `var ≠ u`, which must hold then.
+        let gone = |var: VarId, u: i32, reasons: &mut Vec<Literal>| {
+            let held = !ctx.contains(var, u);
+            if held {
+                reasons.push(Literal::ne(var, u));
+            }
+            held
+        };
+        if x == index {
+            // Position `w` names a variable that shares no value with the result (or none).
+            let Some(y) = self.element(w) else {
+                return true;
+            };
+            let ((a, b), (c, d)) = (ctx.bounds(y), ctx.bounds(result));
+            let (lo, hi) = (a.max(c), b.min(d));
+            if i64::from(hi) - i64::from(lo) > i64::from(EXPLAIN_WIDTH) {
+                return false;
+            }
+            reasons.extend([
+                Literal::ge(y, a),
+                Literal::le(y, b),
+                Literal::ge(result, c),
+                Literal::le(result, d),
+            ]);
+            (lo..=hi).all(|u| gone(result, u, reasons) || gone(y, u, reasons))
+        } else if x == result {
+            // No position the index can name has a variable that can take `w`.
+            let (a, b) = ctx.bounds(index);
+            if i64::from(b) - i64::from(a) > i64::from(EXPLAIN_WIDTH) {
+                return false;
+            }
+            reasons.extend([Literal::ge(index, a), Literal::le(index, b)]);
+            (a..=b).all(|i| {
+                gone(index, i, reasons) || self.element(i).is_none_or(|y| gone(y, w, reasons))
+            })
+        } else {
+            // `x` is the variable of the fixed index, kept equal to the result.
+            match ctx.bounds(index) {
+                (i, j) if i == j && self.element(i) == Some(x) => {
+                    reasons.push(Literal::eq(index, i));
+                    gone(result, w, reasons)
+                }
+                _ => false,
+            }
+        }
+    }
+}
+
+/// The widest range of values an explanation of [`VarElement`] walks; wider, the learner's
+/// default explanation.
+const EXPLAIN_WIDTH: i32 = 1 << 12;
+
 impl Constraint for VarElement {
     fn scope(&self) -> &[VarId] {
         &self.args.scope
+    }
+
+    /// Each value the change took from its variable, explained by what the revision saw:
+    /// - an index value `i`, by the bounds and missing values showing that the variable at `i`
+    ///   and the result share no value;
+    /// - a result value `w`, by the index values gone and, at each position left, `w` missing
+    ///   from its variable;
+    /// - a value of the variable at a fixed index, by the index's value and the value missing
+    ///   from the result.
+    ///
+    /// A variable that appears twice among the index, the result and the array gets the
+    /// learner's default explanation.
+    fn explain(
+        &self,
+        literal: crate::Literal,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        if self.args.scope.len() != self.args.slots.len() {
+            return false;
+        }
+        let x = literal.var;
+        let (lo, hi) = ctx.bounds(x);
+        if i64::from(hi) - i64::from(lo) > i64::from(EXPLAIN_WIDTH) {
+            return false;
+        }
+        let start = reasons.len();
+        ctx.push_own_bounds(literal, reasons);
+        for w in lo..=hi {
+            if literal.holds_for(w) || !ctx.contains_within(x, w, (lo, hi)) {
+                continue;
+            }
+            if !self.explain_value(x, w, ctx, reasons) {
+                reasons.truncate(start);
+                return false;
+            }
+        }
+        let mut added = reasons.split_off(start);
+        added.sort_unstable_by_key(|l| (l.var.index(), l.value, l.relation as u8));
+        added.dedup();
+        reasons.extend(added);
+        true
     }
 
     fn is_satisfied(&self, values: &[i32]) -> bool {
