@@ -5,8 +5,8 @@
 
 use csp_core::constraints::{
     AllDifferent, AllDifferentConsistency, Among, Arithmetic, BoolAnd, BoolSum, Clause, Compare,
-    Comparison, Element, Extremum, Inverse, Linear, Literal as BoolLiteral, Reification,
-    ReifiedCompare, Relation, Table, VarElement,
+    Comparison, Cumulative, Disjunctive, Element, Extremum, Inverse, Linear,
+    Literal as BoolLiteral, Reification, ReifiedCompare, Relation, Table, VarElement,
 };
 use csp_core::{
     Cause, ExplainCtx, Literal, LiteralRelation as Rel, Model, ModelBuilder, Store, VarId,
@@ -361,6 +361,41 @@ fn bool_sum_model() -> impl Strategy<Value = (Model, Vec<(usize, bool, i32)>)> {
         })
 }
 
+/// Three or four tasks on a cumulative resource (or a disjunctive one), with small start domains,
+/// durations and requirements, so that time-tabling pushes starts and overloads.
+fn scheduling_model() -> impl Strategy<Value = (Model, Vec<(usize, bool, i32)>)> {
+    (
+        prop::collection::vec(
+            (
+                prop::collection::btree_set(0..=5i32, 1..=4),
+                0..=3i32,
+                0..=2i32,
+            ),
+            3..=4,
+        ),
+        1..=3i32,
+        any::<bool>(),
+        prop::collection::vec((0..4usize, any::<bool>(), 0..=5i32), 0..=3),
+    )
+        .prop_map(|(tasks, capacity, unary, cuts)| {
+            let mut builder = ModelBuilder::new();
+            let domains: Vec<BTreeSet<i32>> = tasks.iter().map(|t| t.0.clone()).collect();
+            let starts = int_vars(&mut builder, &domains);
+            let durations = tasks.iter().map(|t| t.1).collect();
+            if unary {
+                builder
+                    .post(Disjunctive::new(starts, durations).unwrap())
+                    .unwrap();
+            } else {
+                let heights = tasks.iter().map(|t| t.2).collect();
+                builder
+                    .post(Cumulative::new(starts, durations, heights, capacity).unwrap())
+                    .unwrap();
+            }
+            (builder.build(), cuts)
+        })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(20_000))]
 
@@ -388,6 +423,11 @@ proptest! {
 
     #[test]
     fn boolean_sum_explanations_are_implied((model, cuts) in bool_sum_model()) {
+        check_explanations(&model, &cuts);
+    }
+
+    #[test]
+    fn time_table_explanations_are_implied((model, cuts) in scheduling_model()) {
         check_explanations(&model, &cuts);
     }
 }

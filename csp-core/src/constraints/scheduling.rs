@@ -171,6 +171,181 @@ impl Cumulative {
         Ok(())
     }
 
+    /// Fails a profile that exceeds the capacity by pushing a task of its first overloaded
+    /// stretch past that stretch, which its latest start forbids: the store refuses the bound,
+    /// and learning explains it by time-tabling ([`Cumulative::explain_push`]), that is by the
+    /// other tasks of the stretch, rather than by every domain of the scope. Search without
+    /// learning sees the same wipe-out either way.
+    fn fail_through_a_task(
+        &self,
+        ctx: &mut PropagationCtx<'_>,
+        events: &[(i64, i64)],
+    ) -> Result<bool, Wipeout> {
+        // `events` is sorted; find the first stretch whose height exceeds the capacity.
+        let (mut height, mut k) = (0, 0);
+        while k < events.len() {
+            let time = events[k].0;
+            while k < events.len() && events[k].0 == time {
+                height += events[k].1;
+                k += 1;
+            }
+            if height > self.capacity {
+                let end = events.get(k).map_or(time + 1, |&(next, _)| next);
+                let covering = self.tasks().find(|&i| {
+                    let s = self.start(i);
+                    i64::from(ctx.ub(s)) <= time && time < i64::from(ctx.lb(s)) + self.durations[i]
+                });
+                if let Some(i) = covering {
+                    ctx.store.set_bounds(self.start(i), end, i64::MAX)?;
+                }
+                break;
+            }
+        }
+        Err(Wipeout)
+    }
+
+    /// Why time-tabling pushed the task starting at `literal.var` to `literal`'s bound: the
+    /// stretches of the other tasks' compulsory parts (Aggoun & Beldiceanu's profile, computed
+    /// from the bounds just before the change) that leave the task no room, each explained by the
+    /// tasks that fill it, chosen highest first until they leave less than the task's
+    /// requirement, and each of those by the two bounds that make it cover the whole stretch
+    /// (Schutt, Feydy, Stuckey & Wallace 2011, *Explaining the cumulative propagator*, with the
+    /// stretch in place of their time point). The task's own bound is lifted to the weakest from
+    /// which the same stretches still push it. Returns false, pushing nothing, when the profile
+    /// does not account for the bound (edge-finding moved it), when a start variable serves
+    /// several tasks, or for a removal.
+    fn explain_push(
+        &self,
+        literal: crate::Literal,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        use crate::LiteralRelation;
+        if self.args.scope.len() != self.args.slots.len() {
+            return false;
+        }
+        let Some(i) = self.tasks().find(|&i| self.start(i) == literal.var) else {
+            return false;
+        };
+        let (lb, ub) = ctx.bounds(literal.var);
+        let v = i64::from(literal.value);
+        let (lower, upper) = match literal.relation {
+            LiteralRelation::Ge => (true, false),
+            LiteralRelation::Le => (false, true),
+            LiteralRelation::Eq => (i64::from(lb) < v, i64::from(ub) > v),
+            LiteralRelation::Ne => return false,
+        };
+        // The other tasks' compulsory parts, as (start, end, task).
+        let parts: Vec<(i64, i64, usize)> = self
+            .tasks()
+            .filter(|&j| j != i)
+            .filter_map(|j| {
+                let (lo, hi) = ctx.bounds(self.start(j));
+                let (lst, ect) = (i64::from(hi), i64::from(lo) + self.durations[j]);
+                (lst < ect).then_some((lst, ect, j))
+            })
+            .collect();
+        let mut times: Vec<i64> = parts.iter().flat_map(|&(a, b, _)| [a, b]).collect();
+        times.sort_unstable();
+        times.dedup();
+        // The stretches between consecutive event times, with their heights.
+        let stretches: Vec<Segment> = times
+            .windows(2)
+            .map(|w| Segment {
+                start: w[0],
+                end: w[1],
+                height: parts
+                    .iter()
+                    .filter(|&&(a, b, _)| a <= w[0] && w[1] <= b)
+                    .map(|&(_, _, j)| self.heights[j])
+                    .sum(),
+            })
+            .collect();
+        let (d, h) = (self.durations[i], self.heights[i]);
+        let overloaded = |seg: &Segment| seg.height + h > self.capacity;
+        if !lower && !upper {
+            return false;
+        }
+        let start = reasons.len();
+        // A fixing pushed from one side keeps the other side's bound, which it rests on too.
+        if !upper && v == i64::from(ub) && literal.relation == LiteralRelation::Eq {
+            reasons.push(crate::Literal::le(literal.var, ub));
+        }
+        if !lower && v == i64::from(lb) && literal.relation == LiteralRelation::Eq {
+            reasons.push(crate::Literal::ge(literal.var, lb));
+        }
+        let mut used: Vec<Segment> = Vec::new();
+        if lower {
+            let mut est = i64::from(lb);
+            for seg in &stretches {
+                if seg.end <= est {
+                    continue;
+                }
+                if seg.start >= est + d {
+                    break;
+                }
+                if overloaded(seg) {
+                    if used.is_empty() {
+                        // Every start from here on overlaps this first stretch.
+                        reasons.push(crate::Literal::ge(literal.var, clamp(seg.start - d + 1)));
+                    }
+                    used.push(*seg);
+                    est = seg.end;
+                }
+            }
+            if est < v {
+                reasons.truncate(start);
+                return false;
+            }
+        }
+        if upper {
+            let first_used = used.len();
+            let mut lct = i64::from(ub) + d;
+            for seg in stretches.iter().rev() {
+                if seg.start >= lct {
+                    continue;
+                }
+                if seg.end <= lct - d {
+                    break;
+                }
+                if overloaded(seg) {
+                    if used.len() == first_used {
+                        reasons.push(crate::Literal::le(literal.var, clamp(seg.end - 1)));
+                    }
+                    used.push(*seg);
+                    lct = seg.start;
+                }
+            }
+            if lct - d > v {
+                reasons.truncate(start);
+                return false;
+            }
+        }
+        for seg in used {
+            let mut filling: Vec<usize> = parts
+                .iter()
+                .filter(|&&(a, b, _)| a <= seg.start && seg.end <= b)
+                .map(|&(_, _, j)| j)
+                .collect();
+            filling.sort_unstable_by_key(|&j| std::cmp::Reverse(self.heights[j]));
+            let mut load = h;
+            for j in filling {
+                if load > self.capacity {
+                    break;
+                }
+                load += self.heights[j];
+                let s = self.start(j);
+                reasons.push(crate::Literal::le(s, clamp(seg.start)));
+                reasons.push(crate::Literal::ge(s, clamp(seg.end - self.durations[j])));
+            }
+        }
+        let mut added = reasons.split_off(start);
+        added.sort_unstable_by_key(|l| (l.var.index(), l.value, l.relation as u8));
+        added.dedup();
+        reasons.extend(added);
+        true
+    }
+
     /// One round of time-tabling over every task; returns whether a bound moved.
     fn time_table(
         &self,
@@ -180,7 +355,9 @@ impl Cumulative {
         let Scratch {
             events, profile, ..
         } = scratch;
-        self.profile(ctx, events, profile)?;
+        if self.profile(ctx, events, profile).is_err() {
+            return self.fail_through_a_task(ctx, events);
+        }
         let profile = &*profile;
         let mut changed = false;
         for i in self.tasks() {
@@ -279,6 +456,24 @@ impl Constraint for Cumulative {
     fn priority(&self) -> Priority {
         Priority::Low
     }
+
+    /// Time-table explanations: the stretches of the other tasks' compulsory parts that leave
+    /// the task no room, each by the tasks that fill it; a bound that edge-finding or detectable
+    /// precedences moved gets the learner's default.
+    fn explain(
+        &self,
+        literal: crate::Literal,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        self.explain_push(literal, ctx, reasons)
+    }
+}
+
+/// `x` within `i32`, for a literal: a bound beyond the range holds of every value or of none,
+/// as the clamped one does within a variable's domain.
+fn clamp(x: i64) -> i32 {
+    x.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
 }
 
 /// Tasks on a unary resource: no two tasks of positive duration overlap (FlatZinc's
@@ -331,6 +526,16 @@ impl Constraint for Disjunctive {
 
     fn priority(&self) -> Priority {
         Priority::Low
+    }
+
+    /// The cumulative resource's time-table explanations.
+    fn explain(
+        &self,
+        literal: crate::Literal,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        self.resource.explain_push(literal, ctx, reasons)
     }
 }
 
