@@ -4,7 +4,7 @@ use crate::{
     Constraint, ModelError, PropagationCtx, VarId, Wipeout,
     constraints::{
         set::ValueSet,
-        util::{Args, invalid},
+        util::{Args, dedup_reasons, invalid},
     },
     revision::Priority,
 };
@@ -190,10 +190,7 @@ impl Constraint for Among {
             // The values beyond the variable's bounds then need no reason of their own.
             ctx.push_own_bounds(literal, reasons);
         }
-        let mut added = reasons.split_off(start);
-        added.sort_unstable_by_key(|l| (l.var.index(), l.value, l.relation as u8));
-        added.dedup();
-        reasons.extend(added);
+        dedup_reasons(reasons, start);
         true
     }
 

@@ -2,7 +2,9 @@ use smallvec::SmallVec;
 
 use crate::{
     Constraint, DomainView, ModelError, PropagationCtx, VarId, Wipeout,
-    constraints::util::{Args, LIST_BUDGET, invalid, retain_values, retain_values_where},
+    constraints::util::{
+        Args, LIST_BUDGET, dedup_reasons, invalid, retain_values, retain_values_where,
+    },
     revision::Priority,
 };
 
@@ -117,10 +119,7 @@ impl Constraint for Element {
                 reasons.push(Literal::ne(other, u));
             }
         }
-        let mut added = reasons.split_off(start);
-        added.sort_unstable_by_key(|l| (l.var.index(), l.value, l.relation as u8));
-        added.dedup();
-        reasons.extend(added);
+        dedup_reasons(reasons, start);
         true
     }
 
@@ -317,10 +316,7 @@ impl Constraint for VarElement {
                 return false;
             }
         }
-        let mut added = reasons.split_off(start);
-        added.sort_unstable_by_key(|l| (l.var.index(), l.value, l.relation as u8));
-        added.dedup();
-        reasons.extend(added);
+        dedup_reasons(reasons, start);
         true
     }
 

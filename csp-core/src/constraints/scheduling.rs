@@ -4,7 +4,7 @@ use std::cell::RefCell;
 
 use crate::{
     Constraint, EventSet, ModelError, PropagationCtx, VarId, Wipeout,
-    constraints::util::{Args, invalid},
+    constraints::util::{Args, dedup_reasons, invalid},
     revision::Priority,
 };
 
@@ -147,15 +147,8 @@ impl Cumulative {
         }
         events.sort_unstable();
         out.clear();
-        let mut height = 0;
-        let mut k = 0;
-        while k < events.len() {
-            let time = events[k].0;
-            while k < events.len() && events[k].0 == time {
-                height += events[k].1;
-                k += 1;
-            }
-            if let Some(&(next, _)) = events.get(k)
+        for (time, next, height) in sweep(events) {
+            if let Some(next) = next
                 && height > 0
             {
                 if height > self.capacity {
@@ -182,15 +175,9 @@ impl Cumulative {
         events: &[(i64, i64)],
     ) -> Result<bool, Wipeout> {
         // `events` is sorted; find the first stretch whose height exceeds the capacity.
-        let (mut height, mut k) = (0, 0);
-        while k < events.len() {
-            let time = events[k].0;
-            while k < events.len() && events[k].0 == time {
-                height += events[k].1;
-                k += 1;
-            }
+        for (time, next, height) in sweep(events) {
             if height > self.capacity {
-                let end = events.get(k).map_or(time + 1, |&(next, _)| next);
+                let end = next.unwrap_or(time + 1);
                 let covering = self.tasks().find(|&i| {
                     let s = self.start(i);
                     i64::from(ctx.ub(s)) <= time && time < i64::from(ctx.lb(s)) + self.durations[i]
@@ -339,10 +326,7 @@ impl Cumulative {
                 reasons.push(crate::Literal::ge(s, clamp(seg.end - self.durations[j])));
             }
         }
-        let mut added = reasons.split_off(start);
-        added.sort_unstable_by_key(|l| (l.var.index(), l.value, l.relation as u8));
-        added.dedup();
-        reasons.extend(added);
+        dedup_reasons(reasons, start);
         true
     }
 
@@ -468,6 +452,20 @@ impl Constraint for Cumulative {
     ) -> bool {
         self.explain_push(literal, ctx, reasons)
     }
+}
+
+/// The stretches of a profile from its events `(time, change of height)`, sorted by time: each
+/// event time, the next one (none after the last), and the height from the one to the other.
+pub(super) fn sweep(events: &[(i64, i64)]) -> impl Iterator<Item = (i64, Option<i64>, i64)> + '_ {
+    let (mut height, mut k) = (0, 0);
+    std::iter::from_fn(move || {
+        let time = events.get(k)?.0;
+        while k < events.len() && events[k].0 == time {
+            height += events[k].1;
+            k += 1;
+        }
+        Some((time, events.get(k).map(|&(next, _)| next), height))
+    })
 }
 
 /// `x` within `i32`, for a literal: a bound beyond the range holds of every value or of none,

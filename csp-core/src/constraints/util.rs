@@ -193,6 +193,15 @@ pub(crate) fn keep_flagged(
     Ok(())
 }
 
+/// Sorts the reasons an explanation pushed after `start` and drops repeats, so that a literal
+/// several rules rest on enters the learned clause once.
+pub(crate) fn dedup_reasons(reasons: &mut Vec<crate::Literal>, start: usize) {
+    let mut added = reasons.split_off(start);
+    added.sort_unstable_by_key(|l| (l.var.index(), l.value, l.relation as u8));
+    added.dedup();
+    reasons.extend(added);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

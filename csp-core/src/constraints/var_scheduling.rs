@@ -11,7 +11,10 @@ use std::cmp::Reverse;
 
 use crate::{
     Constraint, EventSet, ModelError, PropagationCtx, VarId, Wipeout,
-    constraints::util::{Args, invalid},
+    constraints::{
+        scheduling::sweep,
+        util::{Args, invalid},
+    },
     revision::Priority,
 };
 
@@ -231,14 +234,8 @@ impl Resource {
         }
         events.sort_unstable();
         let mut profile = Vec::new();
-        let (mut height, mut k) = (0, 0);
-        while k < events.len() {
-            let time = events[k].0;
-            while k < events.len() && events[k].0 == time {
-                height += events[k].1;
-                k += 1;
-            }
-            if let Some(&(next, _)) = events.get(k)
+        for (time, next, height) in sweep(&events) {
+            if let Some(next) = next
                 && height > 0
             {
                 if height > capacity {
