@@ -6,7 +6,7 @@
 use csp_core::constraints::{
     AllDifferent, AllDifferentConsistency, Among, Arithmetic, BoolAnd, BoolSum, Clause, Compare,
     Comparison, Cumulative, Disjunctive, Element, Extremum, Inverse, Linear,
-    Literal as BoolLiteral, Reification, ReifiedCompare, Relation, Table, VarElement,
+    Literal as BoolLiteral, Reification, Reified, ReifiedCompare, Relation, Table, VarElement,
 };
 use csp_core::{
     Cause, ExplainCtx, Literal, LiteralRelation as Rel, Model, ModelBuilder, Store, VarId,
@@ -141,20 +141,36 @@ fn linear_model() -> impl Strategy<Value = (Model, Vec<(usize, bool, i32)>)> {
     (
         prop::collection::vec(prop::collection::btree_set(-3..=3i32, 1..=5), 2..=4),
         prop::collection::vec(-3..=3i32, 4),
-        0..2u8,
+        0..3u8,
         -6..=6i32,
-        prop::collection::vec((0..4usize, any::<bool>(), -3..=3i32), 0..=3),
+        prop::collection::vec((0..5usize, any::<bool>(), -3..=3i32), 0..=4),
+        0..3u8,
     )
-        .prop_map(|(domains, coefficients, relation, rhs, cuts)| {
+        .prop_map(|(domains, coefficients, relation, rhs, cuts, reified)| {
             let mut builder = ModelBuilder::new();
             let vars = int_vars(&mut builder, &domains);
             let terms = coefficients.into_iter().zip(vars).collect();
-            let relation = if relation == 0 {
-                Relation::Equal
-            } else {
-                Relation::LessOrEqual
+            let relation = match relation {
+                0 => Relation::Equal,
+                1 => Relation::LessOrEqual,
+                _ => Relation::NotEqual,
             };
-            builder.post(Linear::new(terms, relation, rhs)).unwrap();
+            let linear = Linear::new(terms, relation, rhs);
+            // Now and then reified by a Boolean (the last variable), whose value the cuts may fix.
+            match reified {
+                0 => builder.post(linear).unwrap(),
+                mode => {
+                    let b = builder.bool_var("b").unwrap();
+                    let mode = if mode == 1 {
+                        Reification::Equivalent
+                    } else {
+                        Reification::Implies
+                    };
+                    builder
+                        .post(Reified::new(b, Box::new(linear), mode).unwrap())
+                        .unwrap()
+                }
+            };
             (builder.build(), cuts)
         })
 }

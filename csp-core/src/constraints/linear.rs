@@ -515,9 +515,12 @@ impl Constraint for Linear {
     /// Bounds reasoning explained by bounds: a bound set on one term holds because of the bound
     /// of each other term that gives its smallest value (under `=` also its largest, for the
     /// other side).
+    ///
+    /// A disequality's one removal, the value that would complete the sum, is explained by the
+    /// values of the other terms.
     fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
         if self.relation == Relation::NotEqual {
-            return false;
+            return self.explain_not_equal(literal, ctx, reasons);
         }
         explain_bounds(
             &self.coefficients,
@@ -701,6 +704,66 @@ impl Constraint for Linear {
 }
 
 impl Linear {
+    /// Why a disequality took the completing value from `literal.var`: every other term with a
+    /// coefficient was fixed (their values are the reasons), and the value the literal excludes is
+    /// the one that completes the sum (for a bound literal, with the variable's own bound, the
+    /// only value between the two). False when that is not so, or the variable is in the sum
+    /// twice.
+    fn explain_not_equal(
+        &self,
+        literal: Literal,
+        ctx: &ExplainCtx<'_>,
+        reasons: &mut Vec<Literal>,
+    ) -> bool {
+        let x = literal.var;
+        let Some(i) = self.scope.iter().position(|&v| v == x) else {
+            return false;
+        };
+        if self.scope[i + 1..].contains(&x) || self.coefficients[i] == 0 {
+            return false;
+        }
+        let start = reasons.len();
+        let mut rest = i128::from(self.rhs);
+        for (j, (&a, &v)) in self.coefficients.iter().zip(&self.scope).enumerate() {
+            if j == i || a == 0 {
+                continue;
+            }
+            match ctx.bounds(v) {
+                (lo, hi) if lo == hi => {
+                    rest -= i128::from(a) * i128::from(lo);
+                    reasons.push(Literal::eq(v, lo));
+                }
+                _ => {
+                    reasons.truncate(start);
+                    return false;
+                }
+            }
+        }
+        let a = i128::from(self.coefficients[i]);
+        let completing = (rest % a == 0)
+            .then(|| i32::try_from(rest / a).ok())
+            .flatten();
+        // The values the literal takes, which must be the completing one alone.
+        let (lo, hi) = ctx.bounds(x);
+        let taken = |w: i32| !literal.holds_for(w) && ctx.contains_within(x, w, (lo, hi));
+        let alone = match literal.relation {
+            crate::LiteralRelation::Ne => completing == Some(literal.value),
+            crate::LiteralRelation::Ge => {
+                (lo..literal.value).all(|w| !taken(w) || Some(w) == completing)
+            }
+            crate::LiteralRelation::Le => {
+                (literal.value.saturating_add(1)..=hi).all(|w| !taken(w) || Some(w) == completing)
+            }
+            crate::LiteralRelation::Eq => false,
+        };
+        if !alone {
+            reasons.truncate(start);
+            return false;
+        }
+        ctx.push_own_bounds(literal, reasons);
+        true
+    }
+
     /// With every variable fixed, the sum must differ from `c`; with one left, it must not take the
     /// value that completes the sum.
     fn filter_not_equal(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {

@@ -228,6 +228,37 @@ impl Constraint for Reified {
         self.inner.priority()
     }
 
+    /// A change of the wrapped constraint's variables, made while `b` was fixed, by the wrapped
+    /// constraint's explanation (`b = 1`) or its negation's (`b = 0`), with `b`'s value. A change
+    /// of `b` itself, from the constraint's entailment, gets the learner's default.
+    fn explain(
+        &self,
+        literal: crate::Literal,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        let b = self.b();
+        if literal.var == b {
+            return false;
+        }
+        let start = reasons.len();
+        let explained = match ctx.bounds(b) {
+            (1, 1) => self.inner.explain(literal, ctx, reasons),
+            (0, 0) if self.mode == Reification::Equivalent => self
+                .negation
+                .as_ref()
+                .is_some_and(|negation| negation.explain(literal, ctx, reasons)),
+            _ => false,
+        };
+        if !explained {
+            reasons.truncate(start);
+            return false;
+        }
+        let value = ctx.lb(b);
+        reasons.push(crate::Literal::eq(b, value));
+        true
+    }
+
     fn entailment(&self, ctx: &CheckCtx<'_>) -> Option<bool> {
         let holds = self.inner.entailment(&ctx.inner(0, self.inner_cells));
         match (self.mode, ctx.fixed_value(self.b())) {
