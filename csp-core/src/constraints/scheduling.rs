@@ -232,21 +232,14 @@ impl Cumulative {
                 (lst < ect).then_some((lst, ect, j))
             })
             .collect();
-        let mut times: Vec<i64> = parts.iter().flat_map(|&(a, b, _)| [a, b]).collect();
-        times.sort_unstable();
-        times.dedup();
-        // The stretches between consecutive event times, with their heights.
-        let stretches: Vec<Segment> = times
-            .windows(2)
-            .map(|w| Segment {
-                start: w[0],
-                end: w[1],
-                height: parts
-                    .iter()
-                    .filter(|&&(a, b, _)| a <= w[0] && w[1] <= b)
-                    .map(|&(_, _, j)| self.heights[j])
-                    .sum(),
-            })
+        // The stretches of their profile, with their heights, by the revision's own sweep.
+        let mut events: Vec<(i64, i64)> = parts
+            .iter()
+            .flat_map(|&(a, b, j)| [(a, self.heights[j]), (b, -self.heights[j])])
+            .collect();
+        events.sort_unstable();
+        let stretches: Vec<Segment> = sweep(&events)
+            .filter_map(|(start, next, height)| next.map(|end| Segment { start, end, height }))
             .collect();
         let (d, h) = (self.durations[i], self.heights[i]);
         let overloaded = |seg: &Segment| seg.height + h > self.capacity;
