@@ -5,7 +5,7 @@ use std::fmt;
 use std::ops::{BitAnd, BitOr, BitOrAssign};
 
 /// A set of domain events, as a change reports them and as a constraint subscribes to them
-/// ([`crate::Constraint::subscribe`]).
+/// ([`crate::Propagator::subscribe`]).
 ///
 /// Every change is a [`REMOVAL`](EventSet::REMOVAL); one that raised the smallest value is also a
 /// [`LOWER_BOUND`](EventSet::LOWER_BOUND) change, one that lowered the largest an

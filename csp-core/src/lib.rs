@@ -36,7 +36,10 @@ mod revision;
 mod rng;
 mod store;
 
-pub use constraint::{Constraint, GENERIC_REVISE_BUDGET, LocalCtx, LocalSearch, checker_conflicts};
+pub use constraint::{
+    Constraint, GENERIC_REVISE_BUDGET, LocalCtx, LocalSearch, Propagator, ValueEnumeration,
+    checker_check, checker_conflicts, checker_entailment, checker_forward_check, generic_revise,
+};
 pub use domain::{BITSET_MAX_SPAN, Domain, DomainView, Values};
 pub use error::ModelError;
 pub use event::EventSet;

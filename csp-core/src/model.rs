@@ -33,11 +33,11 @@ pub struct Watch {
     pub constraint: ConstraintId,
     /// The variable's index in the constraint's scope.
     pub position: u32,
-    /// The changes the constraint subscribes to ([`Constraint::subscribe`]).
+    /// The changes the constraint subscribes to ([`Propagator::subscribe`](crate::Propagator::subscribe)).
     pub events: EventSet,
-    /// Whether the constraint wants [`Constraint::notify`] calls ([`Constraint::uses_notify`]).
+    /// Whether the constraint wants [`Propagator::notify`](crate::Propagator::notify) calls ([`Propagator::uses_notify`](crate::Propagator::uses_notify)).
     pub notify: bool,
-    /// The constraint's [`Constraint::priority`].
+    /// The constraint's [`Propagator::priority`](crate::Propagator::priority).
     pub priority: Priority,
 }
 
@@ -61,7 +61,7 @@ pub struct Model {
     /// Where the entailment cells begin: one per constraint, after every constraint's own cells
     /// (see [`Model::entailment_cell`]).
     entailment_cells: usize,
-    /// Each constraint's [`Constraint::priority`], asked once.
+    /// Each constraint's [`Propagator::priority`](crate::Propagator::priority), asked once.
     priorities: Vec<Priority>,
     objective: Objective,
 }
@@ -133,7 +133,7 @@ impl Model {
         self.cell_ranges[id.index()].clone()
     }
 
-    /// The constraint's [`Constraint::priority`].
+    /// The constraint's [`Propagator::priority`](crate::Propagator::priority).
     #[inline]
     pub fn priority(&self, id: ConstraintId) -> Priority {
         self.priorities[id.index()]

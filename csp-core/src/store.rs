@@ -354,7 +354,7 @@ impl Store {
         self.unassigned_in_scope[constraint.index()]
     }
 
-    /// How many times a constraint's [`crate::Constraint::revise`] has run in this store.
+    /// How many times a constraint's [`crate::Propagator::revise`] has run in this store.
     #[inline]
     pub fn propagations(&self) -> u64 {
         self.propagations

@@ -1,6 +1,6 @@
 //! Explanations for learning from failure, checked by brute force: every change a propagator
 //! makes while the store logs changes ([`Store::enable_change_log`]) and explains with
-//! [`Constraint::explain`] is implied by its explanation, the constraint and the variable's own
+//! [`Propagator::explain`](csp_core::Propagator::explain) is implied by its explanation, the constraint and the variable's own
 //! domain just before the change, over every tuple of small domains.
 
 use csp_core::constraints::{

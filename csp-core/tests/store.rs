@@ -5,6 +5,7 @@
 //! everything a caller can observe with a snapshot taken at the checkpoint. State cells are not
 //! public, so two probe constraints keep counters in cells and report them through `check`.
 
+use csp_core::ValueEnumeration;
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 
@@ -49,6 +50,12 @@ impl Constraint for CellProbe {
         PROBE_CELLS
     }
 
+    fn value_enumeration(&self) -> Option<&dyn ValueEnumeration> {
+        Some(self)
+    }
+}
+
+impl ValueEnumeration for CellProbe {
     fn on_assign(&self, _var: VarId, value: i32, ctx: &mut PropagationCtx<'_>) {
         ctx.add_cell(0, 1);
         ctx.add_cell(1, i64::from(value));
@@ -551,7 +558,13 @@ impl Constraint for Requests {
         true
     }
 
-    fn propagate(&self, _var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+    fn value_enumeration(&self) -> Option<&dyn ValueEnumeration> {
+        Some(self)
+    }
+}
+
+impl ValueEnumeration for Requests {
+    fn forward_check(&self, _var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         let answers = self
             .requests
             .iter()

@@ -19,7 +19,7 @@ pub enum Propagation {
     /// Maintaining arc consistency (MAC): forward checking, then revisions to a fixpoint.
     ///
     /// After forward checking, every constraint on a variable whose domain shrank is revised
-    /// ([`csp_core::Constraint::revise`]) until none removes anything more (AC-3 over constraints);
+    /// ([`csp_core::Propagator::revise`]) until none removes anything more (AC-3 over constraints);
     /// arc consistency is also established at the root before the first choice. Prunes at least what forward checking prunes; with all-different constraints (Régin's
     /// matching) far more.
     Mac,

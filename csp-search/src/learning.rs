@@ -9,7 +9,7 @@
 //! Chaff). The learned clause is propagated by two watched literals, and the search jumps back to
 //! the level where the clause asserts its first literal.
 //!
-//! **Explanations.** A constraint that explains its inferences ([`csp_core::Constraint::explain`])
+//! **Explanations.** A constraint that explains its inferences ([`csp_core::Propagator::explain`])
 //! gives the few literals a change rests on; the learner maps each to the earliest log entry that
 //! made it true, and adds the removals a bound skipped over. Any other change is explained by the
 //! domains of the constraint's scope just before it, as literals (each variable's bounds and the

@@ -1,5 +1,6 @@
 //! The N-queens global constraint with column and diagonal counters.
 
+use csp_core::ValueEnumeration;
 use std::fmt;
 
 use csp_core::{
@@ -29,7 +30,7 @@ use fixedbitset::FixedBitSet;
 /// indexed by `row − column` and his `down` table by `row + column`: the same lines under swapped names.
 ///
 /// Under the same search the constraint behaves exactly like the pairwise encoding
-/// ([`crate::Encoding::Pairwise`]): [`check`](Constraint::check) accepts the same values, forward
+/// ([`crate::Encoding::Pairwise`]): [`check`](ValueEnumeration::check) accepts the same values, forward
 /// checking removes the same values and fails in the same situations. Give every row the domain
 /// `0..=n−1`, as [`crate::model`] does: off-board values are refused when checked and fail propagation
 /// once assigned, but are not pruned ahead of time.
@@ -149,11 +150,6 @@ impl Constraint for QueensConstraint {
         &self.rows
     }
 
-    /// No two queens attack: a square is free exactly when no placed queen, taken alone, attacks it.
-    fn check_is_pairwise(&self) -> bool {
-        true
-    }
-
     /// Every queen on the board and no two on a column or diagonal, judged from the values alone with
     /// three sets of occupied lines.
     fn is_satisfied(&self, values: &[i32]) -> bool {
@@ -176,6 +172,21 @@ impl Constraint for QueensConstraint {
 
     fn state_size(&self) -> usize {
         5 * self.n_queens() - 2
+    }
+
+    fn local_search(&self) -> Option<&dyn LocalSearch> {
+        Some(self)
+    }
+
+    fn value_enumeration(&self) -> Option<&dyn ValueEnumeration> {
+        Some(self)
+    }
+}
+
+impl ValueEnumeration for QueensConstraint {
+    /// No two queens attack: a square is free exactly when no placed queen, taken alone, attacks it.
+    fn check_is_pairwise(&self) -> bool {
+        true
     }
 
     fn on_assign(&self, var: VarId, value: i32, ctx: &mut PropagationCtx<'_>) {
@@ -227,7 +238,7 @@ impl Constraint for QueensConstraint {
         kept
     }
 
-    fn propagate(&self, var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+    fn forward_check(&self, var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         let value = ctx.value(var).ok_or(Wipeout)?;
         let column = self.column(value).ok_or(Wipeout)?;
         let row = self.row_of(var);
@@ -261,13 +272,9 @@ impl Constraint for QueensConstraint {
         })
     }
 
-    fn local_search(&self) -> Option<&dyn LocalSearch> {
-        Some(self)
-    }
-
     /// Rows and lines: each row's value is a column in `0..n`, and columns (`column`), up-diagonals
     /// (`column + row`) and down-diagonals (`column − row`) each hold at most one queen. Forward
-    /// checking ([`propagate`](Constraint::propagate)) removes exactly the squares on a new queen's
+    /// checking ([`propagate`](ValueEnumeration::forward_check)) removes exactly the squares on a new queen's
     /// lines, so a store may keep it with a bit per line alone.
     fn lines(&self) -> Option<LineRule> {
         Some(LineRule {

@@ -1,3 +1,4 @@
+use crate::{Propagator, ValueEnumeration};
 use std::cell::RefCell;
 
 use crate::{
@@ -27,9 +28,9 @@ pub enum AllDifferentConsistency {
 
 /// Every variable of the scope takes a different value.
 ///
-/// Under forward checking ([`Constraint::propagate`]) an assigned value is removed from every
+/// Under forward checking ([`ValueEnumeration::forward_check`]) an assigned value is removed from every
 /// unassigned variable of the scope. When search maintains arc consistency,
-/// [`Constraint::revise`] reaches the [consistency](AllDifferentConsistency) chosen at construction,
+/// [`Propagator::revise`] reaches the [consistency](AllDifferentConsistency) chosen at construction,
 /// by default Régin's (1994): a maximum matching of variables to values, then the strongly connected
 /// components of the residual graph, which together name every value that takes part in no solution
 /// of the constraint. That is generalised arc consistency: stronger than removing fixed values to a
@@ -70,6 +71,31 @@ impl Constraint for AllDifferent {
         &self.scope
     }
 
+    fn is_satisfied(&self, values: &[i32]) -> bool {
+        values
+            .iter()
+            .enumerate()
+            .all(|(i, v)| !values[i + 1..].contains(v))
+    }
+
+    fn state_size(&self) -> usize {
+        1
+    }
+
+    fn local_search(&self) -> Option<&dyn LocalSearch> {
+        Some(self)
+    }
+
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
+    }
+
+    fn value_enumeration(&self) -> Option<&dyn ValueEnumeration> {
+        Some(self)
+    }
+}
+
+impl Propagator for AllDifferent {
     /// A value removed because another variable holds it is explained by that variable alone; one
     /// removed because a Hall set takes it (Régin's matching reasoning) by that set's domains:
     /// its variables `y` have only the set's values `U` (`y ≥ min U`, `y ≤ max U`, `y ≠ w` for
@@ -94,54 +120,6 @@ impl Constraint for AllDifferent {
             }
             None => hall_set_explanation(&self.scope, literal, ctx, reasons),
         }
-    }
-
-    /// A value is consistent exactly when no assigned scope variable holds it, one variable at a time.
-    fn check_is_pairwise(&self) -> bool {
-        true
-    }
-
-    fn is_satisfied(&self, values: &[i32]) -> bool {
-        values
-            .iter()
-            .enumerate()
-            .all(|(i, v)| !values[i + 1..].contains(v))
-    }
-
-    fn state_size(&self) -> usize {
-        1
-    }
-
-    fn on_assign(&self, var: VarId, value: i32, ctx: &mut PropagationCtx<'_>) {
-        let clashes = self
-            .scope
-            .iter()
-            .filter(|&&other| other != var && ctx.value(other) == Some(value))
-            .count();
-        if clashes > 0 {
-            ctx.add_cell(CLASHES, clashes as i64);
-        }
-    }
-
-    fn check(&self, var: VarId, value: i32, ctx: &CheckCtx<'_>) -> bool {
-        ctx.cell(CLASHES) == 0
-            && self
-                .scope
-                .iter()
-                .all(|&other| other == var || ctx.value(other) != Some(value))
-    }
-
-    fn propagate(&self, var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
-        let value = ctx.value(var).ok_or(Wipeout)?;
-        if ctx.cell(CLASHES) > 0 {
-            return Err(Wipeout);
-        }
-        for &other in &self.scope {
-            if other != var {
-                ctx.remove(other, value)?;
-            }
-        }
-        Ok(())
     }
 
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
@@ -191,9 +169,44 @@ impl Constraint for AllDifferent {
             AllDifferentConsistency::Domain => Priority::Low,
         }
     }
+}
 
-    fn local_search(&self) -> Option<&dyn LocalSearch> {
-        Some(self)
+impl ValueEnumeration for AllDifferent {
+    /// A value is consistent exactly when no assigned scope variable holds it, one variable at a time.
+    fn check_is_pairwise(&self) -> bool {
+        true
+    }
+
+    fn on_assign(&self, var: VarId, value: i32, ctx: &mut PropagationCtx<'_>) {
+        let clashes = self
+            .scope
+            .iter()
+            .filter(|&&other| other != var && ctx.value(other) == Some(value))
+            .count();
+        if clashes > 0 {
+            ctx.add_cell(CLASHES, clashes as i64);
+        }
+    }
+
+    fn check(&self, var: VarId, value: i32, ctx: &CheckCtx<'_>) -> bool {
+        ctx.cell(CLASHES) == 0
+            && self
+                .scope
+                .iter()
+                .all(|&other| other == var || ctx.value(other) != Some(value))
+    }
+
+    fn forward_check(&self, var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        let value = ctx.value(var).ok_or(Wipeout)?;
+        if ctx.cell(CLASHES) > 0 {
+            return Err(Wipeout);
+        }
+        for &other in &self.scope {
+            if other != var {
+                ctx.remove(other, value)?;
+            }
+        }
+        Ok(())
     }
 }
 

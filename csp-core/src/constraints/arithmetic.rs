@@ -2,6 +2,7 @@
 //! `x mod y = z` (truncating; `y = 0` has no result), `|x| = z`, `x ^ y = z`, and the minimum or
 //! maximum of an array.
 
+use crate::Propagator;
 use smallvec::SmallVec;
 
 use crate::{
@@ -550,6 +551,27 @@ impl Constraint for Arithmetic {
         &self.args.scope
     }
 
+    fn is_satisfied(&self, values: &[i32]) -> bool {
+        let x = i64::from(self.args.value(values, 0));
+        let y = if self.unary() {
+            0
+        } else {
+            i64::from(self.args.value(values, 1))
+        };
+        let z = i128::from(self.args.value(values, self.output()));
+        self.eval(x, y) == Some(z)
+    }
+
+    fn state_size(&self) -> usize {
+        usize::from(self.has_in_step_cell())
+    }
+
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
+    }
+}
+
+impl Propagator for Arithmetic {
     /// By the other variables' bounds, when they alone imply the change: no tuple within those
     /// bounds (holes ignored) gives the changed variable a value the change took, which is checked
     /// by enumerating them (up to 2¹⁶ tuples). A bound also rests on the variable's bound before
@@ -643,21 +665,6 @@ impl Constraint for Arithmetic {
         ctx.push_own_bounds(literal, reasons);
         crate::explain_by_bounds(&self.args.scope, x, ctx, reasons);
         true
-    }
-
-    fn is_satisfied(&self, values: &[i32]) -> bool {
-        let x = i64::from(self.args.value(values, 0));
-        let y = if self.unary() {
-            0
-        } else {
-            i64::from(self.args.value(values, 1))
-        };
-        let z = i128::from(self.args.value(values, self.output()));
-        self.eval(x, y) == Some(z)
-    }
-
-    fn state_size(&self) -> usize {
-        usize::from(self.has_in_step_cell())
     }
 
     /// Enumeration when the inputs have few tuples; otherwise interval reasoning until nothing
@@ -1355,6 +1362,18 @@ impl Constraint for Extremum {
         &self.args.scope
     }
 
+    fn is_satisfied(&self, values: &[i32]) -> bool {
+        let xs = self.args.values(values).skip(1);
+        let extremum = if self.maximum { xs.max() } else { xs.min() };
+        extremum == Some(self.args.value(values, 0))
+    }
+
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
+    }
+}
+
+impl Propagator for Extremum {
     /// Each of the propagator's rules by the bounds it read: the bound of `m` raised by the
     /// array's largest lower bound, lowered by every upper bound of the array; a variable of the
     /// array lowered by `m`'s upper bound, raised by `m`'s lower bound when no other variable
@@ -1386,12 +1405,6 @@ impl Constraint for Extremum {
         }
         ctx.push_own_bounds(literal, reasons);
         true
-    }
-
-    fn is_satisfied(&self, values: &[i32]) -> bool {
-        let xs = self.args.values(values).skip(1);
-        let extremum = if self.maximum { xs.max() } else { xs.min() };
-        extremum == Some(self.args.value(values, 0))
     }
 
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {

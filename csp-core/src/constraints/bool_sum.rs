@@ -10,6 +10,7 @@ use crate::{
     },
     revision::Priority,
 };
+use crate::{Propagator, ValueEnumeration};
 
 /// `Σ sᵢ·bᵢ + a·y = c` or `≤ c`, where each `bᵢ` is a 0/1 variable with a unit coefficient
 /// `sᵢ = ±1`, and the integer term `a·y` is optional: the sum of Booleans that FlatZinc writes as
@@ -241,12 +242,16 @@ impl Constraint for BoolSum {
         MASKS + 2 * self.words()
     }
 
-    /// Forward checking changes domains without telling the constraint, so its cells start afresh.
-    fn propagate(&self, _var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
-        ctx.set_cell(INITIALISED, 0);
-        self.revise(ctx)
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
     }
 
+    fn value_enumeration(&self) -> Option<&dyn ValueEnumeration> {
+        Some(self)
+    }
+}
+
+impl Propagator for BoolSum {
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         if ctx.cell(INITIALISED) == 0 {
             booleanise(&self.scope[..self.booleans], ctx)?;
@@ -368,5 +373,13 @@ impl Constraint for BoolSum {
             Relation::LessOrEqual if min > k => Some(false),
             _ => None,
         }
+    }
+}
+
+impl ValueEnumeration for BoolSum {
+    /// Forward checking changes domains without telling the constraint, so its cells start afresh.
+    fn forward_check(&self, _var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        ctx.set_cell(INITIALISED, 0);
+        self.revise(ctx)
     }
 }

@@ -4,6 +4,7 @@
 //! Every variable here is a Boolean: the checkers refuse any value but 0 and 1, and the first
 //! revision cuts each domain to `{0, 1}`.
 
+use crate::{Propagator, ValueEnumeration};
 use hashbrown::HashMap;
 use smallvec::SmallVec;
 
@@ -308,6 +309,24 @@ impl Constraint for Clause {
         &self.scope
     }
 
+    fn is_satisfied(&self, values: &[i32]) -> bool {
+        all_boolean(values) && (self.tautology || self.lits.iter().any(|l| l.holds(values)))
+    }
+
+    fn state_size(&self) -> usize {
+        2
+    }
+
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
+    }
+
+    fn value_enumeration(&self) -> Option<&dyn ValueEnumeration> {
+        Some(self)
+    }
+}
+
+impl Propagator for Clause {
     /// Unit propagation: the literal made true, every other one false before.
     fn explain(
         &self,
@@ -325,14 +344,6 @@ impl Constraint for Clause {
             )
     }
 
-    fn is_satisfied(&self, values: &[i32]) -> bool {
-        all_boolean(values) && (self.tautology || self.lits.iter().any(|l| l.holds(values)))
-    }
-
-    fn state_size(&self) -> usize {
-        2
-    }
-
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         if ctx.cell(CLAUSE_WATCHES) == 0 {
             booleanise(&self.scope, ctx)?;
@@ -346,12 +357,6 @@ impl Constraint for Clause {
             return Ok(());
         }
         self.watches().revise(ctx)
-    }
-
-    /// Forward checking changes domains without telling the constraint, so the watches start afresh.
-    fn propagate(&self, _var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
-        ctx.set_cell(CLAUSE_WATCHES, 0);
-        self.revise(ctx)
     }
 
     fn subscribe(&self, _position: usize) -> EventSet {
@@ -398,6 +403,14 @@ impl Constraint for Clause {
     }
 }
 
+impl ValueEnumeration for Clause {
+    /// Forward checking changes domains without telling the constraint, so the watches start afresh.
+    fn forward_check(&self, _var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        ctx.set_cell(CLAUSE_WATCHES, 0);
+        self.revise(ctx)
+    }
+}
+
 /// Every literal true: the negation of a [`Clause`]. Domain consistent (it fixes every variable).
 #[derive(Debug, Clone)]
 struct Conjunction {
@@ -414,6 +427,12 @@ impl Constraint for Conjunction {
         all_boolean(values) && self.lits.iter().all(|l| l.holds(values))
     }
 
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
+    }
+}
+
+impl Propagator for Conjunction {
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         for lit in &self.lits {
             lit.make_true(&self.scope, ctx)?;
@@ -524,6 +543,25 @@ impl Constraint for BoolAnd {
         &self.scope
     }
 
+    fn is_satisfied(&self, values: &[i32]) -> bool {
+        let all = !self.contradiction && self.conjuncts().all(|l| l.holds(values));
+        all_boolean(values) && self.r().holds(values) == all
+    }
+
+    fn state_size(&self) -> usize {
+        AND_WATCHES + 2
+    }
+
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
+    }
+
+    fn value_enumeration(&self) -> Option<&dyn ValueEnumeration> {
+        Some(self)
+    }
+}
+
+impl Propagator for BoolAnd {
     /// Unit propagation on one of the clauses the constraint is: the long clause
     /// `r ∨ ¬l₁ ∨ … ∨ ¬lₙ`, or some `¬r ∨ lᵢ`.
     fn explain(
@@ -553,15 +591,6 @@ impl Constraint for BoolAnd {
         })
     }
 
-    fn is_satisfied(&self, values: &[i32]) -> bool {
-        let all = !self.contradiction && self.conjuncts().all(|l| l.holds(values));
-        all_boolean(values) && self.r().holds(values) == all
-    }
-
-    fn state_size(&self) -> usize {
-        AND_WATCHES + 2
-    }
-
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         if ctx.cell(AND_INITIALISED) == 0 {
             booleanise(&self.scope, ctx)?;
@@ -587,14 +616,6 @@ impl Constraint for BoolAnd {
             return r.negated().make_true(&self.scope, ctx);
         }
         self.watches().revise(ctx)
-    }
-
-    /// Forward checking changes domains without telling the constraint, so its cells start afresh.
-    fn propagate(&self, _var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
-        for cell in 0..self.state_size() {
-            ctx.set_cell(cell, 0);
-        }
-        self.revise(ctx)
     }
 
     fn subscribe(&self, _position: usize) -> EventSet {
@@ -632,6 +653,16 @@ impl Constraint for BoolAnd {
 
     fn priority(&self) -> Priority {
         Priority::High
+    }
+}
+
+impl ValueEnumeration for BoolAnd {
+    /// Forward checking changes domains without telling the constraint, so its cells start afresh.
+    fn forward_check(&self, _var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        for cell in 0..self.state_size() {
+            ctx.set_cell(cell, 0);
+        }
+        self.revise(ctx)
     }
 }
 
@@ -727,6 +758,16 @@ impl Constraint for Parity {
         PARITY_FLAGS + self.scope.len()
     }
 
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
+    }
+
+    fn value_enumeration(&self) -> Option<&dyn ValueEnumeration> {
+        Some(self)
+    }
+}
+
+impl Propagator for Parity {
     /// The cells only decide when to run: with at most one variable left unfixed by their count, the
     /// revision counts again from the domains, so a stale count can never make it prune wrongly.
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
@@ -740,12 +781,6 @@ impl Constraint for Parity {
         if ctx.cell(PARITY_UNFIXED) >= 2 {
             return Ok(());
         }
-        self.filter(ctx)
-    }
-
-    /// Forward checking changes domains without telling the constraint: its count starts afresh.
-    fn propagate(&self, _var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
-        ctx.set_cell(PARITY_INITIALISED, 0);
         self.filter(ctx)
     }
 
@@ -780,6 +815,14 @@ impl Constraint for Parity {
             scope: self.scope.clone(),
             odd: !self.odd,
         }))
+    }
+}
+
+impl ValueEnumeration for Parity {
+    /// Forward checking changes domains without telling the constraint: its count starts afresh.
+    fn forward_check(&self, _var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        ctx.set_cell(PARITY_INITIALISED, 0);
+        self.filter(ctx)
     }
 }
 

@@ -1,3 +1,4 @@
+use crate::Propagator;
 use crate::{
     Constraint, PropagationCtx, VarId, Wipeout,
     constraints::{AllDifferent, util::Args},
@@ -128,6 +129,12 @@ impl Constraint for Circuit {
         self.all_different.state_size()
     }
 
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
+    }
+}
+
+impl Propagator for Circuit {
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         let n = self.n();
         if self.args.scope.len() != n {

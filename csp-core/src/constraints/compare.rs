@@ -1,3 +1,4 @@
+use crate::{Propagator, ValueEnumeration};
 use smallvec::SmallVec;
 
 use crate::{
@@ -418,6 +419,24 @@ impl Constraint for Compare {
         &self.scope
     }
 
+    fn is_satisfied(&self, values: &[i32]) -> bool {
+        let right = match values.get(1) {
+            Some(&y) => i128::from(y) + self.offset,
+            None => self.offset,
+        };
+        self.holds(values[0], right)
+    }
+
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
+    }
+
+    fn value_enumeration(&self) -> Option<&dyn ValueEnumeration> {
+        Some(self)
+    }
+}
+
+impl Propagator for Compare {
     /// `≤` and `≥` reason on bounds alone: the other variable's bounds explain a change. `=` and
     /// `≠` between two variables explain a change by the partner's literal.
     fn explain(
@@ -430,19 +449,6 @@ impl Constraint for Compare {
             Op::Eq | Op::Ne => self.explain_by_partner(literal, ctx, reasons),
             Op::Le | Op::Ge => self.explain_by_bounds(&self.scope, literal, ctx, reasons),
         }
-    }
-
-    fn is_satisfied(&self, values: &[i32]) -> bool {
-        let right = match values.get(1) {
-            Some(&y) => i128::from(y) + self.offset,
-            None => self.offset,
-        };
-        self.holds(values[0], right)
-    }
-
-    /// A comparison refuses a value only for what the one other variable holds, and monotonely.
-    fn check_is_pairwise(&self) -> bool {
-        true
     }
 
     /// See [`Compare`] for the consistency of each comparison.
@@ -475,13 +481,20 @@ impl Constraint for Compare {
     }
 }
 
+impl ValueEnumeration for Compare {
+    /// A comparison refuses a value only for what the one other variable holds, and monotonely.
+    fn check_is_pairwise(&self) -> bool {
+        true
+    }
+}
+
 /// `b ↔ x ⋈ y + c` or `b → x ⋈ y + c` (and the same with a constant right side): FlatZinc's
 /// `int_eq_reif`, `int_ne_reif`, `int_le_reif`, `int_lt_reif`, their `_imp` forms, and the Boolean
 /// twins, in one constraint of constant cost instead of the generic
 /// [`Reified`](crate::constraints::Reified) wrapper's calls through a box.
 ///
 /// Consistency: `b` is fixed as soon as the comparison is entailed or disentailed (see
-/// [`Compare::entailment`](Constraint::entailment)); once `b` is fixed, the comparison (or, for an
+/// [`Compare::entailment`](Propagator::entailment)); once `b` is fixed, the comparison (or, for an
 /// equivalence with `b = 0`, its negation) propagates with [`Compare`]'s consistency.
 #[derive(Debug, Clone)]
 pub struct ReifiedCompare {
@@ -522,6 +535,22 @@ impl Constraint for ReifiedCompare {
         &self.scope
     }
 
+    fn is_satisfied(&self, values: &[i32]) -> bool {
+        let holds = self.comparison.is_satisfied(&values[1..]);
+        match (self.mode, values[0]) {
+            (Reification::Equivalent, 0) => !holds,
+            (Reification::Implies, 0) => true,
+            (_, 1) => holds,
+            _ => false,
+        }
+    }
+
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
+    }
+}
+
+impl Propagator for ReifiedCompare {
     /// `≤` and `≥` (and their negations) reason on bounds alone: the Boolean's value and the other
     /// variables' bounds explain a change.
     fn explain(
@@ -532,16 +561,6 @@ impl Constraint for ReifiedCompare {
     ) -> bool {
         self.comparison
             .explain_by_bounds(&self.scope, literal, ctx, reasons)
-    }
-
-    fn is_satisfied(&self, values: &[i32]) -> bool {
-        let holds = self.comparison.is_satisfied(&values[1..]);
-        match (self.mode, values[0]) {
-            (Reification::Equivalent, 0) => !holds,
-            (Reification::Implies, 0) => true,
-            (_, 1) => holds,
-            _ => false,
-        }
     }
 
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {

@@ -1,3 +1,4 @@
+use crate::Propagator;
 use hashbrown::HashSet;
 
 use crate::{
@@ -116,6 +117,19 @@ impl Constraint for Among {
         &self.args.scope
     }
 
+    fn is_satisfied(&self, values: &[i32]) -> bool {
+        let inside = (0..self.n())
+            .filter(|&i| self.set.contains(self.args.value(values, i)))
+            .count();
+        i64::from(self.args.value(values, self.n())) == inside as i64
+    }
+
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
+    }
+}
+
+impl Propagator for Among {
     /// By counting, as the revision does:
     /// - the count's lower bound, by the variables that lay within the set; its upper bound, by
     ///   those outside it (each by its bounds and the values missing between them);
@@ -192,13 +206,6 @@ impl Constraint for Among {
         }
         dedup_reasons(reasons, start);
         true
-    }
-
-    fn is_satisfied(&self, values: &[i32]) -> bool {
-        let inside = (0..self.n())
-            .filter(|&i| self.set.contains(self.args.value(values, i)))
-            .count();
-        i64::from(self.args.value(values, self.n())) == inside as i64
     }
 
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
@@ -313,6 +320,12 @@ impl Constraint for GlobalCardinality {
         counted && (!self.closed || xs.iter().all(|x| self.cover.contains(x)))
     }
 
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
+    }
+}
+
+impl Propagator for GlobalCardinality {
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         let n = self.n as i64;
         if self.closed {

@@ -1,3 +1,4 @@
+use crate::Propagator;
 use smallvec::SmallVec;
 
 use crate::{
@@ -68,6 +69,17 @@ impl Constraint for Element {
         &self.args.scope
     }
 
+    fn is_satisfied(&self, values: &[i32]) -> bool {
+        let (index, result) = (self.args.value(values, 0), self.args.value(values, 1));
+        position(index, self.first, self.array.len()).is_some_and(|k| self.array[k] == result)
+    }
+
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
+    }
+}
+
+impl Propagator for Element {
     /// Every pair `(i, array[i])` that gave a value the change took is gone: an index value
     /// rests on its element missing from the result (`result ≠ array[i]`), a result value on every
     /// index that names it missing (`index ≠ i`). A bound also rests on the variable's bound
@@ -121,11 +133,6 @@ impl Constraint for Element {
         }
         dedup_reasons(reasons, start);
         true
-    }
-
-    fn is_satisfied(&self, values: &[i32]) -> bool {
-        let (index, result) = (self.args.value(values, 0), self.args.value(values, 1));
-        position(index, self.first, self.array.len()).is_some_and(|k| self.array[k] == result)
     }
 
     /// One pass is a fixpoint: an index value is kept only with its element in the result's domain,
@@ -213,7 +220,7 @@ fn meet(a: DomainView<'_>, b: DomainView<'_>) -> bool {
 
 impl VarElement {
     /// Pushes why value `w` of `x` was gone, given how `x` takes part (see
-    /// [`Constraint::explain`] for `VarElement`); false when it was not gone for this
+    /// [`Propagator::explain`] for `VarElement`); false when it was not gone for this
     /// constraint's reasons.
     fn explain_value(
         &self,
@@ -281,6 +288,18 @@ impl Constraint for VarElement {
         &self.args.scope
     }
 
+    fn is_satisfied(&self, values: &[i32]) -> bool {
+        let (index, result) = (self.args.value(values, 0), self.args.value(values, 1));
+        position(index, self.first, self.len)
+            .is_some_and(|k| self.args.value(values, 2 + k) == result)
+    }
+
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
+    }
+}
+
+impl Propagator for VarElement {
     /// Each value the change took from its variable, explained by what the revision saw:
     /// - an index value `i`, by the bounds and missing values showing that the variable at `i`
     ///   and the result share no value;
@@ -318,12 +337,6 @@ impl Constraint for VarElement {
         }
         dedup_reasons(reasons, start);
         true
-    }
-
-    fn is_satisfied(&self, values: &[i32]) -> bool {
-        let (index, result) = (self.args.value(values, 0), self.args.value(values, 1));
-        position(index, self.first, self.len)
-            .is_some_and(|k| self.args.value(values, 2 + k) == result)
     }
 
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {

@@ -1,3 +1,4 @@
+use crate::Propagator;
 use std::cell::RefCell;
 
 use crate::{
@@ -281,6 +282,41 @@ impl Constraint for Inverse {
         &self.args.scope
     }
 
+    fn is_satisfied(&self, values: &[i32]) -> bool {
+        let holds = |g_side: bool| {
+            let (first, len, offset) = if g_side {
+                (self.g_first, self.ng, self.nf)
+            } else {
+                (self.f_first, self.nf, 0)
+            };
+            (0..len).all(|k| {
+                let value = self.args.value(values, offset + k);
+                let index = i64::from(first) + k as i64;
+                let (other_first, other_len, other_offset) = if g_side {
+                    (self.f_first, self.nf, 0)
+                } else {
+                    (self.g_first, self.ng, self.nf)
+                };
+                usize::try_from(i64::from(value) - i64::from(other_first))
+                    .ok()
+                    .filter(|&m| m < other_len)
+                    .is_some_and(|m| i64::from(self.args.value(values, other_offset + m)) == index)
+            })
+        };
+        holds(false) && holds(true)
+    }
+
+    fn state_size(&self) -> usize {
+        self.words
+            .map_or(0, |(f, g)| COPIES + self.nf * f + self.ng * g)
+    }
+
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
+    }
+}
+
+impl Propagator for Inverse {
     /// A channel's removal `f[i] ≠ j` rests on its mirror `g[j] ≠ i` (and the other way round); a
     /// bound that keeps a variable among the other array's indices rests on nothing but the
     /// constraint.
@@ -322,35 +358,6 @@ impl Constraint for Inverse {
             LiteralRelation::Le => value >= other_first + other_len - 1,
             LiteralRelation::Eq => false,
         }
-    }
-
-    fn is_satisfied(&self, values: &[i32]) -> bool {
-        let holds = |g_side: bool| {
-            let (first, len, offset) = if g_side {
-                (self.g_first, self.ng, self.nf)
-            } else {
-                (self.f_first, self.nf, 0)
-            };
-            (0..len).all(|k| {
-                let value = self.args.value(values, offset + k);
-                let index = i64::from(first) + k as i64;
-                let (other_first, other_len, other_offset) = if g_side {
-                    (self.f_first, self.nf, 0)
-                } else {
-                    (self.g_first, self.ng, self.nf)
-                };
-                usize::try_from(i64::from(value) - i64::from(other_first))
-                    .ok()
-                    .filter(|&m| m < other_len)
-                    .is_some_and(|m| i64::from(self.args.value(values, other_offset + m)) == index)
-            })
-        };
-        holds(false) && holds(true)
-    }
-
-    fn state_size(&self) -> usize {
-        self.words
-            .map_or(0, |(f, g)| COPIES + self.nf * f + self.ng * g)
     }
 
     /// The full pass the first time (and always for shared variables or huge arrays); afterwards

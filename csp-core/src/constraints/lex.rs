@@ -1,3 +1,4 @@
+use crate::Propagator;
 use crate::{
     Constraint, PropagationCtx, VarId, Wipeout, constraints::util::Args, revision::Priority,
 };
@@ -80,6 +81,12 @@ impl Constraint for LexLess {
         !self.equal_prefix_fails()
     }
 
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
+    }
+}
+
+impl Propagator for LexLess {
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         let common = self.nx.min(self.ny);
         loop {

@@ -4,6 +4,7 @@ use crate::{
     constraints::util::{ceil_div, clamp_i64, floor_div, read_i128, write_i128},
     revision::Priority,
 };
+use crate::{Propagator, ValueEnumeration};
 
 /// How a linear sum relates to its right-hand side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,7 +28,7 @@ pub enum Relation {
 ///
 /// The propagation is incremental, as in Pumpkin's `linear_less_or_equal` and every CP solver's
 /// linear propagator: the sum of the terms' smallest values (and for `=` of their largest) lives in
-/// trailed state cells, with each term's bounds as last seen, and [`Constraint::notify`] updates it by
+/// trailed state cells, with each term's bounds as last seen, and [`Propagator::notify`] updates it by
 /// the change of one term, in O(1) whatever the number of terms. `≤` subscribes only to the bound that
 /// moves each term's smallest value, so the other bound's changes do not wake it at all. It also keeps an upper bound on the widest term's span
 /// (`|aᵢ|·(max xᵢ − min xᵢ)`): no term can lose a value while the slack (`c − Σ min`, and for `=` also
@@ -327,7 +328,7 @@ impl Linear {
     }
 
     /// The cells are exact on entry: every bound change of a scope variable was handed to
-    /// [`Constraint::notify`] before the revision runs (the initialisation computes them when forward
+    /// [`Propagator::notify`] before the revision runs (the initialisation computes them when forward
     /// checking left them stale). A term can lose a value only when its span `|a|·(max x − min x)`
     /// exceeds the slack on one side (`c − Σ min`, and for `=` also `Σ max − c`), so the division that
     /// computes its new bounds runs only then, and a fixed term is passed over at once. The terms are
@@ -512,32 +513,6 @@ impl Constraint for Linear {
         &self.scope
     }
 
-    /// Bounds reasoning explained by bounds: a bound set on one term holds because of the bound
-    /// of each other term that gives its smallest value (under `=` also its largest, for the
-    /// other side).
-    ///
-    /// A disequality's one removal, the value that would complete the sum, is explained by the
-    /// values of the other terms.
-    fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
-        if self.relation == Relation::NotEqual {
-            return self.explain_not_equal(literal, ctx, reasons);
-        }
-        explain_bounds(
-            &self.coefficients,
-            &self.scope,
-            self.relation == Relation::Equal,
-            literal,
-            ctx,
-            reasons,
-        )
-    }
-
-    /// With at most two variables the check's bounds come from the partner alone (its value, or its
-    /// domain, which check-past never narrows); with more, the bounds of several variables add up.
-    fn check_is_pairwise(&self) -> bool {
-        self.scope.len() <= 2 && self.relation != Relation::NotEqual
-    }
-
     fn is_satisfied(&self, values: &[i32]) -> bool {
         let sum: i128 = self
             .coefficients
@@ -561,36 +536,34 @@ impl Constraint for Linear {
         }
     }
 
-    fn check(&self, var: VarId, value: i32, ctx: &CheckCtx<'_>) -> bool {
-        let (mut min, mut max) = (0i128, 0i128);
-        for (&a, &v) in self.coefficients.iter().zip(&self.scope) {
-            let (lo, hi) = if v == var {
-                (value, value)
-            } else if let Some(x) = ctx.value(v) {
-                (x, x)
-            } else {
-                let d = ctx.domain(v);
-                match (d.min(), d.max()) {
-                    (Some(lo), Some(hi)) => (lo, hi),
-                    _ => return false,
-                }
-            };
-            let (p, q) = term_bounds(a, lo, hi);
-            min += p;
-            max += q;
-        }
-        self.feasible(min, max)
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
     }
 
-    /// Forward checking filters from scratch, as before the cells existed. Search by value
-    /// enumeration without MAC records no events, so the cells could not follow its changes: they
-    /// are marked stale, and the next revision (if any) computes them again.
-    fn propagate(&self, _var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
-        ctx.set_cell(INITIALISED, 0);
-        match self.relation {
-            Relation::NotEqual => self.filter_not_equal(ctx),
-            Relation::Equal | Relation::LessOrEqual => self.filter_bounds(ctx),
+    fn value_enumeration(&self) -> Option<&dyn ValueEnumeration> {
+        Some(self)
+    }
+}
+
+impl Propagator for Linear {
+    /// Bounds reasoning explained by bounds: a bound set on one term holds because of the bound
+    /// of each other term that gives its smallest value (under `=` also its largest, for the
+    /// other side).
+    ///
+    /// A disequality's one removal, the value that would complete the sum, is explained by the
+    /// values of the other terms.
+    fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        if self.relation == Relation::NotEqual {
+            return self.explain_not_equal(literal, ctx, reasons);
         }
+        explain_bounds(
+            &self.coefficients,
+            &self.scope,
+            self.relation == Relation::Equal,
+            literal,
+            ctx,
+            reasons,
+        )
     }
 
     /// Bounds consistency for `=` and `≤` (weaker than arc consistency on equalities, whose holes
@@ -700,6 +673,46 @@ impl Constraint for Linear {
             ),
         };
         Some(Box::new(negated))
+    }
+}
+
+impl ValueEnumeration for Linear {
+    /// With at most two variables the check's bounds come from the partner alone (its value, or its
+    /// domain, which check-past never narrows); with more, the bounds of several variables add up.
+    fn check_is_pairwise(&self) -> bool {
+        self.scope.len() <= 2 && self.relation != Relation::NotEqual
+    }
+
+    fn check(&self, var: VarId, value: i32, ctx: &CheckCtx<'_>) -> bool {
+        let (mut min, mut max) = (0i128, 0i128);
+        for (&a, &v) in self.coefficients.iter().zip(&self.scope) {
+            let (lo, hi) = if v == var {
+                (value, value)
+            } else if let Some(x) = ctx.value(v) {
+                (x, x)
+            } else {
+                let d = ctx.domain(v);
+                match (d.min(), d.max()) {
+                    (Some(lo), Some(hi)) => (lo, hi),
+                    _ => return false,
+                }
+            };
+            let (p, q) = term_bounds(a, lo, hi);
+            min += p;
+            max += q;
+        }
+        self.feasible(min, max)
+    }
+
+    /// Forward checking filters from scratch, as before the cells existed. Search by value
+    /// enumeration without MAC records no events, so the cells could not follow its changes: they
+    /// are marked stale, and the next revision (if any) computes them again.
+    fn forward_check(&self, _var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        ctx.set_cell(INITIALISED, 0);
+        match self.relation {
+            Relation::NotEqual => self.filter_not_equal(ctx),
+            Relation::Equal | Relation::LessOrEqual => self.filter_bounds(ctx),
+        }
     }
 }
 

@@ -3,6 +3,7 @@ use crate::{
     constraints::{Linear, Relation},
     revision::Priority,
 };
+use crate::{Propagator, ValueEnumeration};
 
 /// `x + a != y + b`: plain disequality with offsets, enough to state the N-queens diagonals
 /// pairwise (`q[i] + i != q[j] + j`).
@@ -43,31 +44,20 @@ impl Constraint for NotEqual {
         &self.scope
     }
 
-    /// A binary constraint whose check refuses only a value the assigned partner forbids.
-    fn check_is_pairwise(&self) -> bool {
-        true
-    }
-
     fn is_satisfied(&self, values: &[i32]) -> bool {
         i64::from(values[0]) != i64::from(values[1]) + self.delta
     }
 
-    #[inline]
-    fn check(&self, var: VarId, value: i32, ctx: &CheckCtx<'_>) -> bool {
-        let (other, forbidden) = self.forbidden_partner(var, value);
-        ctx.value(other).is_none_or(|v| i64::from(v) != forbidden)
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
     }
 
-    #[inline]
-    fn propagate(&self, var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
-        let value = ctx.value(var).ok_or(Wipeout)?;
-        let (other, forbidden) = self.forbidden_partner(var, value);
-        if let Ok(forbidden) = i32::try_from(forbidden) {
-            ctx.remove(other, forbidden)?;
-        }
-        Ok(())
+    fn value_enumeration(&self) -> Option<&dyn ValueEnumeration> {
+        Some(self)
     }
+}
 
+impl Propagator for NotEqual {
     /// Arc consistency: a value loses its last support only when the other variable is fixed to
     /// the one value it forbids. Each side is looked at once, the second after the first's removal,
     /// which is a fixpoint: a side fixed by that removal forbids a value the first side no longer has.
@@ -129,5 +119,28 @@ impl Constraint for NotEqual {
             Relation::Equal,
             self.delta,
         )))
+    }
+}
+
+impl ValueEnumeration for NotEqual {
+    /// A binary constraint whose check refuses only a value the assigned partner forbids.
+    fn check_is_pairwise(&self) -> bool {
+        true
+    }
+
+    #[inline]
+    fn check(&self, var: VarId, value: i32, ctx: &CheckCtx<'_>) -> bool {
+        let (other, forbidden) = self.forbidden_partner(var, value);
+        ctx.value(other).is_none_or(|v| i64::from(v) != forbidden)
+    }
+
+    #[inline]
+    fn forward_check(&self, var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        let value = ctx.value(var).ok_or(Wipeout)?;
+        let (other, forbidden) = self.forbidden_partner(var, value);
+        if let Ok(forbidden) = i32::try_from(forbidden) {
+            ctx.remove(other, forbidden)?;
+        }
+        Ok(())
     }
 }

@@ -2,6 +2,7 @@
 //! preceding another (`value_precede`), and the position of the first maximum or minimum
 //! (`arg_max`, `arg_min`).
 
+use crate::Propagator;
 use crate::{Constraint, EventSet, PropagationCtx, VarId, Wipeout, constraints::util::Args};
 
 /// `x₁ ≤ x₂ ≤ … ≤ xₙ`: MiniZinc's `increasing(x)`, and `decreasing(x)` over the array reversed.
@@ -40,6 +41,12 @@ impl Constraint for Increasing {
         xs.windows(2).all(|w| w[0] <= w[1])
     }
 
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
+    }
+}
+
+impl Propagator for Increasing {
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         let n = self.args.slots.len();
         loop {
@@ -106,6 +113,12 @@ impl Constraint for ValuePrecede {
         true
     }
 
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
+    }
+}
+
+impl Propagator for ValuePrecede {
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         let n = self.args.slots.len();
         let (s, t) = (self.s, self.t);
@@ -269,6 +282,12 @@ impl Constraint for ArgExtremum {
         i64::from(self.args.value(values, self.n())) == i64::from(self.first) + position as i64
     }
 
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
+    }
+}
+
+impl Propagator for ArgExtremum {
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         while self.round(ctx)? {}
         Ok(())

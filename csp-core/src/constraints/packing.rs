@@ -2,6 +2,7 @@
 //! put into bins of limited or variable load (`bin_packing`, `bin_packing_capa`,
 //! `bin_packing_load`).
 
+use crate::Propagator;
 use crate::{
     Constraint, EventSet, ModelError, PropagationCtx, VarId, Wipeout,
     constraints::util::{Args, invalid},
@@ -200,6 +201,12 @@ impl Constraint for Diffn {
         (0..self.n).all(|i| (i + 1..self.n).all(|j| !self.overlap(values, i, j)))
     }
 
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
+    }
+}
+
+impl Propagator for Diffn {
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         while self.sweep(ctx)? {}
         Ok(())
@@ -434,6 +441,12 @@ impl Constraint for BinPacking {
         }
     }
 
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
+    }
+}
+
+impl Propagator for BinPacking {
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         let (lo, hi) = (
             i64::from(self.first),

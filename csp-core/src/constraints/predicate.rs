@@ -1,3 +1,4 @@
+use crate::{Propagator, ValueEnumeration};
 use std::fmt;
 
 use crate::{CheckCtx, Constraint, PropagationCtx, VarId, Wipeout};
@@ -58,43 +59,22 @@ impl Constraint for Predicate {
         &self.scope
     }
 
-    fn priority(&self) -> crate::revision::Priority {
-        crate::revision::Priority::High
-    }
-
-    /// A binary relation, checked only when the partner is assigned.
-    fn check_is_pairwise(&self) -> bool {
-        true
-    }
-
     fn is_satisfied(&self, values: &[i32]) -> bool {
         (self.relation)(values[0], values[1])
     }
 
-    fn check(&self, var: VarId, value: i32, ctx: &CheckCtx<'_>) -> bool {
-        ctx.value(self.other(var))
-            .is_none_or(|other_value| self.holds(var, value, other_value))
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
     }
 
-    fn propagate(&self, var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
-        let value = ctx.value(var).ok_or(Wipeout)?;
-        let other = self.other(var);
-        if let Some(other_value) = ctx.value(other) {
-            return if self.holds(var, value, other_value) {
-                Ok(())
-            } else {
-                Err(Wipeout)
-            };
-        }
-        let doomed: smallvec::SmallVec<[i32; 16]> = ctx
-            .domain(other)
-            .values()
-            .filter(|&w| !self.holds(other, w, value))
-            .collect();
-        for w in doomed {
-            ctx.remove(other, w)?;
-        }
-        Ok(())
+    fn value_enumeration(&self) -> Option<&dyn ValueEnumeration> {
+        Some(self)
+    }
+}
+
+impl Propagator for Predicate {
+    fn priority(&self) -> crate::revision::Priority {
+        crate::revision::Priority::High
     }
 
     /// Arc consistency (AC-3's revision, both ways): a value stays while some current value of the
@@ -130,6 +110,39 @@ impl Constraint for Predicate {
             if !(self.relation)(a, b) {
                 return Err(Wipeout);
             }
+        }
+        Ok(())
+    }
+}
+
+impl ValueEnumeration for Predicate {
+    /// A binary relation, checked only when the partner is assigned.
+    fn check_is_pairwise(&self) -> bool {
+        true
+    }
+
+    fn check(&self, var: VarId, value: i32, ctx: &CheckCtx<'_>) -> bool {
+        ctx.value(self.other(var))
+            .is_none_or(|other_value| self.holds(var, value, other_value))
+    }
+
+    fn forward_check(&self, var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        let value = ctx.value(var).ok_or(Wipeout)?;
+        let other = self.other(var);
+        if let Some(other_value) = ctx.value(other) {
+            return if self.holds(var, value, other_value) {
+                Ok(())
+            } else {
+                Err(Wipeout)
+            };
+        }
+        let doomed: smallvec::SmallVec<[i32; 16]> = ctx
+            .domain(other)
+            .values()
+            .filter(|&w| !self.holds(other, w, value))
+            .collect();
+        for w in doomed {
+            ctx.remove(other, w)?;
         }
         Ok(())
     }

@@ -2,6 +2,7 @@
 //! the sequence) and `cost_regular` (each transition also costs something, and the costs add up to a
 //! variable).
 
+use crate::Propagator;
 use crate::{
     Constraint, EventSet, ModelError, PropagationCtx, VarId, Wipeout,
     constraints::util::{Args, invalid},
@@ -710,6 +711,12 @@ impl Constraint for Regular {
         self.layers.cells()
     }
 
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
+    }
+}
+
+impl Propagator for Regular {
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         self.layers
             .revise(ctx, |i| self.args.var(i), |_, _, _| Ok(()))
@@ -884,6 +891,12 @@ impl Constraint for CostRegular {
         self.layers.cells()
     }
 
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
+    }
+}
+
+impl Propagator for CostRegular {
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         self.layers.revise(
             ctx,

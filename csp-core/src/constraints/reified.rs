@@ -1,6 +1,7 @@
 use crate::{
     CheckCtx, Constraint, EventSet, ModelError, PropagationCtx, VarId, Wipeout, revision::Priority,
 };
+use crate::{Propagator, ValueEnumeration};
 
 /// How a [`Reified`] constraint ties its Boolean to the constraint it wraps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -16,12 +17,12 @@ pub enum Reification {
 ///
 /// Propagation, following the usual generic scheme (as in Gecode and Pumpkin):
 /// - `b = 1`: the wrapped constraint propagates as if posted alone.
-/// - `b = 0` (equivalence only): its [negation](Constraint::negation) propagates, if it has one;
-///   otherwise the reification fails once the constraint is [entailed](Constraint::entailment).
+/// - `b = 0` (equivalence only): its [negation](Propagator::negation) propagates, if it has one;
+///   otherwise the reification fails once the constraint is [entailed](Propagator::entailment).
 /// - `b` unfixed: the constraint's entailment fixes `b` (disentailed: `b = 0`; entailed, for an
 ///   equivalence: `b = 1`).
 ///
-/// The wrapped constraint is kept informed of every change it subscribes to ([`Constraint::notify`])
+/// The wrapped constraint is kept informed of every change it subscribes to ([`Propagator::notify`])
 /// whatever `b` is, so its incremental state is exact when `b` becomes 1.
 #[derive(Debug)]
 pub struct Reified {
@@ -130,21 +131,16 @@ impl Constraint for Reified {
         self.inner_cells + self.negation_cells()
     }
 
-    fn on_assign(&self, var: VarId, value: i32, ctx: &mut PropagationCtx<'_>) {
-        if var == self.b() {
-            return;
-        }
-        self.inner
-            .on_assign(var, value, &mut ctx.inner(0, self.inner_cells));
-        if let Some(negation) = &self.negation {
-            negation.on_assign(
-                var,
-                value,
-                &mut ctx.inner(self.inner_cells, self.negation_cells()),
-            );
-        }
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
     }
 
+    fn value_enumeration(&self) -> Option<&dyn ValueEnumeration> {
+        Some(self)
+    }
+}
+
+impl Propagator for Reified {
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         let b = self.b();
         ctx.restrict_bounds(b, 0, 1)?;
@@ -266,6 +262,23 @@ impl Constraint for Reified {
             (_, Some(1)) => holds,
             (Reification::Equivalent, Some(0)) => holds.map(|h| !h),
             _ => None,
+        }
+    }
+}
+
+impl ValueEnumeration for Reified {
+    fn on_assign(&self, var: VarId, value: i32, ctx: &mut PropagationCtx<'_>) {
+        if var == self.b() {
+            return;
+        }
+        self.inner
+            .on_assign(var, value, &mut ctx.inner(0, self.inner_cells));
+        if let Some(negation) = &self.negation {
+            negation.on_assign(
+                var,
+                value,
+                &mut ctx.inner(self.inner_cells, self.negation_cells()),
+            );
         }
     }
 }

@@ -1,5 +1,6 @@
 //! Scheduling: tasks with start variables and constant durations sharing a resource.
 
+use crate::Propagator;
 use std::cell::RefCell;
 
 use crate::{
@@ -407,6 +408,12 @@ impl Constraint for Cumulative {
         any || self.capacity >= 0
     }
 
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
+    }
+}
+
+impl Propagator for Cumulative {
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         if self.n() > 0 && self.capacity < 0 {
             return Err(Wipeout);
@@ -506,6 +513,12 @@ impl Constraint for Disjunctive {
         })
     }
 
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
+    }
+}
+
+impl Propagator for Disjunctive {
     /// Unit requirements on a unit capacity: every task is in the cumulative's unary part.
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         self.resource.revise(ctx)

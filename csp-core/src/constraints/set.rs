@@ -2,6 +2,7 @@ use crate::{
     CheckCtx, Constraint, DomainView, EventSet, PropagationCtx, VarId, Wipeout,
     constraints::util::LIST_BUDGET, revision::Priority,
 };
+use crate::{Propagator, ValueEnumeration};
 
 /// A finite set of integers as sorted, disjoint, non-touching ranges: FlatZinc's set literals
 /// (`1..5`, `{1, 3, 5}`), however wide.
@@ -208,10 +209,16 @@ impl Constraint for SetIn {
         self.set.contains(values[0]) != self.negated
     }
 
-    fn check_is_pairwise(&self) -> bool {
-        true
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
     }
 
+    fn value_enumeration(&self) -> Option<&dyn ValueEnumeration> {
+        Some(self)
+    }
+}
+
+impl Propagator for SetIn {
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         if self.negated {
             self.set.exclude(ctx, self.scope[0])
@@ -242,5 +249,11 @@ impl Constraint for SetIn {
 
     fn negation(&self) -> Option<Box<dyn Constraint>> {
         Some(Box::new(self.clone().negated()))
+    }
+}
+
+impl ValueEnumeration for SetIn {
+    fn check_is_pairwise(&self) -> bool {
+        true
     }
 }

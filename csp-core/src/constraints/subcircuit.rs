@@ -1,5 +1,6 @@
 //! Subcircuits: a circuit over some of the nodes, the others left out.
 
+use crate::Propagator;
 use crate::{
     Constraint, PropagationCtx, VarId, Wipeout,
     constraints::{AllDifferent, util::Args},
@@ -148,6 +149,12 @@ impl Constraint for Subcircuit {
         self.all_different.state_size()
     }
 
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
+    }
+}
+
+impl Propagator for Subcircuit {
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         let n = self.n();
         if self.args.scope.len() != n {

@@ -1,3 +1,4 @@
+use crate::{Propagator, ValueEnumeration};
 use std::cell::RefCell;
 
 use crate::{
@@ -27,7 +28,7 @@ const SUPPORT_WORDS_BUDGET: usize = 1 << 24;
 /// `table_int` and `table_bool`).
 ///
 /// Consistency: generalised arc consistency, by either [algorithm](TableAlgorithm). Forward checking
-/// ([`Constraint::propagate`]) keeps, for every unassigned variable, the values that appear in an
+/// ([`ValueEnumeration::forward_check`]) keeps, for every unassigned variable, the values that appear in an
 /// allowed tuple agreeing with the assigned variables and the current domains.
 ///
 /// Compact-table keeps the set of live tuples (those whose every value is still in its domain) as a
@@ -278,12 +279,6 @@ impl Constraint for Table {
         &self.scope
     }
 
-    /// With at most two variables the check asks whether some tuple agrees with the assigned
-    /// partner, which is monotone; with more, a tuple must agree with several variables at once.
-    fn check_is_pairwise(&self) -> bool {
-        self.scope.len() <= 2
-    }
-
     fn is_satisfied(&self, values: &[i32]) -> bool {
         self.rows().any(|row| row == values)
     }
@@ -292,6 +287,16 @@ impl Constraint for Table {
         self.compact.as_ref().map_or(0, Compact::state_size)
     }
 
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
+    }
+
+    fn value_enumeration(&self) -> Option<&dyn ValueEnumeration> {
+        Some(self)
+    }
+}
+
+impl Propagator for Table {
     /// Every tuple that gave the values the change took away is gone: for each, one of its other
     /// values already missing from its variable (`y ≠ w`), shared between tuples where it can be.
     /// A bound also rests on the variable's bound before it, so that the values beyond that
@@ -361,6 +366,28 @@ impl Constraint for Table {
         true
     }
 
+    fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        match &self.compact {
+            Some(compact) => COMPACT_SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+                Ok(mut scratch) => compact.revise(&self.scope, ctx, &mut scratch),
+                Err(_) => compact.revise(&self.scope, ctx, &mut Vec::new()),
+            }),
+            None => self.filter(ctx),
+        }
+    }
+
+    fn priority(&self) -> Priority {
+        Priority::Medium
+    }
+}
+
+impl ValueEnumeration for Table {
+    /// With at most two variables the check asks whether some tuple agrees with the assigned
+    /// partner, which is monotone; with more, a tuple must agree with several variables at once.
+    fn check_is_pairwise(&self) -> bool {
+        self.scope.len() <= 2
+    }
+
     fn check(&self, var: VarId, value: i32, ctx: &CheckCtx<'_>) -> bool {
         self.rows().any(|row| {
             self.scope.iter().zip(row).all(|(&v, &x)| {
@@ -375,22 +402,8 @@ impl Constraint for Table {
 
     /// The scan, which needs no cells: forward checking records no changes for compact-table to
     /// follow, and compact-table notices them by the domains' sizes anyway.
-    fn propagate(&self, _var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+    fn forward_check(&self, _var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         self.filter(ctx)
-    }
-
-    fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
-        match &self.compact {
-            Some(compact) => COMPACT_SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
-                Ok(mut scratch) => compact.revise(&self.scope, ctx, &mut scratch),
-                Err(_) => compact.revise(&self.scope, ctx, &mut Vec::new()),
-            }),
-            None => self.filter(ctx),
-        }
-    }
-
-    fn priority(&self) -> Priority {
-        Priority::Medium
     }
 }
 

@@ -1,6 +1,7 @@
 //! Globals about which values an array takes: how many distinct ones (`nvalue`), whether a value is
 //! among them (`member`), and all different but for some values (`alldifferent_except`).
 
+use crate::Propagator;
 use crate::{
     Constraint, PropagationCtx, VarId, Wipeout,
     constraints::{
@@ -94,6 +95,12 @@ impl Constraint for NValue {
         i64::from(self.args.value(values, self.k())) == xs.len() as i64
     }
 
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
+    }
+}
+
+impl Propagator for NValue {
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         while self.round(ctx)? {}
         Ok(())
@@ -197,6 +204,12 @@ impl Constraint for Member {
         self.args.values(values).take(self.k()).any(|x| x == y)
     }
 
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
+    }
+}
+
+impl Propagator for Member {
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         while self.round(ctx)? {}
         Ok(())
@@ -247,6 +260,12 @@ impl Constraint for AllDifferentExcept {
         taken.len() == all
     }
 
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
+    }
+}
+
+impl Propagator for AllDifferentExcept {
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         let n = self.args.slots.len();
         // A variable named twice can only take an exception.

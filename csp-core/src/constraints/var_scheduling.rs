@@ -7,6 +7,7 @@
 //! schedule of the real tasks is also a schedule of these smaller ones, and every deduction about the
 //! smaller tasks (a start pushed, an overload found) holds for the real ones.
 
+use crate::Propagator;
 use std::cmp::Reverse;
 
 use crate::{
@@ -689,6 +690,12 @@ impl Constraint for VarCumulative {
         })
     }
 
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
+    }
+}
+
+impl Propagator for VarCumulative {
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         self.resource.revise(ctx)
     }
@@ -747,6 +754,12 @@ impl Constraint for VarDisjunctive {
         })
     }
 
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
+    }
+}
+
+impl Propagator for VarDisjunctive {
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         self.resource.revise(ctx)
     }

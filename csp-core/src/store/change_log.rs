@@ -237,7 +237,7 @@ impl Store {
     }
 }
 
-/// What a constraint's explanation reads ([`crate::Constraint::explain`]): the domains just
+/// What a constraint's explanation reads ([`crate::Propagator::explain`]): the domains just
 /// before the change being explained.
 #[derive(Debug, Clone, Copy)]
 pub struct ExplainCtx<'a> {
@@ -320,7 +320,7 @@ impl<'a> ExplainCtx<'a> {
     }
 }
 
-/// The explanation of bounds reasoning ([`crate::Constraint::explain`]): the bounds, just before
+/// The explanation of bounds reasoning ([`crate::Propagator::explain`]): the bounds, just before
 /// the change, of every variable of `scope` other than the changed one, `changed`. Sound for a
 /// propagator whose inferences follow from its scope's bounds alone.
 pub fn explain_by_bounds(

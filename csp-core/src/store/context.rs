@@ -7,7 +7,7 @@ use fixedbitset::FixedBitSet;
 use super::Store;
 use crate::{DomainView, VarId, Wipeout};
 
-/// What [`Constraint::check`](crate::Constraint::check) and [`Constraint::entailment`](crate::Constraint::entailment) may read: the current domains and
+/// What [`ValueEnumeration::check`](crate::ValueEnumeration::check) and [`Propagator::entailment`](crate::Propagator::entailment) may read: the current domains and
 /// assignment, and the constraint's own state cells.
 pub struct CheckCtx<'a> {
     pub(crate) store: &'a Store,
@@ -76,8 +76,8 @@ impl<'a> CheckCtx<'a> {
     }
 }
 
-/// What [`Constraint::on_assign`](crate::Constraint::on_assign), [`Constraint::propagate`](crate::Constraint::propagate), [`Constraint::revise`](crate::Constraint::revise) and
-/// [`Constraint::notify`](crate::Constraint::notify) may read and change. Every change is recorded on the store's trail.
+/// What [`ValueEnumeration::on_assign`](crate::ValueEnumeration::on_assign), [`ValueEnumeration::forward_check`](crate::ValueEnumeration::forward_check), [`Propagator::revise`](crate::Propagator::revise) and
+/// [`Propagator::notify`](crate::Propagator::notify) may read and change. Every change is recorded on the store's trail.
 ///
 /// Bounds are taken and given as `i64` where a propagator computes them, so that no arithmetic on the
 /// way overflows: a bound beyond the `i32` range simply empties the domain (or changes nothing).
@@ -122,7 +122,7 @@ impl PropagationCtx<'_> {
         }
     }
 
-    /// Reports, from [`crate::Constraint::revise`], that the constraint holds for every value
+    /// Reports, from [`crate::Propagator::revise`], that the constraint holds for every value
     /// left in its scope: it will prune nothing more on this branch, so propagation neither
     /// notifies nor revises it until search backtracks above this point (Schulte & Stuckey's
     /// subsumption, "Efficient constraint propagation engines", TOPLAS 2008). A revision that

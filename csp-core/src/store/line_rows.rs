@@ -15,9 +15,9 @@ use crate::{DomainView, Model, Objective, VarId};
 
 impl Store {
     /// Keeps the forward checking of a constraint that offers a [`LineRule`](crate::LineRule)
-    /// ([`Constraint::lines`](crate::Constraint::lines)) in the store, and answers whether one was
+    /// ([`ValueEnumeration::lines`](crate::ValueEnumeration::lines)) in the store, and answers whether one was
     /// taken. From then on [`Store::forward_check`] does not call that constraint's
-    /// [`propagate`](crate::Constraint::propagate): assigning one of its rows has already done the
+    /// [`propagate`](crate::ValueEnumeration::forward_check): assigning one of its rows has already done the
     /// same, with a bit per occupied line in place of one trailed removal per value, and a row's
     /// domain is read from the lines. Search is the same, node for node, as without it.
     ///
@@ -411,7 +411,10 @@ mod tests {
     use rand::RngExt;
 
     use super::*;
-    use crate::{Checkpoint, Constraint, LineRule, ModelBuilder, PropagationCtx, Wipeout, rng_for};
+    use crate::{
+        Checkpoint, Constraint, LineRule, ModelBuilder, PropagationCtx, ValueEnumeration, Wipeout,
+        rng_for,
+    };
 
     /// Rows and lines written plainly: forward checking removes each square on a new value's
     /// lines from every unassigned row, one `remove` at a time. It offers its rule only if asked.
@@ -438,7 +441,13 @@ mod tests {
             })
         }
 
-        fn propagate(&self, var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        fn value_enumeration(&self) -> Option<&dyn ValueEnumeration> {
+            Some(self)
+        }
+    }
+
+    impl ValueEnumeration for Plain {
+        fn forward_check(&self, var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
             let value = i64::from(ctx.value(var).ok_or(Wipeout)?);
             let row = (var.index() - self.rows[0].index()) as i64;
             for (other, &rest) in self.rows.iter().enumerate() {

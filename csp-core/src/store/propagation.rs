@@ -87,7 +87,7 @@ impl Store {
     }
 
     /// Assigns `var = value` (trailed): fixes the domain to the value, marks the variable assigned and
-    /// lets every constraint on `var` update its state ([`crate::Constraint::on_assign`]). The value
+    /// lets every constraint on `var` update its state ([`crate::ValueEnumeration::on_assign`]). The value
     /// must be in the variable's domain.
     pub fn assign(&mut self, model: &Model, var: VarId, value: i32) {
         debug_assert!(!self.is_assigned(var), "{var:?} is already assigned");
@@ -138,7 +138,7 @@ impl Store {
         }
     }
 
-    /// Forward checking after `var`'s assignment: runs [`crate::Constraint::propagate`] of every
+    /// Forward checking after `var`'s assignment: runs [`crate::ValueEnumeration::forward_check`] of every
     /// constraint on `var`, in posting order, and names the first that failed.
     pub fn forward_check(&mut self, model: &Model, var: VarId) -> Result<(), ConstraintId> {
         // The store did the kept constraint's forward checking when it placed `var`.
@@ -158,7 +158,7 @@ impl Store {
             self.set_cause(Cause::Constraint(c));
             let cells = model.cell_range(c);
             let mut ctx = PropagationCtx::new(self, cells);
-            let result = model.constraint(c).propagate(var, &mut ctx);
+            let result = model.constraint(c).forward_check(var, &mut ctx);
             self.set_cause(Cause::Decision);
             result.map_err(|Wipeout| c)?;
         }
@@ -198,7 +198,7 @@ impl Store {
     }
 
     /// Propagation to a fixpoint: hands every change recorded since the last call to the constraints
-    /// subscribed to it ([`crate::Constraint::notify`]; the woken ones join the queue), then revises
+    /// subscribed to it ([`crate::Propagator::notify`]; the woken ones join the queue), then revises
     /// queued constraints, cheapest priority first, until none is left. Names the constraint that
     /// failed; the queue is then empty again, ready for the next call.
     ///
@@ -281,7 +281,7 @@ impl Store {
     }
 
     /// Dijkstra's test for an unassigned `var`: does `var = value` pass every constraint's
-    /// [`crate::Constraint::check`] against the variables assigned so far?
+    /// [`crate::ValueEnumeration::check`] against the variables assigned so far?
     #[inline]
     pub fn is_consistent(&self, model: &Model, var: VarId, value: i32) -> bool {
         model.constraints_of(var).iter().all(|&c| {
@@ -294,7 +294,7 @@ impl Store {
     }
 
     /// Dijkstra's test for many values of an unassigned `var` at once: moves the values of `values`
-    /// that pass every constraint's [`crate::Constraint::check`] to the front, in their order, and
+    /// that pass every constraint's [`crate::ValueEnumeration::check`] to the front, in their order, and
     /// returns how many there are. One call per constraint, not per value: the hot path of check-past
     /// search.
     #[inline]

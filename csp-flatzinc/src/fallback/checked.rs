@@ -1,5 +1,6 @@
 //! [`Checked`]: a relation known by its checker alone.
 
+use csp_core::Propagator;
 use std::fmt;
 
 use csp_core::{CheckCtx, Constraint, VarId};
@@ -50,6 +51,12 @@ impl Constraint for Checked {
         (self.check)(&args)
     }
 
+    fn propagator(&self) -> Option<&dyn Propagator> {
+        Some(self)
+    }
+}
+
+impl Propagator for Checked {
     fn entailment(&self, ctx: &CheckCtx<'_>) -> Option<bool> {
         fixed_verdict(self, ctx)
     }
