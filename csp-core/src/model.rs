@@ -61,6 +61,8 @@ pub struct Model {
     /// Where the entailment cells begin: one per constraint, after every constraint's own cells
     /// (see [`Model::entailment_cell`]).
     entailment_cells: usize,
+    /// Whether some constraint keeps state by [`Propagator::notify`](crate::Propagator::notify).
+    notifies: bool,
     /// Each constraint's [`Propagator::priority`](crate::Propagator::priority), asked once.
     priorities: Vec<Priority>,
     objective: Objective,
@@ -137,6 +139,14 @@ impl Model {
     #[inline]
     pub fn priority(&self, id: ConstraintId) -> Priority {
         self.priorities[id.index()]
+    }
+
+    /// Whether some constraint keeps state by [`Propagator::notify`](crate::Propagator::notify): a
+    /// [`crate::Store`] of the model then records every domain change as an event, under forward
+    /// checking too, so that the state is exact whichever search runs.
+    #[inline]
+    pub fn notifies(&self) -> bool {
+        self.notifies
     }
 
     /// The constraints that subscribe to changes of `var`, with what they subscribe to, in posting order.
@@ -373,8 +383,10 @@ impl ModelBuilder {
             priority: Priority::Medium,
         };
         let mut watches = vec![placeholder; watch_starts[num_vars] as usize];
+        let mut notifies = false;
         for (i, c) in self.constraints.iter().enumerate() {
             let notify = c.uses_notify();
+            notifies |= notify;
             for (position, v) in c.scope().iter().enumerate() {
                 let slot = &mut next[v.index()];
                 watches[*slot as usize] = Watch {
@@ -397,6 +409,7 @@ impl ModelBuilder {
             cell_ranges,
             num_cells,
             entailment_cells,
+            notifies,
             priorities,
             objective: self.objective,
         }

@@ -176,8 +176,15 @@ pub struct Store {
     /// The domains and cells at the root, once [`Store::snapshot_root`] kept them.
     root: Option<Box<RootState>>,
     /// Whether domain changes are recorded as events for the propagation queue (MAC and search by
-    /// decisions); check-past and forward checking have no queue and skip the bookkeeping.
+    /// decisions) and for the constraints that keep state by notification. Check-past and forward
+    /// checking skip the bookkeeping when the model has no such constraint.
     tracking: bool,
+    /// The model [notifies](crate::Model::notifies): events are recorded whatever search runs.
+    always_tracking: bool,
+    /// Whether a propagation to a fixpoint follows the changes (MAC and search by decisions), so
+    /// that the constraints their events wake are queued; value enumeration without MAC only
+    /// notifies.
+    queueing: bool,
     /// For each variable, the events since its changes were last handed to the queue.
     pending: Vec<EventSet>,
     /// The variables with pending events, in the order of their first change.
@@ -376,11 +383,22 @@ impl Store {
     /// store (check-past and forward checking need no events); [`Store::propagate`] and the arc
     /// consistency methods turn it on, and search turns it on from the start for MAC and for search by
     /// decisions, so that the changes of its first decision are seen too.
+    ///
+    /// A store whose model [notifies](crate::Model::notifies) records events always, so that the
+    /// constraints' notified state follows forward checking too: turning tracking off then
+    /// only drops the pending events.
     pub fn set_tracking(&mut self, tracking: bool) {
         if !tracking {
             self.clear_propagation();
         }
-        self.tracking = tracking;
+        self.tracking = tracking || self.always_tracking;
+        self.queueing = tracking;
+    }
+
+    /// Records events and queues the constraints they wake, from now on: propagation follows.
+    fn start_queueing(&mut self) {
+        self.tracking = true;
+        self.queueing = true;
     }
 
     #[inline]

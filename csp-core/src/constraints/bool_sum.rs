@@ -51,8 +51,7 @@ pub struct BoolSum {
     k: i128,
 }
 
-/// 1 once the bit sets describe the domains, 0 before (or after forward checking changed domains
-/// without telling the constraint).
+/// 1 once the bit sets describe the domains, 0 before the first revision.
 const INITIALISED: usize = 0;
 /// Then the words of the bit set of literals known true, then as many of those known false.
 const MASKS: usize = 1;
@@ -377,9 +376,9 @@ impl Propagator for BoolSum {
 }
 
 impl ValueEnumeration for BoolSum {
-    /// Forward checking changes domains without telling the constraint, so its cells start afresh.
+    /// The revision, whose bit sets the store's notifications keep exact under forward checking
+    /// too.
     fn forward_check(&self, _var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
-        ctx.set_cell(INITIALISED, 0);
         self.revise(ctx)
     }
 }

@@ -404,9 +404,9 @@ impl Propagator for Clause {
 }
 
 impl ValueEnumeration for Clause {
-    /// Forward checking changes domains without telling the constraint, so the watches start afresh.
+    /// Unit propagation, as the revision: it moves each watched literal that became false,
+    /// whoever falsified it.
     fn forward_check(&self, _var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
-        ctx.set_cell(CLAUSE_WATCHES, 0);
         self.revise(ctx)
     }
 }
@@ -657,11 +657,8 @@ impl Propagator for BoolAnd {
 }
 
 impl ValueEnumeration for BoolAnd {
-    /// Forward checking changes domains without telling the constraint, so its cells start afresh.
+    /// The revision, whose cells the store's notifications keep exact under forward checking too.
     fn forward_check(&self, _var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
-        for cell in 0..self.state_size() {
-            ctx.set_cell(cell, 0);
-        }
         self.revise(ctx)
     }
 }
@@ -769,7 +766,7 @@ impl Constraint for Parity {
 
 impl Propagator for Parity {
     /// The cells only decide when to run: with at most one variable left unfixed by their count, the
-    /// revision counts again from the domains, so a stale count can never make it prune wrongly.
+    /// revision counts again from the domains.
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         if ctx.cell(PARITY_BOOLEAN) == 0 {
             booleanise(&self.scope, ctx)?;
@@ -819,9 +816,8 @@ impl Propagator for Parity {
 }
 
 impl ValueEnumeration for Parity {
-    /// Forward checking changes domains without telling the constraint: its count starts afresh.
+    /// The filter, which counts from the domains.
     fn forward_check(&self, _var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
-        ctx.set_cell(PARITY_INITIALISED, 0);
         self.filter(ctx)
     }
 }

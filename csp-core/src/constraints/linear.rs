@@ -46,8 +46,8 @@ pub struct Linear {
     rhs: i64,
 }
 
-/// Cell 0 of every relation: 1 once the cells describe the domains, 0 before (or after forward
-/// checking changed domains without telling the constraint).
+/// Cell 0 of every relation: 1 once the cells describe the domains, 0 before the first
+/// notification or revision.
 const INITIALISED: usize = 0;
 /// `=` and `≤`: the sum of the terms' smallest values (an `i128` in two cells) ...
 const SUM_MIN: usize = 1;
@@ -188,8 +188,7 @@ impl Linear {
         }
     }
 
-    /// Computes every cell from the current domains: O(terms), once per search (and again after
-    /// forward checking changed domains behind the constraint's back).
+    /// Computes every cell from the current domains: O(terms), once per search.
     fn initialise(&self, ctx: &mut PropagationCtx<'_>) {
         match self.relation {
             Relation::NotEqual => {
@@ -328,8 +327,8 @@ impl Linear {
     }
 
     /// The cells are exact on entry: every bound change of a scope variable was handed to
-    /// [`Propagator::notify`] before the revision runs (the initialisation computes them when forward
-    /// checking left them stale). A term can lose a value only when its span `|a|·(max x − min x)`
+    /// [`Propagator::notify`] before the revision runs (or the initialisation computes them, on the
+    /// first revision). A term can lose a value only when its span `|a|·(max x − min x)`
     /// exceeds the slack on one side (`c − Σ min`, and for `=` also `Σ max − c`), so the division that
     /// computes its new bounds runs only then, and a fixed term is passed over at once. The terms are
     /// visited and cut in scope order, so the domains change in the order the plain algorithm
@@ -704,11 +703,9 @@ impl ValueEnumeration for Linear {
         self.feasible(min, max)
     }
 
-    /// Forward checking filters from scratch, as before the cells existed. Search by value
-    /// enumeration without MAC records no events, so the cells could not follow its changes: they
-    /// are marked stale, and the next revision (if any) computes them again.
+    /// Forward checking filters from scratch: one pass, whose cuts the store then notifies, so
+    /// the cells follow them.
     fn forward_check(&self, _var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
-        ctx.set_cell(INITIALISED, 0);
         match self.relation {
             Relation::NotEqual => self.filter_not_equal(ctx),
             Relation::Equal | Relation::LessOrEqual => self.filter_bounds(ctx),

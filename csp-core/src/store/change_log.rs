@@ -55,7 +55,7 @@ impl Store {
     /// where events are recorded. Search that learns from failure calls it once, before its root
     /// propagation.
     pub fn enable_change_log(&mut self) {
-        self.tracking = true;
+        self.start_queueing();
         self.log = Some(Box::new(ChangeLog {
             entries: Vec::new(),
             lower_of: vec![Vec::new(); self.num_vars()],

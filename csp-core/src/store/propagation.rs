@@ -87,8 +87,9 @@ impl Store {
     }
 
     /// Assigns `var = value` (trailed): fixes the domain to the value, marks the variable assigned and
-    /// lets every constraint on `var` update its state ([`crate::ValueEnumeration::on_assign`]). The value
-    /// must be in the variable's domain.
+    /// lets every constraint on `var` update its state ([`crate::ValueEnumeration::on_assign`], and
+    /// [`crate::Propagator::notify`] when the model [notifies](Model::notifies)). The value must be
+    /// in the variable's domain.
     pub fn assign(&mut self, model: &Model, var: VarId, value: i32) {
         debug_assert!(!self.is_assigned(var), "{var:?} is already assigned");
         debug_assert!(
@@ -136,11 +137,34 @@ impl Store {
         {
             self.place_on_lines(row, value);
         }
+        if self.always_tracking && !self.queueing {
+            // Value enumeration may take a checkpoint next, and an undo to it drops the events
+            // pending then: the constraints hear of the assignment now. (When propagation
+            // follows, it hands them over.)
+            self.flush(model, None, false);
+        }
     }
 
-    /// Forward checking after `var`'s assignment: runs [`crate::ValueEnumeration::forward_check`] of every
-    /// constraint on `var`, in posting order, and names the first that failed.
+    /// Forward checking after `var`'s assignment: runs
+    /// [`crate::ValueEnumeration::forward_check`] of every constraint on `var`, in posting order,
+    /// and names the first that failed.
+    ///
+    /// When the model [notifies](Model::notifies), every change is also handed to the constraints
+    /// subscribed to it ([`crate::Propagator::notify`]) before the next constraint runs and once
+    /// they all have, as propagation does, so the state they keep stays exact. The constraints
+    /// the events wake are queued only when propagation follows (tracking is on).
     pub fn forward_check(&mut self, model: &Model, var: VarId) -> Result<(), ConstraintId> {
+        self.forward_check_each(model, var, self.queueing)
+    }
+
+    /// [`Store::forward_check`], queueing the constraints that notification wakes when `queue` is
+    /// set (for propagation to follow).
+    fn forward_check_each(
+        &mut self,
+        model: &Model,
+        var: VarId,
+        queue: bool,
+    ) -> Result<(), ConstraintId> {
         // The store did the kept constraint's forward checking when it placed `var`.
         let kept = self.lines.as_deref_mut().map(|lines| {
             let wiped = std::mem::take(&mut lines.wiped);
@@ -155,6 +179,7 @@ impl Store {
                 }
                 continue;
             }
+            self.flush(model, None, queue);
             self.set_cause(Cause::Constraint(c));
             let cells = model.cell_range(c);
             let mut ctx = PropagationCtx::new(self, cells);
@@ -162,6 +187,7 @@ impl Store {
             self.set_cause(Cause::Decision);
             result.map_err(|Wipeout| c)?;
         }
+        self.flush(model, None, queue);
         Ok(())
     }
 
@@ -176,8 +202,8 @@ impl Store {
         model: &Model,
         var: VarId,
     ) -> Result<(), ConstraintId> {
-        self.tracking = true;
-        if let Err(c) = self.forward_check(model, var) {
+        self.start_queueing();
+        if let Err(c) = self.forward_check_each(model, var, true) {
             self.clear_propagation();
             return Err(c);
         }
@@ -190,7 +216,7 @@ impl Store {
     /// Makes every constraint reach its fixpoint with the current domains: the root propagation of a
     /// search that maintains arc consistency. Names the constraint that failed.
     pub fn establish_arc_consistency(&mut self, model: &Model) -> Result<(), ConstraintId> {
-        self.tracking = true;
+        self.start_queueing();
         for c in model.constraint_ids() {
             self.enqueue(c, model.priority(c));
         }
@@ -206,8 +232,8 @@ impl Store {
     /// objective) wake every subscribed constraint; a constraint's own changes wake only the others,
     /// since a revision reaches its own fixpoint.
     pub fn propagate(&mut self, model: &Model) -> Result<(), ConstraintId> {
-        self.tracking = true;
-        self.flush(model, None);
+        self.start_queueing();
+        self.flush(model, None, true);
         while let Some(c) = self.pop() {
             self.queued.set(c.index(), false);
             if self.is_entailed(model, c) {
@@ -228,7 +254,7 @@ impl Store {
             if entailed {
                 self.set_cell(model.entailment_cell(c), 1);
             }
-            self.flush(model, Some(c));
+            self.flush(model, Some(c), true);
         }
         Ok(())
     }
@@ -241,9 +267,12 @@ impl Store {
         self.cells[model.entailment_cell(constraint)] != 0
     }
 
-    /// Hands the pending events to the subscribed constraints and queues those that ask for it, but
-    /// never `except` (the constraint whose revision made the changes).
-    fn flush(&mut self, model: &Model, except: Option<ConstraintId>) {
+    /// Hands the pending events to the subscribed constraints and, when `queue` is set, queues those
+    /// that ask for it, but never `except` (the constraint whose revision made the changes).
+    /// Without `queue` (forward checking) only the constraints that keep state by
+    /// [`crate::Propagator::notify`] hear of the events.
+    #[inline]
+    fn flush(&mut self, model: &Model, except: Option<ConstraintId>, queue: bool) {
         if self.modified.is_empty() {
             return;
         }
@@ -255,7 +284,7 @@ impl Store {
                     continue;
                 }
                 let c = watch.constraint;
-                if self.is_entailed(model, c) {
+                if !(queue || watch.notify) || self.is_entailed(model, c) {
                     continue;
                 }
                 let wake = if watch.notify {
@@ -267,7 +296,7 @@ impl Store {
                 } else {
                     true
                 };
-                if wake && Some(c) != except {
+                if wake && queue && Some(c) != except {
                     self.enqueue(c, watch.priority);
                 }
             }
