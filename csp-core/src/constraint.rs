@@ -32,10 +32,62 @@ use crate::{CheckCtx, EventSet, ExplainCtx, Literal, Priority, PropagationCtx, V
 ///   min-conflicts. Without it, a constraint counts one conflict when the checker refuses.
 ///
 /// A constraint is immutable during search. Incremental state (counters, supports, running sums)
-/// lives in the [`Store`](crate::Store), in the slots of a `StateLayout` that
+/// lives in the [`Store`](crate::Store), in the slots of a [`StateLayout`](crate::StateLayout) that
 /// the constraint lays out when it is built and reads and writes through the contexts: every write
 /// is trailed, so undoing a decision restores the state with no code in the constraint. This is why
 /// a [`crate::Model`] can be searched many times, or by several threads at once.
+///
+/// # Example
+///
+/// At most one of some 0/1 variables is 1: the checker, and a propagator that clears the others
+/// once one is fixed to 1.
+///
+/// ```
+/// use csp_core::{Constraint, EventSet, ModelBuilder, PropagationCtx, Propagator, Store, VarId, Wipeout};
+///
+/// #[derive(Debug)]
+/// struct AtMostOne(Vec<VarId>);
+///
+/// impl Constraint for AtMostOne {
+///     fn scope(&self) -> &[VarId] {
+///         &self.0
+///     }
+///
+///     fn is_satisfied(&self, values: &[i32]) -> bool {
+///         values.iter().filter(|&&v| v == 1).count() <= 1
+///     }
+///
+///     fn propagator(&self) -> Option<&dyn Propagator> {
+///         Some(self)
+///     }
+/// }
+///
+/// impl Propagator for AtMostOne {
+///     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+///         let ones: Vec<VarId> = self.0.iter().copied().filter(|&v| ctx.lb(v) == 1).collect();
+///         match ones.as_slice() {
+///             [] => Ok(()),
+///             [one] => self.0.iter().filter(|&v| v != one).try_for_each(|&v| ctx.fix(v, 0).map(drop)),
+///             _ => Err(Wipeout),
+///         }
+///     }
+///
+///     fn subscribe(&self, _position: usize) -> EventSet {
+///         EventSet::FIXED
+///     }
+/// }
+///
+/// let mut builder = ModelBuilder::new();
+/// let vars: Vec<VarId> = (0..3).map(|i| builder.bool_var(format!("b{i}"))).collect::<Result<_, _>>()?;
+/// builder.post(AtMostOne(vars.clone()))?;
+/// let model = builder.build();
+/// let mut store = Store::new(&model);
+/// store.set_bounds(vars[1], 1, 1).expect("b1 can be 1");
+/// assert!(store.establish_arc_consistency(&model).is_ok());
+/// assert_eq!(store.domain(vars[0]).fixed_value(), Some(0));
+/// assert_eq!(store.domain(vars[2]).fixed_value(), Some(0));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub trait Constraint: fmt::Debug + Send + Sync {
     /// The variables the constraint relates, in the order [`is_satisfied`](Constraint::is_satisfied)
     /// reads their values. A variable appears at most once.
@@ -46,7 +98,7 @@ pub trait Constraint: fmt::Debug + Send + Sync {
     fn is_satisfied(&self, values: &[i32]) -> bool;
 
     /// How many `i64` cells the constraint's trailed state takes in a [`Store`](crate::Store): the
-    /// length of the layout it built its state slots in (all zero at the
+    /// [`len`](crate::StateLayout::len) of the layout it built its state slots in (all zero at the
     /// start). Default: none.
     fn state_size(&self) -> usize {
         0

@@ -34,6 +34,7 @@ mod memory;
 mod model;
 mod revision;
 mod rng;
+mod state;
 mod store;
 
 pub use constraint::{
@@ -51,6 +52,7 @@ pub use revision::{Priority, Wipeout};
 
 pub use literal::{Cause, Literal, LiteralRelation, LogEntry};
 pub use rng::{Rng, rng_for};
+pub use state::{Slot, Slots, StateLayout, StateValue};
 pub use store::change_log::{ExplainCtx, explain_by_bounds};
 pub use store::context::{CheckCtx, PropagationCtx};
 pub use store::{Checkpoint, Store};

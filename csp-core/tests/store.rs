@@ -5,14 +5,13 @@
 //! everything a caller can observe with a snapshot taken at the checkpoint. State cells are not
 //! public, so two probe constraints keep counters in cells and report them through `check`.
 
-use csp_core::ValueEnumeration;
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 
 use csp_core::constraints::{AllDifferent, Linear, NotEqual, Relation, Table};
 use csp_core::{
-    CheckCtx, Checkpoint, Constraint, ConstraintId, Model, ModelBuilder, PropagationCtx, Store,
-    VarId, Wipeout,
+    CheckCtx, Checkpoint, Constraint, ConstraintId, Model, ModelBuilder, PropagationCtx, Slot,
+    StateLayout, Store, ValueEnumeration, VarId, Wipeout,
 };
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
@@ -25,16 +24,31 @@ fn var(index: usize) -> VarId {
 // Probe constraints
 // ---------------------------------------------------------------------------------------------------
 
-/// Cells of a [`CellProbe`]: how many scope variables are assigned, the sum of their values, and the
-/// largest of zero and their values.
-const PROBE_CELLS: usize = 3;
-
-/// A constraint that allows everything and keeps counters of its scope's assignment in state cells.
-/// `check` copies the cells out, since a test cannot read them any other way.
+/// A constraint that allows everything and keeps counters of its scope's assignment in state slots:
+/// how many scope variables are assigned, the sum of their values, and the largest of zero and their
+/// values. `check` copies them out, since a test cannot read them any other way.
 #[derive(Debug)]
 struct CellProbe {
     scope: Vec<VarId>,
     seen: SeenCells,
+    assigned: Slot<i64>,
+    sum: Slot<i64>,
+    largest: Slot<i64>,
+    state: StateLayout,
+}
+
+impl CellProbe {
+    fn new(scope: Vec<VarId>, seen: SeenCells) -> Self {
+        let mut state = StateLayout::new();
+        CellProbe {
+            scope,
+            seen,
+            assigned: state.slot(),
+            sum: state.slot(),
+            largest: state.slot(),
+            state,
+        }
+    }
 }
 
 impl Constraint for CellProbe {
@@ -47,7 +61,7 @@ impl Constraint for CellProbe {
     }
 
     fn state_size(&self) -> usize {
-        PROBE_CELLS
+        self.state.len()
     }
 
     fn value_enumeration(&self) -> Option<&dyn ValueEnumeration> {
@@ -57,16 +71,18 @@ impl Constraint for CellProbe {
 
 impl ValueEnumeration for CellProbe {
     fn on_assign(&self, _var: VarId, value: i32, ctx: &mut PropagationCtx<'_>) {
-        ctx.add_cell(0, 1);
-        ctx.add_cell(1, i64::from(value));
-        // Often rewrites the cell with the value it already holds, a write the store need not trail;
+        ctx.add(self.assigned, 1);
+        ctx.add(self.sum, i64::from(value));
+        // Often rewrites the slot with the value it already holds, a write the store need not trail;
         // undo must come out right either way.
-        let largest = ctx.cell(2).max(i64::from(value));
-        ctx.set_cell(2, largest);
+        let largest = ctx.get(self.largest).max(i64::from(value));
+        ctx.set(self.largest, largest);
     }
 
     fn check(&self, _var: VarId, _value: i32, ctx: &CheckCtx<'_>) -> bool {
-        *self.seen.lock().unwrap() = (0..PROBE_CELLS).map(|i| ctx.cell(i)).collect();
+        *self.seen.lock().unwrap() = [self.assigned, self.sum, self.largest]
+            .map(|slot| ctx.get(slot))
+            .to_vec();
         true
     }
 }
@@ -115,10 +131,7 @@ impl StoreInstance {
         for scope in &self.probes {
             let seen = Arc::new(Mutex::new(Vec::new()));
             builder
-                .post(CellProbe {
-                    scope: vars(scope),
-                    seen: Arc::clone(&seen),
-                })
+                .post(CellProbe::new(vars(scope), Arc::clone(&seen)))
                 .unwrap();
             probes.push((vars(scope), seen));
         }

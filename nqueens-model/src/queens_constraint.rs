@@ -1,11 +1,10 @@
 //! The N-queens global constraint with column and diagonal counters.
 
-use csp_core::ValueEnumeration;
 use std::fmt;
 
 use csp_core::{
-    CheckCtx, Constraint, LineRule, LocalCtx, LocalSearch, ModelError, PropagationCtx, VarId,
-    Wipeout,
+    CheckCtx, Constraint, LineRule, LocalCtx, LocalSearch, ModelError, PropagationCtx, Slots,
+    StateLayout, ValueEnumeration, VarId, Wipeout,
 };
 
 /// The most rows (and columns) a board may have: 2²⁸, so that every row and column fits an `i32` value
@@ -41,6 +40,9 @@ pub struct QueensConstraint {
     /// The index of row 0's variable; row `r` is variable `first + r`, so a variable's row is one
     /// subtraction away.
     first: usize,
+    /// The line counters, laid out as [`QueensConstraint::lines`] indexes them: the whole state.
+    counters: Slots<i64>,
+    state: StateLayout,
 }
 
 impl QueensConstraint {
@@ -73,7 +75,14 @@ impl QueensConstraint {
                 first + row
             )));
         }
-        Ok(QueensConstraint { rows, first })
+        let mut state = StateLayout::new();
+        let counters = state.slots(5 * rows.len() - 2);
+        Ok(QueensConstraint {
+            rows,
+            first,
+            counters,
+            state,
+        })
     }
 
     /// The number of rows (and columns) of the board.
@@ -171,7 +180,7 @@ impl Constraint for QueensConstraint {
     }
 
     fn state_size(&self) -> usize {
-        5 * self.n_queens() - 2
+        self.state.len()
     }
 
     fn local_search(&self) -> Option<&dyn LocalSearch> {
@@ -193,7 +202,7 @@ impl ValueEnumeration for QueensConstraint {
         // An off-board queen has no counters; `propagate` fails on it instead.
         if let Some(column) = self.column(value) {
             for line in self.lines(self.row_of(var), column) {
-                ctx.add_cell(line, 1);
+                ctx.add(self.counters.at(line), 1);
             }
         }
     }
@@ -207,7 +216,7 @@ impl ValueEnumeration for QueensConstraint {
             Some(column) => self
                 .lines(self.row_of(var), column)
                 .into_iter()
-                .all(|line| ctx.cell(line) == 0),
+                .all(|line| ctx.get(self.counters.at(line)) == 0),
             None => false,
         }
     }
@@ -217,7 +226,7 @@ impl ValueEnumeration for QueensConstraint {
     fn retain_consistent(&self, var: VarId, values: &mut [i32], ctx: &CheckCtx<'_>) -> usize {
         let n = self.n_queens();
         let row = self.row_of(var);
-        let cells = ctx.cells();
+        let cells = ctx.run(self.counters);
         // The row's own n-long windows of the diagonal tables: column `c` of this row lies on
         // up-diagonal `row + c`, window index `c`, and on down-diagonal `row − c + n − 1`, window index
         // `n − 1 − c`. Windows of length n let the compiler drop the bounds checks inside the loop.
@@ -247,7 +256,7 @@ impl ValueEnumeration for QueensConstraint {
         if self
             .lines(row, column)
             .into_iter()
-            .any(|line| ctx.cell(line) > 1)
+            .any(|line| ctx.get(self.counters.at(line)) > 1)
         {
             return Err(Wipeout);
         }

@@ -1,12 +1,9 @@
-use crate::{Propagator, ValueEnumeration};
 use std::cell::RefCell;
 
 use crate::{
-    CheckCtx, Constraint, LocalCtx, LocalSearch, PropagationCtx, VarId, Wipeout, revision::Priority,
+    CheckCtx, Constraint, LocalCtx, LocalSearch, PropagationCtx, Propagator, Slot, StateLayout,
+    ValueEnumeration, VarId, Wipeout, revision::Priority,
 };
-
-/// The state cell counting pairs of assigned variables that share a value.
-const CLASHES: usize = 0;
 
 /// The consistency [`AllDifferent`]'s revision reaches (FlatZinc's `all_different_int` with
 /// Gecode's `:: value_propagation`, `:: bounds_propagation`, `:: domain_propagation`).
@@ -44,6 +41,9 @@ pub enum AllDifferentConsistency {
 pub struct AllDifferent {
     scope: Vec<VarId>,
     consistency: AllDifferentConsistency,
+    /// How many pairs of assigned variables share a value.
+    clashes: Slot<i64>,
+    state: StateLayout,
 }
 
 impl AllDifferent {
@@ -54,9 +54,12 @@ impl AllDifferent {
 
     /// All of `vars` pairwise different, revised to `consistency`.
     pub fn with_consistency(vars: Vec<VarId>, consistency: AllDifferentConsistency) -> Self {
+        let mut state = StateLayout::new();
         AllDifferent {
             scope: vars,
             consistency,
+            clashes: state.slot(),
+            state,
         }
     }
 
@@ -79,7 +82,7 @@ impl Constraint for AllDifferent {
     }
 
     fn state_size(&self) -> usize {
-        1
+        self.state.len()
     }
 
     fn local_search(&self) -> Option<&dyn LocalSearch> {
@@ -123,7 +126,7 @@ impl Propagator for AllDifferent {
     }
 
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
-        if ctx.cell(CLASHES) > 0 {
+        if ctx.get(self.clashes) > 0 {
             return Err(Wipeout);
         }
         match self.consistency {
@@ -184,12 +187,12 @@ impl ValueEnumeration for AllDifferent {
             .filter(|&&other| other != var && ctx.value(other) == Some(value))
             .count();
         if clashes > 0 {
-            ctx.add_cell(CLASHES, clashes as i64);
+            ctx.add(self.clashes, clashes as i64);
         }
     }
 
     fn check(&self, var: VarId, value: i32, ctx: &CheckCtx<'_>) -> bool {
-        ctx.cell(CLASHES) == 0
+        ctx.get(self.clashes) == 0
             && self
                 .scope
                 .iter()
@@ -198,7 +201,7 @@ impl ValueEnumeration for AllDifferent {
 
     fn forward_check(&self, var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         let value = ctx.value(var).ok_or(Wipeout)?;
-        if ctx.cell(CLASHES) > 0 {
+        if ctx.get(self.clashes) > 0 {
             return Err(Wipeout);
         }
         for &other in &self.scope {

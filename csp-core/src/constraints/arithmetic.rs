@@ -2,11 +2,11 @@
 //! `x mod y = z` (truncating; `y = 0` has no result), `|x| = z`, `x ^ y = z`, and the minimum or
 //! maximum of an array.
 
-use crate::Propagator;
 use smallvec::SmallVec;
 
 use crate::{
-    Constraint, LiteralRelation, ModelError, PropagationCtx, VarId, Wipeout,
+    Constraint, LiteralRelation, ModelError, PropagationCtx, Propagator, Slot, StateLayout, VarId,
+    Wipeout,
     constraints::util::{
         Args, ceil_div, clamp_i64, floor_div, invalid, keep_flagged, retain_values,
     },
@@ -21,10 +21,7 @@ const ENUMERATION_BUDGET: u64 = 1 << 8;
 /// distinct result if that is more; a wider `z` is cut to the results' bounds only.
 const HOLES_BUDGET: u64 = 1 << 8;
 
-/// The one state cell of `x · y = z` over three distinct variables: 0, or [`X_FIXED`] or
-/// [`Y_FIXED`] when the last enumeration on this path left that factor fixed to some `k ≠ 0` and `z`
-/// holding exactly `k` times the other factor's values (see [`Arithmetic::times_in_step`]).
-const IN_STEP: usize = 0;
+/// The values of [`Arithmetic`]'s `in_step` slot that name the fixed factor.
 const X_FIXED: i64 = 1;
 const Y_FIXED: i64 = 2;
 
@@ -69,13 +66,27 @@ pub struct Arithmetic {
     /// `[x, y, z]`, or `[x, z]` for `abs`.
     args: Args,
     function: Function,
+    /// The one state slot of `x · y = z` over three distinct variables: 0, or [`X_FIXED`] or
+    /// [`Y_FIXED`] when the last enumeration on this path left that factor fixed to some `k ≠ 0`
+    /// and `z` holding exactly `k` times the other factor's values (see
+    /// [`Arithmetic::times_in_step`]).
+    in_step: Option<Slot<i64>>,
+    state: StateLayout,
 }
 
 impl Arithmetic {
     fn binary(x: VarId, y: VarId, z: VarId, function: Function) -> Self {
+        Self::laid_out(Args::new([x, y, z]), function)
+    }
+
+    fn laid_out(args: Args, function: Function) -> Self {
+        let mut state = StateLayout::new();
+        let in_step = (function == Function::Times && args.scope.len() == 3).then(|| state.slot());
         Arithmetic {
-            args: Args::new([x, y, z]),
+            args,
             function,
+            in_step,
+            state,
         }
     }
 
@@ -101,10 +112,7 @@ impl Arithmetic {
 
     /// `|x| = z` (`int_abs`).
     pub fn abs(x: VarId, z: VarId) -> Self {
-        Arithmetic {
-            args: Args::new([x, z]),
-            function: Function::Abs,
-        }
+        Self::laid_out(Args::new([x, z]), Function::Abs)
     }
 
     fn unary(&self) -> bool {
@@ -184,13 +192,13 @@ impl Arithmetic {
         }
     }
 
-    /// Whether the constraint keeps the cell [`IN_STEP`]: `x · y = z` over three distinct
+    /// Whether the constraint keeps the `in_step` slot: `x · y = z` over three distinct
     /// variables.
     fn has_in_step_cell(&self) -> bool {
-        self.function == Function::Times && !self.unary() && self.args.scope.len() == 3
+        self.in_step.is_some()
     }
 
-    /// After an enumeration of `x · y = z`: records in [`IN_STEP`] whether one factor is fixed to
+    /// After an enumeration of `x · y = z`: records in the `in_step` slot whether one factor is fixed to
     /// some `k ≠ 0` and `z` holds exactly `k` times the other factor's values (the enumeration kept
     /// only values with support, and punched every hole of `z`).
     fn note_in_step(&self, ctx: &mut PropagationCtx<'_>) {
@@ -205,7 +213,9 @@ impl Arithmetic {
         let other = if side == X_FIXED { y } else { x };
         // `z` holds `k` times each of the other factor's values, one each: as many values.
         let in_step = side != 0 && ctx.size(z) == ctx.size(other);
-        ctx.set_cell(IN_STEP, if in_step { side } else { 0 });
+        if let Some(slot) = self.in_step {
+            ctx.set(slot, if in_step { side } else { 0 });
+        }
     }
 
     /// The enumeration of `x · y = z` in O(1) when a factor is fixed to 0: every tuple gives 0, so
@@ -222,7 +232,7 @@ impl Arithmetic {
         Some(ctx.restrict_bounds(z, 0, 0))
     }
 
-    /// The enumeration of `x · y = z` in O(1), when [`IN_STEP`] says that, at some earlier point
+    /// The enumeration of `x · y = z` in O(1), when the `in_step` slot says that, at some earlier point
     /// of this path, a factor was fixed to `k ≠ 0` and `z` held exactly `k` times the other
     /// factor's values `W`, and the domains have kept a shape that makes the enumeration's result
     /// a matter of bounds: the other factor's values now form an interval, and `z`'s values are all
@@ -233,7 +243,7 @@ impl Arithmetic {
     /// order, and leaves the two in step again. `None` when the shape does not hold: the caller
     /// enumerates.
     fn times_in_step(&self, ctx: &mut PropagationCtx<'_>) -> Option<Result<(), Wipeout>> {
-        let side = ctx.cell(IN_STEP);
+        let side = self.in_step.map_or(0, |slot| ctx.get(slot));
         if side == 0 {
             return None;
         }
@@ -563,7 +573,7 @@ impl Constraint for Arithmetic {
     }
 
     fn state_size(&self) -> usize {
-        usize::from(self.has_in_step_cell())
+        self.state.len()
     }
 
     fn propagator(&self) -> Option<&dyn Propagator> {

@@ -2,15 +2,14 @@
 //! constraints that MiniZinc's `sum(bool2int(...))`, `count` and neighbourhood sums flatten to.
 
 use crate::{
-    CheckCtx, Constraint, EventSet, ExplainCtx, Literal, ModelError, PropagationCtx, VarId,
-    Wipeout,
+    CheckCtx, Constraint, EventSet, ExplainCtx, Literal, ModelError, PropagationCtx, Propagator,
+    Slot, Slots, StateLayout, ValueEnumeration, VarId, Wipeout,
     constraints::{
         boolean::booleanise,
         linear::{Relation, divide_bounds, explain_bounds, term_bounds},
     },
     revision::Priority,
 };
-use crate::{Propagator, ValueEnumeration};
 
 /// `Σ sᵢ·bᵢ + a·y = c` or `≤ c`, where each `bᵢ` is a 0/1 variable with a unit coefficient
 /// `sᵢ = ±1`, and the integer term `a·y` is optional: the sum of Booleans that FlatZinc writes as
@@ -49,12 +48,14 @@ pub struct BoolSum {
     rhs: i64,
     /// `k = c + #{sᵢ = −1}`, what the true literals and the integer term add up to.
     k: i128,
+    /// Whether the bit sets describe the domains: false before the first revision.
+    initialised: Slot<bool>,
+    /// The bit set of the literals known true, a word per 64 Booleans ...
+    known_true: Slots<i64>,
+    /// ... and of those known false.
+    known_false: Slots<i64>,
+    state: StateLayout,
 }
-
-/// 1 once the bit sets describe the domains, 0 before the first revision.
-const INITIALISED: usize = 0;
-/// Then the words of the bit set of literals known true, then as many of those known false.
-const MASKS: usize = 1;
 
 impl BoolSum {
     /// `Σ sᵢ·bᵢ + a·y ⋈ rhs` over the Booleans `booleans` (`(sᵢ, bᵢ)` with `sᵢ = ±1`) and the
@@ -93,6 +94,8 @@ impl BoolSum {
         if sorted.windows(2).any(|w| w[0] == w[1]) {
             return Err(invalid("a variable appears twice"));
         }
+        let mut state = StateLayout::new();
+        let words = n.div_ceil(64);
         Ok(BoolSum {
             scope,
             coefficients,
@@ -100,12 +103,11 @@ impl BoolSum {
             relation,
             rhs,
             k: i128::from(rhs) + negative as i128,
+            initialised: state.slot(),
+            known_true: state.slots(words),
+            known_false: state.slots(words),
+            state,
         })
-    }
-
-    /// How many words each bit set takes.
-    fn words(&self) -> usize {
-        self.booleans.div_ceil(64)
     }
 
     /// The integer term's variable and coefficient.
@@ -120,16 +122,15 @@ impl BoolSum {
     }
 
     /// `(T, F)`: how many literals the bit sets hold true and false.
-    fn counts(&self, cells: &[i64]) -> (i128, i128) {
-        let w = self.words();
+    fn counts(&self, ctx: &CheckCtx<'_>) -> (i128, i128) {
         let ones = |set: &[i64]| {
             set.iter()
                 .map(|&x| i128::from(x.count_ones()))
                 .sum::<i128>()
         };
         (
-            ones(&cells[MASKS..MASKS + w]),
-            ones(&cells[MASKS + w..MASKS + 2 * w]),
+            ones(ctx.run(self.known_true)),
+            ones(ctx.run(self.known_false)),
         )
     }
 
@@ -144,7 +145,7 @@ impl BoolSum {
     /// Whether a revision could cut something (or must report a failure), from the bit sets and
     /// `y`'s bounds: O(words).
     fn may_prune(&self, ctx: &PropagationCtx<'_>) -> bool {
-        let (t, f) = self.counts(ctx.cells());
+        let (t, f) = self.counts(&ctx.as_check());
         let n = self.booleans as i128;
         let (low, high) = self.integer_range(|v| ctx.lb(v), |v| ctx.ub(v));
         let equal = self.relation == Relation::Equal;
@@ -158,8 +159,7 @@ impl BoolSum {
 
     /// Computes the bit sets from the domains (every Boolean already in `{0, 1}`).
     fn initialise(&self, ctx: &mut PropagationCtx<'_>) {
-        let w = self.words();
-        for word in 0..w {
+        for word in 0..self.known_true.len() {
             let (mut known_true, mut known_false) = (0u64, 0u64);
             for i in word * 64..self.booleans.min(word * 64 + 64) {
                 if let Some(value) = ctx.fixed_value(self.scope[i]) {
@@ -171,10 +171,10 @@ impl BoolSum {
                     }
                 }
             }
-            ctx.set_cell(MASKS + word, known_true as i64);
-            ctx.set_cell(MASKS + w + word, known_false as i64);
+            ctx.set(self.known_true.at(word), known_true as i64);
+            ctx.set(self.known_false.at(word), known_false as i64);
         }
-        ctx.set_cell(INITIALISED, 1);
+        ctx.set(self.initialised, true);
     }
 
     /// Sets every open literal to `truth`.
@@ -238,7 +238,7 @@ impl Constraint for BoolSum {
     }
 
     fn state_size(&self) -> usize {
-        MASKS + 2 * self.words()
+        self.state.len()
     }
 
     fn propagator(&self) -> Option<&dyn Propagator> {
@@ -252,11 +252,11 @@ impl Constraint for BoolSum {
 
 impl Propagator for BoolSum {
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
-        if ctx.cell(INITIALISED) == 0 {
+        if !ctx.get(self.initialised) {
             booleanise(&self.scope[..self.booleans], ctx)?;
             self.initialise(ctx);
         }
-        let (t, f) = self.counts(ctx.cells());
+        let (t, f) = self.counts(&ctx.as_check());
         let n = self.booleans as i128;
         let k = self.k;
         let equal = self.relation == Relation::Equal;
@@ -304,21 +304,21 @@ impl Propagator for BoolSum {
     /// the revision's own changes, which it may have counted, are not counted twice), and queues
     /// the revision only when it could cut something.
     fn notify(&self, position: usize, _events: EventSet, ctx: &mut PropagationCtx<'_>) -> bool {
-        if ctx.cell(INITIALISED) == 0 {
+        if !ctx.get(self.initialised) {
             return true;
         }
         if position < self.booleans {
             let value = i64::from(ctx.lb(self.scope[position]));
             let bit = 1i64 << (position % 64);
             let set = if value == self.true_value(position) {
-                MASKS
+                self.known_true
             } else {
-                MASKS + self.words()
+                self.known_false
             };
-            let cell = set + position / 64;
-            let word = ctx.cell(cell);
+            let slot = set.at(position / 64);
+            let word = ctx.get(slot);
             if word & bit == 0 {
-                ctx.set_cell(cell, word | bit);
+                ctx.set(slot, word | bit);
             }
         }
         self.may_prune(ctx)

@@ -4,11 +4,13 @@
 //! Every variable here is a Boolean: the checkers refuse any value but 0 and 1, and the first
 //! revision cuts each domain to `{0, 1}`.
 
-use crate::{Propagator, ValueEnumeration};
 use hashbrown::HashMap;
 use smallvec::SmallVec;
 
-use crate::{CheckCtx, Constraint, EventSet, PropagationCtx, VarId, Wipeout, revision::Priority};
+use crate::{
+    CheckCtx, Constraint, EventSet, PropagationCtx, Propagator, Slot, Slots, StateLayout,
+    ValueEnumeration, VarId, Wipeout, revision::Priority,
+};
 
 /// A Boolean variable or its negation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -168,7 +170,7 @@ fn gather(literals: impl IntoIterator<Item = Literal>) -> Gathered {
     }
 }
 
-/// Two watched literals of one clause, in state cells `first` and `first + 1` (literal index + 1; 0
+/// Two watched literals of one clause, in the two state slots `watched` (literal index + 1; 0
 /// before the first revision): unit propagation visits a clause only when a watched literal becomes
 /// false (Moskewicz et al., *Chaff*, 2001). The invariant after each revision: both watched literals
 /// are not false, or one is false and the other true.
@@ -176,7 +178,7 @@ struct Watches<'a> {
     scope: &'a [VarId],
     /// The clause's literals.
     lits: &'a [Lit],
-    first: usize,
+    watched: Slots<i64>,
 }
 
 impl Watches<'_> {
@@ -198,13 +200,16 @@ impl Watches<'_> {
             &[only] => {
                 self.lits[only].make_true(self.scope, ctx)?;
                 let other = usize::from(only == 0);
-                ctx.set_cell(self.first, only as i64 + 1);
-                ctx.set_cell(self.first + 1, other.min(self.lits.len() - 1) as i64 + 1);
+                ctx.set(self.watched.at(0), only as i64 + 1);
+                ctx.set(
+                    self.watched.at(1),
+                    other.min(self.lits.len() - 1) as i64 + 1,
+                );
                 Ok(())
             }
             &[a, b, ..] => {
-                ctx.set_cell(self.first, a as i64 + 1);
-                ctx.set_cell(self.first + 1, b as i64 + 1);
+                ctx.set(self.watched.at(0), a as i64 + 1);
+                ctx.set(self.watched.at(1), b as i64 + 1);
                 Ok(())
             }
         }
@@ -213,12 +218,12 @@ impl Watches<'_> {
     /// Moves each false watched literal to one that is not false, or makes the other watched literal
     /// true when there is none; fails when both are false.
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
-        if ctx.cell(self.first) == 0 {
+        if ctx.get(self.watched.at(0)) == 0 {
             return self.initialise(ctx);
         }
         let mut watched = [
-            ctx.cell(self.first) as usize - 1,
-            ctx.cell(self.first + 1) as usize - 1,
+            ctx.get(self.watched.at(0)) as usize - 1,
+            ctx.get(self.watched.at(1)) as usize - 1,
         ];
         for side in 0..2 {
             let check = ctx.as_check();
@@ -232,7 +237,7 @@ impl Watches<'_> {
             });
             if let Some(k) = replacement {
                 watched[side] = k;
-                ctx.set_cell(self.first + side, k as i64 + 1);
+                ctx.set(self.watched.at(side), k as i64 + 1);
             }
         }
         let check = ctx.as_check();
@@ -247,11 +252,11 @@ impl Watches<'_> {
 
     /// Whether the change to the variable at `position` made a watched literal false.
     fn woken(&self, position: usize, ctx: &CheckCtx<'_>) -> bool {
-        if ctx.cell(self.first) == 0 {
+        if ctx.get(self.watched.at(0)) == 0 {
             return true;
         }
         (0..2).any(|side| {
-            let lit = self.lits[ctx.cell(self.first + side) as usize - 1];
+            let lit = self.lits[ctx.get(self.watched.at(side)) as usize - 1];
             lit.slot == position && lit.status(self.scope, ctx) == Some(false)
         })
     }
@@ -269,10 +274,10 @@ pub struct Clause {
     lits: Vec<Lit>,
     /// Some variable appears with both signs: the clause always holds.
     tautology: bool,
+    /// The two watches.
+    watched: Slots<i64>,
+    state: StateLayout,
 }
-
-/// [`Clause`]'s cells: the two watches.
-const CLAUSE_WATCHES: usize = 0;
 
 impl Clause {
     /// `∨ positive ∨ ¬negative`: at least one of `positive` is 1 or one of `negative` is 0.
@@ -288,10 +293,17 @@ impl Clause {
     /// The disjunction of `literals`.
     pub fn from_literals(literals: impl IntoIterator<Item = Literal>) -> Self {
         let gathered = gather(literals);
+        Clause::laid_out(gathered.scope, gathered.lits, gathered.conflict)
+    }
+
+    fn laid_out(scope: Vec<VarId>, lits: Vec<Lit>, tautology: bool) -> Self {
+        let mut state = StateLayout::new();
         Clause {
-            scope: gathered.scope,
-            lits: gathered.lits,
-            tautology: gathered.conflict,
+            scope,
+            lits,
+            tautology,
+            watched: state.slots(2),
+            state,
         }
     }
 
@@ -299,7 +311,7 @@ impl Clause {
         Watches {
             scope: &self.scope,
             lits: &self.lits,
-            first: CLAUSE_WATCHES,
+            watched: self.watched,
         }
     }
 }
@@ -314,7 +326,7 @@ impl Constraint for Clause {
     }
 
     fn state_size(&self) -> usize {
-        2
+        self.state.len()
     }
 
     fn propagator(&self) -> Option<&dyn Propagator> {
@@ -345,12 +357,12 @@ impl Propagator for Clause {
     }
 
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
-        if ctx.cell(CLAUSE_WATCHES) == 0 {
+        if ctx.get(self.watched.at(0)) == 0 {
             booleanise(&self.scope, ctx)?;
             if self.tautology {
                 // Never woken again: nothing left to watch.
-                ctx.set_cell(CLAUSE_WATCHES, 1);
-                ctx.set_cell(CLAUSE_WATCHES + 1, 1);
+                ctx.set(self.watched.at(0), 1);
+                ctx.set(self.watched.at(1), 1);
                 return Ok(());
             }
         } else if self.tautology {
@@ -461,11 +473,11 @@ impl Propagator for Conjunction {
     }
 
     fn negation(&self) -> Option<Box<dyn Constraint>> {
-        Some(Box::new(Clause {
-            scope: self.scope.clone(),
-            lits: self.lits.iter().map(|l| l.negated()).collect(),
-            tautology: false,
-        }))
+        Some(Box::new(Clause::laid_out(
+            self.scope.clone(),
+            self.lits.iter().map(|l| l.negated()).collect(),
+            false,
+        )))
     }
 }
 
@@ -486,13 +498,14 @@ pub struct BoolAnd {
     by_slot: Vec<SmallVec<[usize; 2]>>,
     /// Some variable appears in the conjunction with both signs: it is always false.
     contradiction: bool,
+    /// Whether the revision has run on this path ...
+    initialised: Slot<bool>,
+    /// ... whether some `lᵢ` is known false ...
+    false_seen: Slot<bool>,
+    /// ... and the long clause's two watches.
+    watched: Slots<i64>,
+    state: StateLayout,
 }
-
-/// [`BoolAnd`]'s cells: 1 once initialised; 1 once some `lᵢ` is known false; the long clause's two
-/// watches.
-const AND_INITIALISED: usize = 0;
-const AND_FALSE_SEEN: usize = 1;
-const AND_WATCHES: usize = 2;
 
 impl BoolAnd {
     /// `r ↔ ∧ literals`.
@@ -512,11 +525,16 @@ impl BoolAnd {
         for (i, lit) in long.iter().enumerate() {
             by_slot[lit.slot].push(i);
         }
+        let mut state = StateLayout::new();
         BoolAnd {
             scope,
             long,
             by_slot,
             contradiction: conjunction.conflict,
+            initialised: state.slot(),
+            false_seen: state.slot(),
+            watched: state.slots(2),
+            state,
         }
     }
 
@@ -533,7 +551,7 @@ impl BoolAnd {
         Watches {
             scope: &self.scope,
             lits: &self.long,
-            first: AND_WATCHES,
+            watched: self.watched,
         }
     }
 }
@@ -549,7 +567,7 @@ impl Constraint for BoolAnd {
     }
 
     fn state_size(&self) -> usize {
-        AND_WATCHES + 2
+        self.state.len()
     }
 
     fn propagator(&self) -> Option<&dyn Propagator> {
@@ -592,15 +610,15 @@ impl Propagator for BoolAnd {
     }
 
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
-        if ctx.cell(AND_INITIALISED) == 0 {
+        if !ctx.get(self.initialised) {
             booleanise(&self.scope, ctx)?;
             let check = ctx.as_check();
             let false_seen = self.contradiction
                 || self
                     .conjuncts()
                     .any(|l| l.status(&self.scope, &check) == Some(false));
-            ctx.set_cell(AND_FALSE_SEEN, i64::from(false_seen));
-            ctx.set_cell(AND_INITIALISED, 1);
+            ctx.set(self.false_seen, false_seen);
+            ctx.set(self.initialised, true);
         }
         let r = self.r();
         if r.status(&self.scope, &ctx.as_check()) == Some(true) {
@@ -612,7 +630,7 @@ impl Propagator for BoolAnd {
             }
             return Ok(());
         }
-        if ctx.cell(AND_FALSE_SEEN) == 1 {
+        if ctx.get(self.false_seen) {
             return r.negated().make_true(&self.scope, ctx);
         }
         self.watches().revise(ctx)
@@ -629,7 +647,7 @@ impl Propagator for BoolAnd {
     /// Queues the constraint when `r` became true, some `lᵢ` false (remembered in a cell), or a
     /// watched literal of the long clause false.
     fn notify(&self, position: usize, _events: EventSet, ctx: &mut PropagationCtx<'_>) -> bool {
-        if ctx.cell(AND_INITIALISED) == 0 {
+        if !ctx.get(self.initialised) {
             return true;
         }
         let check = ctx.as_check();
@@ -646,7 +664,7 @@ impl Propagator for BoolAnd {
         }
         wake |= self.watches().woken(position, &check);
         if false_seen {
-            ctx.set_cell(AND_FALSE_SEEN, 1);
+            ctx.set(self.false_seen, true);
         }
         wake || false_seen
     }
@@ -674,15 +692,18 @@ impl ValueEnumeration for BoolAnd {
 pub struct Parity {
     scope: Vec<VarId>,
     odd: bool,
+    /// Whether the count describes the domains ...
+    initialised: Slot<bool>,
+    /// ... whether the domains were cut to Booleans ...
+    booleanised: Slot<bool>,
+    /// ... how many variables are unfixed ...
+    unfixed: Slot<i64>,
+    /// ... the parity of the fixed ones ...
+    sum: Slot<i64>,
+    /// ... and a flag per variable, set once it is counted as fixed.
+    counted: Slots<bool>,
+    state: StateLayout,
 }
-
-/// [`Parity`]'s cells: initialised, cut to Booleans, unfixed count, parity of the fixed, then a flag
-/// per variable once counted.
-const PARITY_INITIALISED: usize = 0;
-const PARITY_BOOLEAN: usize = 1;
-const PARITY_UNFIXED: usize = 2;
-const PARITY_SUM: usize = 3;
-const PARITY_FLAGS: usize = 4;
 
 impl Parity {
     /// The exclusive or of `vars` is 1 when `odd`, 0 otherwise.
@@ -696,9 +717,23 @@ impl Parity {
             }
             *c += 1;
         }
-        Parity {
-            scope: order.into_iter().filter(|v| count[v] % 2 == 1).collect(),
+        Parity::laid_out(
+            order.into_iter().filter(|v| count[v] % 2 == 1).collect(),
             odd,
+        )
+    }
+
+    fn laid_out(scope: Vec<VarId>, odd: bool) -> Self {
+        let mut state = StateLayout::new();
+        Parity {
+            initialised: state.slot(),
+            booleanised: state.slot(),
+            unfixed: state.slot(),
+            sum: state.slot(),
+            counted: state.slots(scope.len()),
+            scope,
+            odd,
+            state,
         }
     }
 
@@ -728,17 +763,17 @@ impl Parity {
             match ctx.fixed_value(v) {
                 Some(x) => {
                     sum ^= i64::from(x != 0);
-                    ctx.set_cell(PARITY_FLAGS + i, 1);
+                    ctx.set(self.counted.at(i), true);
                 }
                 None => {
                     unfixed += 1;
-                    ctx.set_cell(PARITY_FLAGS + i, 0);
+                    ctx.set(self.counted.at(i), false);
                 }
             }
         }
-        ctx.set_cell(PARITY_UNFIXED, unfixed);
-        ctx.set_cell(PARITY_SUM, sum);
-        ctx.set_cell(PARITY_INITIALISED, 1);
+        ctx.set(self.unfixed, unfixed);
+        ctx.set(self.sum, sum);
+        ctx.set(self.initialised, true);
     }
 }
 
@@ -752,7 +787,7 @@ impl Constraint for Parity {
     }
 
     fn state_size(&self) -> usize {
-        PARITY_FLAGS + self.scope.len()
+        self.state.len()
     }
 
     fn propagator(&self) -> Option<&dyn Propagator> {
@@ -768,14 +803,14 @@ impl Propagator for Parity {
     /// The cells only decide when to run: with at most one variable left unfixed by their count, the
     /// revision counts again from the domains.
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
-        if ctx.cell(PARITY_BOOLEAN) == 0 {
+        if !ctx.get(self.booleanised) {
             booleanise(&self.scope, ctx)?;
-            ctx.set_cell(PARITY_BOOLEAN, 1);
+            ctx.set(self.booleanised, true);
         }
-        if ctx.cell(PARITY_INITIALISED) == 0 {
+        if !ctx.get(self.initialised) {
             self.initialise(ctx);
         }
-        if ctx.cell(PARITY_UNFIXED) >= 2 {
+        if ctx.get(self.unfixed) >= 2 {
             return Ok(());
         }
         self.filter(ctx)
@@ -790,17 +825,17 @@ impl Propagator for Parity {
     }
 
     fn notify(&self, position: usize, _events: EventSet, ctx: &mut PropagationCtx<'_>) -> bool {
-        if ctx.cell(PARITY_INITIALISED) == 0 {
+        if !ctx.get(self.initialised) {
             self.initialise(ctx);
-        } else if ctx.cell(PARITY_FLAGS + position) == 0
+        } else if !ctx.get(self.counted.at(position))
             && let Some(x) = ctx.fixed_value(self.scope[position])
         {
-            ctx.set_cell(PARITY_FLAGS + position, 1);
-            ctx.add_cell(PARITY_UNFIXED, -1);
-            let sum = ctx.cell(PARITY_SUM) ^ i64::from(x != 0);
-            ctx.set_cell(PARITY_SUM, sum);
+            ctx.set(self.counted.at(position), true);
+            ctx.add(self.unfixed, -1);
+            let sum = ctx.get(self.sum) ^ i64::from(x != 0);
+            ctx.set(self.sum, sum);
         }
-        ctx.cell(PARITY_UNFIXED) <= 1
+        ctx.get(self.unfixed) <= 1
     }
 
     fn priority(&self) -> Priority {
@@ -808,10 +843,7 @@ impl Propagator for Parity {
     }
 
     fn negation(&self) -> Option<Box<dyn Constraint>> {
-        Some(Box::new(Parity {
-            scope: self.scope.clone(),
-            odd: !self.odd,
-        }))
+        Some(Box::new(Parity::laid_out(self.scope.clone(), !self.odd)))
     }
 }
 

@@ -1,6 +1,5 @@
-use crate::Propagator;
 use crate::{
-    Constraint, PropagationCtx, VarId, Wipeout,
+    Constraint, PropagationCtx, Propagator, Slots, StateLayout, VarId, Wipeout,
     constraints::{AllDifferent, util::Args},
     revision::Priority,
 };
@@ -19,16 +18,23 @@ pub struct Circuit {
     args: Args,
     first: i32,
     all_different: AllDifferent,
+    /// The state of `all_different`, whose revision this one runs.
+    inner: Slots<i64>,
+    state: StateLayout,
 }
 
 impl Circuit {
     /// `succ` is a circuit, nodes numbered from `first`.
     pub fn new(succ: Vec<VarId>, first: i32) -> Self {
         let args = Args::new(succ);
+        let all_different = AllDifferent::new(args.scope.clone());
+        let mut state = StateLayout::new();
         Circuit {
-            all_different: AllDifferent::new(args.scope.clone()),
+            inner: state.slots(all_different.state_size()),
+            all_different,
             args,
             first,
+            state,
         }
     }
 
@@ -126,7 +132,7 @@ impl Constraint for Circuit {
     }
 
     fn state_size(&self) -> usize {
-        self.all_different.state_size()
+        self.state.len()
     }
 
     fn propagator(&self) -> Option<&dyn Propagator> {
@@ -149,8 +155,7 @@ impl Propagator for Circuit {
             }
         }
         loop {
-            let cells = self.all_different.state_size();
-            self.all_different.revise(&mut ctx.inner(0, cells))?;
+            self.all_different.revise(&mut ctx.inner(self.inner))?;
             if !self.eliminate_subtours(ctx)? {
                 return Ok(());
             }

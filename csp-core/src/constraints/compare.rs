@@ -1,8 +1,8 @@
-use crate::{Propagator, ValueEnumeration};
 use smallvec::SmallVec;
 
 use crate::{
-    CheckCtx, Constraint, EventSet, ModelError, PropagationCtx, VarId, Wipeout,
+    CheckCtx, Constraint, EventSet, ModelError, PropagationCtx, Propagator, ValueEnumeration,
+    VarId, Wipeout,
     constraints::{
         Reification,
         util::{LIST_BUDGET, clamp_i64, invalid, retain_values_where},

@@ -1,8 +1,7 @@
-use crate::Propagator;
 use hashbrown::HashSet;
 
 use crate::{
-    Constraint, ModelError, PropagationCtx, VarId, Wipeout,
+    Constraint, ModelError, PropagationCtx, Propagator, VarId, Wipeout,
     constraints::{
         set::ValueSet,
         util::{Args, dedup_reasons, invalid},

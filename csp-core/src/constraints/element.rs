@@ -1,8 +1,7 @@
-use crate::Propagator;
 use smallvec::SmallVec;
 
 use crate::{
-    Constraint, DomainView, ModelError, PropagationCtx, VarId, Wipeout,
+    Constraint, DomainView, ModelError, PropagationCtx, Propagator, VarId, Wipeout,
     constraints::util::{
         Args, LIST_BUDGET, dedup_reasons, invalid, retain_values, retain_values_where,
     },

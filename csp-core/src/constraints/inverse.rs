@@ -1,8 +1,8 @@
-use crate::Propagator;
 use std::cell::RefCell;
 
 use crate::{
-    Constraint, PropagationCtx, VarId, Wipeout, constraints::util::Args, revision::Priority,
+    Constraint, PropagationCtx, Propagator, Slot, Slots, StateLayout, VarId, Wipeout,
+    constraints::util::Args, revision::Priority,
 };
 
 /// The most state cells an [`Inverse`] keeps for its domain copies (one 64-bit word per variable
@@ -38,12 +38,13 @@ pub struct Inverse {
     /// The domain copies' words per variable of `f` (over `g`'s indices) and of `g`, when the
     /// revision is incremental.
     words: Option<(usize, usize)>,
+    /// Whether the copies describe an arc-consistent state of the domains ...
+    initialised: Slot<bool>,
+    /// ... the copies of `f`'s variables' words and of `g`'s (empty without the incremental
+    /// revision).
+    copies: [Slots<i64>; 2],
+    state: StateLayout,
 }
-
-/// Cell 0: 1 once the copies describe an arc-consistent state of the domains. The copies follow:
-/// `f`'s variables' words, then `g`'s.
-const INITIALISED: usize = 0;
-const COPIES: usize = 1;
 
 thread_local! {
     /// The words an incremental revision reads and builds, kept between revisions so that none
@@ -67,6 +68,13 @@ impl Inverse {
             && cells <= SNAPSHOT_BUDGET
             && fits(g_first, f_words)
             && fits(f_first, g_words);
+        let mut state = StateLayout::new();
+        let initialised = state.slot();
+        let copies = if incremental {
+            [state.slots(nf * f_words), state.slots(ng * g_words)]
+        } else {
+            [state.slots(0), state.slots(0)]
+        };
         Inverse {
             args,
             nf,
@@ -74,6 +82,9 @@ impl Inverse {
             f_first,
             g_first,
             words: incremental.then_some((f_words, g_words)),
+            initialised,
+            copies,
+            state,
         }
     }
 
@@ -137,13 +148,13 @@ impl Inverse {
                 vars: f,
                 base: self.g_first,
                 words: words.0,
-                cell: COPIES,
+                copies: self.copies[0],
             },
             Side {
                 vars: g,
                 base: self.f_first,
                 words: words.1,
-                cell: COPIES + self.nf * words.0,
+                copies: self.copies[1],
             },
         ]
     }
@@ -154,7 +165,7 @@ impl Inverse {
         for side in self.sides(words) {
             side.read(ctx, &mut now);
             for (k, &word) in now.iter().enumerate() {
-                ctx.set_cell(side.cell + k, word as i64);
+                ctx.set(side.copies.at(k), word as i64);
             }
         }
     }
@@ -188,10 +199,10 @@ impl Inverse {
             g.prune_from_losses(ctx, &f, f_now, removed)?;
             // The copies: `f` as read, `g` as read less what was just removed from it.
             for (k, &word) in f_now.iter().enumerate() {
-                ctx.set_cell(f.cell + k, word as i64);
+                ctx.set(f.copies.at(k), word as i64);
             }
             for (k, (&word, &gone)) in g_now.iter().zip(removed.iter()).enumerate() {
-                ctx.set_cell(g.cell + k, (word & !gone) as i64);
+                ctx.set(g.copies.at(k), (word & !gone) as i64);
             }
             Ok(())
         })
@@ -199,13 +210,13 @@ impl Inverse {
 }
 
 /// One array of an [`Inverse`] for the incremental revision: its variables, each with a copy of
-/// `words` words in the cells from `cell` on, bit `b` of word `w` standing for the other array's
+/// `words` words in the state slots `copies`, bit `b` of word `w` standing for the other array's
 /// index `base + 64w + b`.
 struct Side<'a> {
     vars: &'a [VarId],
     base: i32,
     words: usize,
-    cell: usize,
+    copies: Slots<i64>,
 }
 
 impl Side<'_> {
@@ -236,7 +247,7 @@ impl Side<'_> {
     ) -> Result<(), Wipeout> {
         removed.clear();
         removed.resize(self.vars.len() * self.words, 0);
-        let copies = &ctx.cells()[other.cell..other.cell + now.len()];
+        let copies = &ctx.run(other.copies)[..now.len()];
         let mut any = false;
         for (k, (&copy, &word)) in copies.iter().zip(now).enumerate() {
             let mut lost = copy as u64 & !word;
@@ -307,8 +318,7 @@ impl Constraint for Inverse {
     }
 
     fn state_size(&self) -> usize {
-        self.words
-            .map_or(0, |(f, g)| COPIES + self.nf * f + self.ng * g)
+        self.state.len()
     }
 
     fn propagator(&self) -> Option<&dyn Propagator> {
@@ -366,10 +376,10 @@ impl Propagator for Inverse {
         let Some(words) = self.words else {
             return self.revise_from_scratch(ctx);
         };
-        if ctx.cell(INITIALISED) == 0 {
+        if !ctx.get(self.initialised) {
             self.revise_from_scratch(ctx)?;
             self.save_copies(ctx, words);
-            ctx.set_cell(INITIALISED, 1);
+            ctx.set(self.initialised, true);
             return Ok(());
         }
         self.revise_incremental(ctx, words)?;

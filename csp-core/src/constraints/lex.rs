@@ -1,6 +1,6 @@
-use crate::Propagator;
 use crate::{
-    Constraint, PropagationCtx, VarId, Wipeout, constraints::util::Args, revision::Priority,
+    Constraint, PropagationCtx, Propagator, VarId, Wipeout, constraints::util::Args,
+    revision::Priority,
 };
 
 /// `x ≤lex y` or `x <lex y`: FlatZinc's `lex_lesseq_int`, `lex_less_int` and their Boolean twins. The

@@ -1,10 +1,9 @@
 use crate::{
-    CheckCtx, Constraint, EventSet, ExplainCtx, Literal, ModelError, PropagationCtx, VarId,
-    Wipeout,
-    constraints::util::{ceil_div, clamp_i64, floor_div, read_i128, write_i128},
+    CheckCtx, Constraint, EventSet, ExplainCtx, Literal, ModelError, PropagationCtx, Propagator,
+    Slot, Slots, StateLayout, ValueEnumeration, VarId, Wipeout,
+    constraints::util::{ceil_div, clamp_i64, floor_div},
     revision::Priority,
 };
-use crate::{Propagator, ValueEnumeration};
 
 /// How a linear sum relates to its right-hand side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,27 +43,54 @@ pub struct Linear {
     coefficients: Vec<i64>,
     relation: Relation,
     rhs: i64,
+    state: LinearState,
 }
 
-/// Cell 0 of every relation: 1 once the cells describe the domains, 0 before the first
-/// notification or revision.
-const INITIALISED: usize = 0;
-/// `=` and `≤`: the sum of the terms' smallest values (an `i128` in two cells) ...
-const SUM_MIN: usize = 1;
-/// ... and (`=` only) of their largest values (two cells; unused under `≤`) ...
-const SUM_MAX: usize = 3;
-/// ... an upper bound on the widest term's span, saturated to `i64::MAX` ...
-const WIDEST: usize = 5;
-/// ... then, under `=`, each term's lower bound as last seen and after them each term's upper
-/// bound; under `≤`, each term's *smallest-value bound* alone (its variable's lower bound for a
-/// coefficient of 0 or more, its upper bound for a negative one).
-const BOUNDS: usize = 6;
-/// `≠`: how many terms with a non-zero coefficient are unfixed ...
-const UNFIXED: usize = 1;
-/// ... the sum of the fixed ones (two cells) ...
-const FIXED_SUM: usize = 2;
-/// ... and one flag per term, set once the term is counted as fixed.
-const FIXED_FLAGS: usize = 4;
+/// [`Linear`]'s trailed state. Each relation reads its own slots; the others are laid out but
+/// never read (a few cells).
+#[derive(Debug, Clone)]
+struct LinearState {
+    /// Whether the slots describe the domains: false before the first notification or revision.
+    initialised: Slot<bool>,
+    /// `=` and `≤`: the sum of the terms' smallest values ...
+    sum_min: Slot<i128>,
+    /// ... and (`=` only) of their largest values ...
+    sum_max: Slot<i128>,
+    /// ... an upper bound on the widest term's span, saturated to `i64::MAX` ...
+    widest: Slot<i64>,
+    /// ... under `=` each term's lower bound as last seen, under `≤` each term's *smallest-value
+    /// bound* alone (its variable's lower bound for a coefficient of 0 or more, its upper bound for
+    /// a negative one) ...
+    lower: Slots<i64>,
+    /// ... and under `=` each term's upper bound as last seen.
+    upper: Slots<i64>,
+    /// `≠`: how many terms with a non-zero coefficient are unfixed ...
+    unfixed: Slot<i64>,
+    /// ... the sum of the fixed ones ...
+    fixed_sum: Slot<i128>,
+    /// ... and a flag per term, set once the term is counted as fixed.
+    fixed: Slots<bool>,
+    layout: StateLayout,
+}
+
+impl LinearState {
+    fn new(relation: Relation, terms: usize) -> Self {
+        let mut layout = StateLayout::new();
+        let runs = |r: Relation| if relation == r { terms } else { 0 };
+        LinearState {
+            initialised: layout.slot(),
+            sum_min: layout.slot(),
+            sum_max: layout.slot(),
+            widest: layout.slot(),
+            lower: layout.slots(terms - runs(Relation::NotEqual)),
+            upper: layout.slots(runs(Relation::Equal)),
+            unfixed: layout.slot(),
+            fixed_sum: layout.slot(),
+            fixed: layout.slots(runs(Relation::NotEqual)),
+            layout,
+        }
+    }
+}
 
 /// Parallel arrays of coefficients and variables must have one coefficient per variable.
 fn same_length(coefficients: usize, vars: usize) -> Result<(), ModelError> {
@@ -93,11 +119,13 @@ impl Linear {
     /// 64-bit; the sums are computed in 128 bits, so none overflows).
     pub fn with_i64(terms: Vec<(i64, VarId)>, relation: Relation, rhs: i64) -> Self {
         let (coefficients, scope): (Vec<i64>, Vec<VarId>) = terms.into_iter().unzip();
+        let state = LinearState::new(relation, scope.len());
         Linear {
             scope,
             coefficients,
             relation,
             rhs,
+            state,
         }
     }
 
@@ -139,10 +167,9 @@ impl Linear {
     /// are kept, else from the domains.
     /// (Under `≤` only the smallest sum is kept, so the largest is summed from the domains.)
     fn sum_bounds(&self, ctx: &CheckCtx<'_>) -> (i128, i128) {
-        let initialised = self.relation != Relation::NotEqual && ctx.cell(INITIALISED) == 1;
+        let initialised = self.relation != Relation::NotEqual && ctx.get(self.state.initialised);
         if initialised && self.relation == Relation::Equal {
-            let cells = ctx.cells();
-            return (read_i128(cells, SUM_MIN), read_i128(cells, SUM_MAX));
+            return (ctx.get(self.state.sum_min), ctx.get(self.state.sum_max));
         }
         let (mut min, mut max) = (0i128, 0i128);
         for (&a, &v) in self.coefficients.iter().zip(&self.scope) {
@@ -151,22 +178,22 @@ impl Linear {
             max += q;
         }
         if initialised {
-            min = read_i128(ctx.cells(), SUM_MIN);
+            min = ctx.get(self.state.sum_min);
         }
         (min, max)
     }
 
-    fn lower_cell(&self, term: usize) -> usize {
-        BOUNDS + term
+    fn lower_cell(&self, term: usize) -> Slot<i64> {
+        self.state.lower.at(term)
     }
 
-    fn upper_cell(&self, term: usize) -> usize {
+    fn upper_cell(&self, term: usize) -> Slot<i64> {
         debug_assert_eq!(
             self.relation,
             Relation::Equal,
             "only `=` keeps upper bounds"
         );
-        BOUNDS + self.scope.len() + term
+        self.state.upper.at(term)
     }
 
     /// The bound of term `i`'s variable that gives the term its smallest value, `lo` for a
@@ -181,10 +208,10 @@ impl Linear {
     #[inline]
     fn store_term(&self, i: usize, lo: i32, hi: i32, ctx: &mut PropagationCtx<'_>) {
         if self.relation == Relation::Equal {
-            ctx.set_cell(self.lower_cell(i), i64::from(lo));
-            ctx.set_cell(self.upper_cell(i), i64::from(hi));
+            ctx.set(self.lower_cell(i), i64::from(lo));
+            ctx.set(self.upper_cell(i), i64::from(hi));
         } else {
-            ctx.set_cell(self.lower_cell(i), i64::from(self.smallest_side(i, lo, hi)));
+            ctx.set(self.lower_cell(i), i64::from(self.smallest_side(i, lo, hi)));
         }
     }
 
@@ -195,19 +222,19 @@ impl Linear {
                 let (mut unfixed, mut sum) = (0i64, 0i128);
                 for (i, (&a, &v)) in self.coefficients.iter().zip(&self.scope).enumerate() {
                     match ctx.fixed_value(v) {
-                        _ if a == 0 => ctx.set_cell(FIXED_FLAGS + i, 1),
+                        _ if a == 0 => ctx.set(self.state.fixed.at(i), true),
                         Some(x) => {
                             sum += i128::from(a) * i128::from(x);
-                            ctx.set_cell(FIXED_FLAGS + i, 1);
+                            ctx.set(self.state.fixed.at(i), true);
                         }
                         None => {
                             unfixed += 1;
-                            ctx.set_cell(FIXED_FLAGS + i, 0);
+                            ctx.set(self.state.fixed.at(i), false);
                         }
                     }
                 }
-                ctx.set_cell(UNFIXED, unfixed);
-                write_i128(ctx, FIXED_SUM, sum);
+                ctx.set(self.state.unfixed, unfixed);
+                ctx.set(self.state.fixed_sum, sum);
             }
             Relation::Equal | Relation::LessOrEqual => {
                 let (mut min, mut max, mut widest) = (0i128, 0i128, 0i128);
@@ -219,25 +246,24 @@ impl Linear {
                     widest = widest.max(q - p);
                     self.store_term(i, lo, hi, ctx);
                 }
-                write_i128(ctx, SUM_MIN, min);
+                ctx.set(self.state.sum_min, min);
                 if self.relation == Relation::Equal {
-                    write_i128(ctx, SUM_MAX, max);
+                    ctx.set(self.state.sum_max, max);
                 }
-                ctx.set_cell(WIDEST, clamp_i64(widest));
+                ctx.set(self.state.widest, clamp_i64(widest));
             }
         }
-        ctx.set_cell(INITIALISED, 1);
+        ctx.set(self.state.initialised, true);
     }
 
     /// Whether a revision could cut a bound (or must report a failure), judged from the cells alone.
     fn may_prune(&self, ctx: &PropagationCtx<'_>) -> bool {
-        let cells = ctx.cells();
         let rhs = i128::from(self.rhs);
-        let mut slack = rhs - read_i128(cells, SUM_MIN);
+        let mut slack = rhs - ctx.get(self.state.sum_min);
         if self.relation == Relation::Equal {
-            slack = slack.min(read_i128(cells, SUM_MAX) - rhs);
+            slack = slack.min(ctx.get(self.state.sum_max) - rhs);
         }
-        slack < 0 || i128::from(cells[WIDEST]) > slack
+        slack < 0 || i128::from(ctx.get(self.state.widest)) > slack
     }
 
     /// Brings term `i`'s cached bounds and the sums up to date with its current bounds, and answers
@@ -251,13 +277,12 @@ impl Linear {
         let (lo, hi) = (ctx.lb(v), ctx.ub(v));
         let a = i128::from(self.coefficients[i]);
         let rhs = i128::from(self.rhs);
-        let cells = ctx.cells();
-        let mut min = read_i128(cells, SUM_MIN);
-        let widest = i128::from(cells[WIDEST]);
+        let mut min = ctx.get(self.state.sum_min);
+        let widest = i128::from(ctx.get(self.state.widest));
         let slack = if self.relation == Relation::Equal {
             let (lower, upper) = (self.lower_cell(i), self.upper_cell(i));
-            let (old_lo, old_hi) = (cells[lower] as i32, cells[upper] as i32);
-            let mut max = read_i128(cells, SUM_MAX);
+            let (old_lo, old_hi) = (ctx.get(lower) as i32, ctx.get(upper) as i32);
+            let mut max = ctx.get(self.state.sum_max);
             if (lo, hi) != (old_lo, old_hi) {
                 let lower_shift = a * (i128::from(lo) - i128::from(old_lo));
                 let upper_shift = a * (i128::from(hi) - i128::from(old_hi));
@@ -268,19 +293,19 @@ impl Linear {
                 };
                 min += min_shift;
                 max += max_shift;
-                write_i128(ctx, SUM_MIN, min);
-                write_i128(ctx, SUM_MAX, max);
-                ctx.set_cell(lower, i64::from(lo));
-                ctx.set_cell(upper, i64::from(hi));
+                ctx.set(self.state.sum_min, min);
+                ctx.set(self.state.sum_max, max);
+                ctx.set(lower, i64::from(lo));
+                ctx.set(upper, i64::from(hi));
             }
             (rhs - min).min(max - rhs)
         } else {
             let cell = self.lower_cell(i);
-            let (old, new) = (cells[cell] as i32, self.smallest_side(i, lo, hi));
+            let (old, new) = (ctx.get(cell) as i32, self.smallest_side(i, lo, hi));
             if new != old {
                 min += a * (i128::from(new) - i128::from(old));
-                write_i128(ctx, SUM_MIN, min);
-                ctx.set_cell(cell, i64::from(new));
+                ctx.set(self.state.sum_min, min);
+                ctx.set(cell, i64::from(new));
             }
             rhs - min
         };
@@ -290,8 +315,7 @@ impl Linear {
     /// The kept sums of the smallest and largest values; the second is meaningful under `=` only
     /// (`≤` never reads it).
     fn cached_sums(&self, ctx: &PropagationCtx<'_>) -> (i128, i128) {
-        let cells = ctx.cells();
-        (read_i128(cells, SUM_MIN), read_i128(cells, SUM_MAX))
+        (ctx.get(self.state.sum_min), ctx.get(self.state.sum_max))
     }
 
     /// Bounds consistency from the cells: every term is cut to what the slack allows, until nothing
@@ -349,7 +373,7 @@ impl Linear {
             if equal {
                 slack = slack.min(sums.1 - rhs);
             }
-            if i128::from(ctx.cell(WIDEST)) <= slack {
+            if i128::from(ctx.get(self.state.widest)) <= slack {
                 break;
             }
             let mut changed = false;
@@ -391,14 +415,14 @@ impl Linear {
                 }
                 widest = widest.max(span);
             }
-            ctx.set_cell(WIDEST, clamp_i64(widest as i128));
+            ctx.set(self.state.widest, clamp_i64(widest as i128));
             if !changed {
                 break;
             }
         }
-        write_i128(ctx, SUM_MIN, sums.0);
+        ctx.set(self.state.sum_min, sums.0);
         if equal {
-            write_i128(ctx, SUM_MAX, sums.1);
+            ctx.set(self.state.sum_max, sums.1);
         }
         Ok(())
     }
@@ -410,11 +434,11 @@ impl Linear {
         for (i, (&a, &v)) in self.coefficients.iter().zip(&self.scope).enumerate() {
             let (lo, hi) = (ctx.lb(v), ctx.ub(v));
             let kept = if self.relation == Relation::Equal {
-                ctx.cell(self.lower_cell(i)) == i64::from(lo)
-                    && ctx.cell(self.upper_cell(i)) == i64::from(hi)
+                ctx.get(self.lower_cell(i)) == i64::from(lo)
+                    && ctx.get(self.upper_cell(i)) == i64::from(hi)
             } else {
                 // A term with coefficient 0 hears of nothing (it adds nothing to the sums).
-                a == 0 || ctx.cell(self.lower_cell(i)) == i64::from(self.smallest_side(i, lo, hi))
+                a == 0 || ctx.get(self.lower_cell(i)) == i64::from(self.smallest_side(i, lo, hi))
             };
             if !kept {
                 return false;
@@ -528,11 +552,7 @@ impl Constraint for Linear {
     }
 
     fn state_size(&self) -> usize {
-        match self.relation {
-            Relation::NotEqual => FIXED_FLAGS + self.scope.len(),
-            Relation::Equal => BOUNDS + 2 * self.scope.len(),
-            Relation::LessOrEqual => BOUNDS + self.scope.len(),
-        }
+        self.state.layout.len()
     }
 
     fn propagator(&self) -> Option<&dyn Propagator> {
@@ -568,12 +588,12 @@ impl Propagator for Linear {
     /// Bounds consistency for `=` and `≤` (weaker than arc consistency on equalities, whose holes
     /// inside a domain it does not see); for `≠`, the one value that would complete the sum.
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
-        if ctx.cell(INITIALISED) == 0 {
+        if !ctx.get(self.state.initialised) {
             self.initialise(ctx);
         }
         match self.relation {
             Relation::NotEqual => {
-                if ctx.cell(UNFIXED) >= 2 {
+                if ctx.get(self.state.unfixed) >= 2 {
                     return Ok(());
                 }
                 self.filter_not_equal(ctx)
@@ -606,24 +626,24 @@ impl Propagator for Linear {
     /// O(1): moves the sums by the change of one term's bounds (or counts one more fixed term), and
     /// queues the revision only when it could prune.
     fn notify(&self, position: usize, _events: EventSet, ctx: &mut PropagationCtx<'_>) -> bool {
-        if ctx.cell(INITIALISED) == 0 {
+        if !ctx.get(self.state.initialised) {
             self.initialise(ctx);
         } else if self.relation == Relation::NotEqual {
             let var = self.scope[position];
-            if ctx.cell(FIXED_FLAGS + position) == 0
+            if !ctx.get(self.state.fixed.at(position))
                 && let Some(x) = ctx.fixed_value(var)
             {
-                ctx.set_cell(FIXED_FLAGS + position, 1);
-                ctx.add_cell(UNFIXED, -1);
-                let sum = read_i128(ctx.cells(), FIXED_SUM)
+                ctx.set(self.state.fixed.at(position), true);
+                ctx.add(self.state.unfixed, -1);
+                let sum = ctx.get(self.state.fixed_sum)
                     + i128::from(self.coefficients[position]) * i128::from(x);
-                write_i128(ctx, FIXED_SUM, sum);
+                ctx.set(self.state.fixed_sum, sum);
             }
         } else {
             return self.refresh_term(position, ctx);
         }
         match self.relation {
-            Relation::NotEqual => ctx.cell(UNFIXED) <= 1,
+            Relation::NotEqual => ctx.get(self.state.unfixed) <= 1,
             Relation::Equal | Relation::LessOrEqual => self.may_prune(ctx),
         }
     }

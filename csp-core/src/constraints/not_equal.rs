@@ -1,9 +1,8 @@
 use crate::{
-    CheckCtx, Constraint, EventSet, PropagationCtx, VarId, Wipeout,
+    CheckCtx, Constraint, EventSet, PropagationCtx, Propagator, ValueEnumeration, VarId, Wipeout,
     constraints::{Linear, Relation},
     revision::Priority,
 };
-use crate::{Propagator, ValueEnumeration};
 
 /// `x + a != y + b`: plain disequality with offsets, enough to state the N-queens diagonals
 /// pairwise (`q[i] + i != q[j] + j`).

@@ -2,8 +2,9 @@
 //! preceding another (`value_precede`), and the position of the first maximum or minimum
 //! (`arg_max`, `arg_min`).
 
-use crate::Propagator;
-use crate::{Constraint, EventSet, PropagationCtx, VarId, Wipeout, constraints::util::Args};
+use crate::{
+    Constraint, EventSet, PropagationCtx, Propagator, VarId, Wipeout, constraints::util::Args,
+};
 
 /// `x₁ ≤ x₂ ≤ … ≤ xₙ`: MiniZinc's `increasing(x)`, and `decreasing(x)` over the array reversed.
 ///

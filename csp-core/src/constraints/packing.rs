@@ -2,9 +2,8 @@
 //! put into bins of limited or variable load (`bin_packing`, `bin_packing_capa`,
 //! `bin_packing_load`).
 
-use crate::Propagator;
 use crate::{
-    Constraint, EventSet, ModelError, PropagationCtx, VarId, Wipeout,
+    Constraint, EventSet, ModelError, PropagationCtx, Propagator, VarId, Wipeout,
     constraints::util::{Args, invalid},
     revision::Priority,
 };

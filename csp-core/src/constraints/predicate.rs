@@ -1,7 +1,6 @@
-use crate::{Propagator, ValueEnumeration};
 use std::fmt;
 
-use crate::{CheckCtx, Constraint, PropagationCtx, VarId, Wipeout};
+use crate::{CheckCtx, Constraint, PropagationCtx, Propagator, ValueEnumeration, VarId, Wipeout};
 
 /// A binary relation given by a closure: `relation(x, y)` must hold.
 pub struct Predicate {

@@ -2,9 +2,9 @@
 //! the sequence) and `cost_regular` (each transition also costs something, and the costs add up to a
 //! variable).
 
-use crate::Propagator;
 use crate::{
-    Constraint, EventSet, ModelError, PropagationCtx, VarId, Wipeout,
+    Constraint, EventSet, ModelError, PropagationCtx, Propagator, Slot, Slots, StateLayout, VarId,
+    Wipeout,
     constraints::util::{Args, invalid},
 };
 
@@ -153,10 +153,38 @@ struct Layers {
     position_layers: Vec<u32>,
     /// Whether a variable is read at several layers (a removal for one layer then concerns others).
     repeated: bool,
+    state: LayersState,
 }
 
-/// State cell 0: whether the counts have been built.
-const BUILT: usize = 0;
+/// The trailed state of a [`Layers`] graph.
+#[derive(Debug, Clone)]
+struct LayersState {
+    /// Whether the counts have been built ...
+    built: Slot<bool>,
+    /// ... the bit set of scope positions changed since the last revision ...
+    dirty: Slots<u64>,
+    /// ... the labels still alive at each layer ...
+    alive: Slots<i64>,
+    /// ... each node's edges in (high half) and out (low half) ...
+    nodes: Slots<i64>,
+    /// ... and each label's edges.
+    labels: Slots<i64>,
+    layout: StateLayout,
+}
+
+impl LayersState {
+    fn new(dirty_words: usize, layers: usize, nodes: usize, labels: usize) -> Self {
+        let mut layout = StateLayout::new();
+        LayersState {
+            built: layout.slot(),
+            dirty: layout.slots(dirty_words),
+            alive: layout.slots(layers),
+            nodes: layout.slots(nodes),
+            labels: layout.slots(labels),
+            layout,
+        }
+    }
+}
 
 impl Layers {
     fn new(n: usize, automaton: Automaton) -> Self {
@@ -263,7 +291,20 @@ impl Layers {
             position_start: vec![0; 1],
             position_layers: Vec::new(),
             repeated: false,
+            state: LayersState::new(0, 0, 0, 0),
         }
+        .laid_out()
+    }
+
+    /// The graph with its state laid out for its current positions.
+    fn laid_out(mut self) -> Self {
+        self.state = LayersState::new(
+            self.dirty_words(),
+            self.n,
+            self.states.len(),
+            self.n * self.symbols(),
+        );
+        self
     }
 
     /// The same graph over arguments whose layer `i` reads the scope variable at position
@@ -279,7 +320,7 @@ impl Layers {
             self.position_layers.extend(list);
             self.position_start.push(self.position_layers.len() as u32);
         }
-        self
+        self.laid_out()
     }
 
     /// Words of the bit set of scope positions changed since the last revision.
@@ -290,11 +331,11 @@ impl Layers {
     /// A subscribed change happened at scope position `position`: its layers are looked at by the
     /// next revision.
     fn mark(&self, ctx: &mut PropagationCtx<'_>, position: usize) {
-        let cell = 1 + position / 64;
-        let word = ctx.cell(cell);
-        let bit = 1i64 << (position % 64);
+        let slot = self.state.dirty.at(position / 64);
+        let word = ctx.get(slot);
+        let bit = 1u64 << (position % 64);
         if word & bit == 0 {
-            ctx.set_cell(cell, word | bit);
+            ctx.set(slot, word | bit);
         }
     }
 
@@ -303,22 +344,22 @@ impl Layers {
     }
 
     fn cells(&self) -> usize {
-        1 + self.dirty_words() + self.n + self.states.len() + self.n * self.symbols()
+        self.state.layout.len()
     }
 
-    /// The cell counting the labels still alive at `layer`.
-    fn alive_cell(&self, layer: usize) -> usize {
-        1 + self.dirty_words() + layer
+    /// The slot counting the labels still alive at `layer`.
+    fn alive_cell(&self, layer: usize) -> Slot<i64> {
+        self.state.alive.at(layer)
     }
 
-    /// The cell of `node`: its edges in (high half) and out (low half).
-    fn node_cell(&self, node: u32) -> usize {
-        1 + self.dirty_words() + self.n + node as usize
+    /// The slot of `node`: its edges in (high half) and out (low half).
+    fn node_cell(&self, node: u32) -> Slot<i64> {
+        self.state.nodes.at(node as usize)
     }
 
-    /// The cell counting the edges of a label.
-    fn label_cell(&self, label: u32) -> usize {
-        1 + self.dirty_words() + self.n + self.states.len() + label as usize
+    /// The slot counting the edges of a label.
+    fn label_cell(&self, label: u32) -> Slot<i64> {
+        self.state.labels.at(label as usize)
     }
 
     fn label(&self, layer: usize, symbol: u32) -> u32 {
@@ -339,12 +380,12 @@ impl Layers {
 
     /// Whether `node` is alive, between revisions: it has edges in and out.
     fn node_alive(&self, ctx: &PropagationCtx<'_>, node: u32) -> bool {
-        let cell = ctx.cell(self.node_cell(node));
+        let cell = ctx.get(self.node_cell(node));
         cell >> 32 != 0 && cell & OUT_MASK != 0
     }
 
     fn label_alive(&self, ctx: &PropagationCtx<'_>, label: u32) -> bool {
-        ctx.cell(self.label_cell(label)) != 0
+        ctx.get(self.label_cell(label)) != 0
     }
 
     /// Whether an edge is alive: its nodes and its label are.
@@ -390,31 +431,42 @@ impl Layers {
         if !alive[start as usize] {
             return Err(Wipeout);
         }
-        let mut counts = vec![0i64; self.cells()];
-        counts[BUILT] = 1;
-        counts[self.node_cell(start)] = IN_ONE;
+        let mut nodes = vec![0i64; self.states.len()];
+        let mut labels = vec![0i64; self.n * symbols];
+        let mut alive_labels = vec![0i64; self.n];
+        nodes[start as usize] = IN_ONE;
         for &k in &self.last_layer {
-            counts[self.node_cell(k)] |= 1;
+            nodes[k as usize] |= 1;
         }
         for e in &self.edges {
             if alive[e.from as usize] && alive[e.to as usize] && allowed(ctx, e) {
-                counts[self.node_cell(e.from)] += 1;
-                counts[self.node_cell(e.to)] += IN_ONE;
-                counts[self.label_cell(e.label)] += 1;
+                nodes[e.from as usize] += 1;
+                nodes[e.to as usize] += IN_ONE;
+                labels[e.label as usize] += 1;
             }
         }
         for (k, &alive) in alive.iter().enumerate() {
             if !alive {
-                counts[self.node_cell(k as u32)] = 0;
+                nodes[k] = 0;
             }
         }
-        for label in 0..(self.n * symbols) as u32 {
-            if counts[self.label_cell(label)] > 0 {
-                counts[self.alive_cell(label as usize / symbols)] += 1;
+        for (label, &count) in labels.iter().enumerate() {
+            if count > 0 {
+                alive_labels[label / symbols] += 1;
             }
         }
-        for (cell, &count) in counts.iter().enumerate() {
-            ctx.set_cell(cell, count);
+        ctx.set(self.state.built, true);
+        for w in 0..self.state.dirty.len() {
+            ctx.set(self.state.dirty.at(w), 0);
+        }
+        for (k, &count) in nodes.iter().enumerate() {
+            ctx.set(self.node_cell(k as u32), count);
+        }
+        for (label, &count) in labels.iter().enumerate() {
+            ctx.set(self.label_cell(label as u32), count);
+        }
+        for (layer, &count) in alive_labels.iter().enumerate() {
+            ctx.set(self.alive_cell(layer), count);
         }
         Ok(())
     }
@@ -441,9 +493,9 @@ impl Layers {
         flags: &mut [bool],
     ) {
         let cell = self.node_cell(node);
-        let before = ctx.cell(cell);
+        let before = ctx.get(cell);
         let after = before - delta;
-        ctx.set_cell(cell, after);
+        ctx.set(cell, after);
         let alive = |c: i64| c >> 32 != 0 && c & OUT_MASK != 0;
         if alive(before) && !alive(after) {
             flags[node as usize] = true;
@@ -461,8 +513,8 @@ impl Layers {
         flags: &mut [bool],
     ) {
         let cell = self.label_cell(label);
-        let count = ctx.cell(cell) - 1;
-        ctx.set_cell(cell, count);
+        let count = ctx.get(cell) - 1;
+        ctx.set(cell, count);
         if count == 0 {
             self.kill_label(label, pending, flags);
         }
@@ -490,8 +542,8 @@ impl Layers {
             match death {
                 Death::Label(label) => {
                     let layer = label as usize / self.symbols();
-                    ctx.set_cell(self.label_cell(label), 0);
-                    ctx.add_cell(self.alive_cell(layer), -1);
+                    ctx.set(self.label_cell(label), 0);
+                    ctx.add(self.alive_cell(layer), -1);
                     touched.push(layer);
                     let range =
                         self.label_edges[label as usize]..self.label_edges[label as usize + 1];
@@ -563,7 +615,7 @@ impl Layers {
     ) -> Result<(), Wipeout> {
         let symbols = self.symbols() as u32;
         let mut everything = false;
-        if ctx.cell(BUILT) == 0 {
+        if !ctx.get(self.state.built) {
             for i in 0..self.n {
                 ctx.restrict_bounds(var(i), 1, i64::from(symbols))?;
             }
@@ -579,7 +631,7 @@ impl Layers {
             // loses one, so a layer whose domain kept its size is skipped.
             let mut look = |ctx: &mut PropagationCtx<'_>, layer: usize| {
                 let x = var(layer);
-                if ctx.size(x) == ctx.cell(self.alive_cell(layer)) as u64 {
+                if ctx.size(x) == ctx.get(self.alive_cell(layer)) as u64 {
                     return;
                 }
                 for v in 1..=symbols {
@@ -593,11 +645,11 @@ impl Layers {
                 (0..self.n).for_each(|layer| look(ctx, layer));
             } else {
                 for w in 0..self.dirty_words() {
-                    let mut word = ctx.cell(1 + w) as u64;
+                    let mut word = ctx.get(self.state.dirty.at(w));
                     if word == 0 {
                         continue;
                     }
-                    ctx.set_cell(1 + w, 0);
+                    ctx.set(self.state.dirty.at(w), 0);
                     while word != 0 {
                         let p = w * 64 + word.trailing_zeros() as usize;
                         word &= word - 1;

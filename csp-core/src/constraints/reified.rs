@@ -1,7 +1,7 @@
 use crate::{
-    CheckCtx, Constraint, EventSet, ModelError, PropagationCtx, VarId, Wipeout, revision::Priority,
+    CheckCtx, Constraint, EventSet, ModelError, PropagationCtx, Propagator, Slots, StateLayout,
+    ValueEnumeration, VarId, Wipeout, revision::Priority,
 };
-use crate::{Propagator, ValueEnumeration};
 
 /// How a [`Reified`] constraint ties its Boolean to the constraint it wraps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,7 +34,11 @@ pub struct Reified {
     /// Where each variable of `scope[1..]` stands in the negation's scope.
     negation_positions: Vec<usize>,
     mode: Reification,
-    inner_cells: usize,
+    /// The wrapped constraint's state ...
+    inner_state: Slots<i64>,
+    /// ... and its negation's.
+    negation_state: Slots<i64>,
+    state: StateLayout,
 }
 
 impl Reified {
@@ -74,9 +78,14 @@ impl Reified {
         let mut scope = Vec::with_capacity(constraint.scope().len() + 1);
         scope.push(b);
         scope.extend_from_slice(constraint.scope());
+        let mut state = StateLayout::new();
+        let inner_state = state.slots(constraint.state_size());
+        let negation_state = state.slots(negation.as_ref().map_or(0, |n| n.state_size()));
         Ok(Reified {
             scope,
-            inner_cells: constraint.state_size(),
+            inner_state,
+            negation_state,
+            state,
             inner: constraint,
             negation,
             negation_positions,
@@ -96,10 +105,6 @@ impl Reified {
 
     fn b(&self) -> VarId {
         self.scope[0]
-    }
-
-    fn negation_cells(&self) -> usize {
-        self.negation.as_ref().map_or(0, |n| n.state_size())
     }
 
     /// What the constraint holding means for `b` under the mode, given the constraint's truth.
@@ -128,7 +133,7 @@ impl Constraint for Reified {
     }
 
     fn state_size(&self) -> usize {
-        self.inner_cells + self.negation_cells()
+        self.state.len()
     }
 
     fn propagator(&self) -> Option<&dyn Propagator> {
@@ -147,7 +152,7 @@ impl Propagator for Reified {
         if ctx.fixed_value(b).is_none() {
             let entailment = self
                 .inner
-                .entailment(&ctx.as_check().inner(0, self.inner_cells));
+                .entailment(&ctx.as_check().inner(self.inner_state));
             match entailment.and_then(|holds| self.b_follows(holds)) {
                 Some(value) => {
                     ctx.fix(b, value)?;
@@ -156,16 +161,14 @@ impl Propagator for Reified {
             }
         }
         match ctx.fixed_value(b) {
-            Some(1) => self.inner.revise(&mut ctx.inner(0, self.inner_cells)),
+            Some(1) => self.inner.revise(&mut ctx.inner(self.inner_state)),
             Some(_) if self.mode == Reification::Implies => Ok(()),
             _ => match &self.negation {
-                Some(negation) => {
-                    negation.revise(&mut ctx.inner(self.inner_cells, self.negation_cells()))
-                }
+                Some(negation) => negation.revise(&mut ctx.inner(self.negation_state)),
                 None => {
                     let entailed = self
                         .inner
-                        .entailment(&ctx.as_check().inner(0, self.inner_cells));
+                        .entailment(&ctx.as_check().inner(self.inner_state));
                     if entailed == Some(true) {
                         Err(Wipeout)
                     } else {
@@ -197,11 +200,8 @@ impl Propagator for Reified {
         if position > 0 {
             let inner_events = events & self.inner.subscribe(position - 1);
             if self.inner.uses_notify() && !inner_events.is_empty() {
-                self.inner.notify(
-                    position - 1,
-                    inner_events,
-                    &mut ctx.inner(0, self.inner_cells),
-                );
+                self.inner
+                    .notify(position - 1, inner_events, &mut ctx.inner(self.inner_state));
             }
             if let Some(negation) = &self.negation
                 && negation.uses_notify()
@@ -209,11 +209,7 @@ impl Propagator for Reified {
                 let at = self.negation_positions[position - 1];
                 let negation_events = events & negation.subscribe(at);
                 if !negation_events.is_empty() {
-                    negation.notify(
-                        at,
-                        negation_events,
-                        &mut ctx.inner(self.inner_cells, self.negation_cells()),
-                    );
+                    negation.notify(at, negation_events, &mut ctx.inner(self.negation_state));
                 }
             }
         }
@@ -256,7 +252,7 @@ impl Propagator for Reified {
     }
 
     fn entailment(&self, ctx: &CheckCtx<'_>) -> Option<bool> {
-        let holds = self.inner.entailment(&ctx.inner(0, self.inner_cells));
+        let holds = self.inner.entailment(&ctx.inner(self.inner_state));
         match (self.mode, ctx.fixed_value(self.b())) {
             (Reification::Implies, Some(0)) => Some(true),
             (_, Some(1)) => holds,
@@ -272,13 +268,9 @@ impl ValueEnumeration for Reified {
             return;
         }
         self.inner
-            .on_assign(var, value, &mut ctx.inner(0, self.inner_cells));
+            .on_assign(var, value, &mut ctx.inner(self.inner_state));
         if let Some(negation) = &self.negation {
-            negation.on_assign(
-                var,
-                value,
-                &mut ctx.inner(self.inner_cells, self.negation_cells()),
-            );
+            negation.on_assign(var, value, &mut ctx.inner(self.negation_state));
         }
     }
 }

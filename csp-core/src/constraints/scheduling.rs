@@ -1,10 +1,9 @@
 //! Scheduling: tasks with start variables and constant durations sharing a resource.
 
-use crate::Propagator;
 use std::cell::RefCell;
 
 use crate::{
-    Constraint, EventSet, ModelError, PropagationCtx, VarId, Wipeout,
+    Constraint, EventSet, ModelError, PropagationCtx, Propagator, VarId, Wipeout,
     constraints::util::{Args, dedup_reasons, invalid},
     revision::Priority,
 };

@@ -1,8 +1,7 @@
 use crate::{
-    CheckCtx, Constraint, DomainView, EventSet, PropagationCtx, VarId, Wipeout,
-    constraints::util::LIST_BUDGET, revision::Priority,
+    CheckCtx, Constraint, DomainView, EventSet, PropagationCtx, Propagator, ValueEnumeration,
+    VarId, Wipeout, constraints::util::LIST_BUDGET, revision::Priority,
 };
-use crate::{Propagator, ValueEnumeration};
 
 /// A finite set of integers as sorted, disjoint, non-touching ranges: FlatZinc's set literals
 /// (`1..5`, `{1, 3, 5}`), however wide.

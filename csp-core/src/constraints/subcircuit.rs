@@ -1,8 +1,7 @@
 //! Subcircuits: a circuit over some of the nodes, the others left out.
 
-use crate::Propagator;
 use crate::{
-    Constraint, PropagationCtx, VarId, Wipeout,
+    Constraint, PropagationCtx, Propagator, Slots, StateLayout, VarId, Wipeout,
     constraints::{AllDifferent, util::Args},
     revision::Priority,
 };
@@ -22,16 +21,23 @@ pub struct Subcircuit {
     args: Args,
     first: i32,
     all_different: AllDifferent,
+    /// The state of `all_different`, whose revision this one runs.
+    inner: Slots<i64>,
+    state: StateLayout,
 }
 
 impl Subcircuit {
     /// `succ` is a subcircuit, nodes numbered from `first`.
     pub fn new(succ: Vec<VarId>, first: i32) -> Self {
         let args = Args::new(succ);
+        let all_different = AllDifferent::new(args.scope.clone());
+        let mut state = StateLayout::new();
         Subcircuit {
-            all_different: AllDifferent::new(args.scope.clone()),
+            inner: state.slots(all_different.state_size()),
+            all_different,
             args,
             first,
+            state,
         }
     }
 
@@ -146,7 +152,7 @@ impl Constraint for Subcircuit {
     }
 
     fn state_size(&self) -> usize {
-        self.all_different.state_size()
+        self.state.len()
     }
 
     fn propagator(&self) -> Option<&dyn Propagator> {
@@ -165,8 +171,7 @@ impl Propagator for Subcircuit {
             ctx.restrict_bounds(self.args.var(i), lo, hi)?;
         }
         loop {
-            let cells = self.all_different.state_size();
-            self.all_different.revise(&mut ctx.inner(0, cells))?;
+            self.all_different.revise(&mut ctx.inner(self.inner))?;
             if !self.chains(ctx)? {
                 return Ok(());
             }

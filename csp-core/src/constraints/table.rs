@@ -1,8 +1,8 @@
-use crate::{Propagator, ValueEnumeration};
 use std::cell::RefCell;
 
 use crate::{
-    CheckCtx, Constraint, ModelError, PropagationCtx, VarId, Wipeout,
+    CheckCtx, Constraint, ModelError, PropagationCtx, Propagator, Slot, Slots, StateLayout,
+    ValueEnumeration, VarId, Wipeout,
     constraints::util::{Args, retain_values},
     revision::Priority,
 };
@@ -49,7 +49,7 @@ pub struct Table {
     compact: Option<Compact>,
 }
 
-/// What compact-table precomputes, and where its cells lie.
+/// What compact-table precomputes, and its trailed state.
 #[derive(Debug, Clone)]
 struct Compact {
     /// How many tuples there are.
@@ -57,6 +57,17 @@ struct Compact {
     /// Words of the tuple bit sets: `⌈tuples / 64⌉` (at least one).
     words: usize,
     columns: Vec<Column>,
+    /// Whether the state describes the domains ...
+    initialised: Slot<bool>,
+    /// ... how many words are non-zero ...
+    limit: Slot<usize>,
+    /// ... the live tuples' words ...
+    live: Slots<u64>,
+    /// ... a permutation of the words' indices whose first `limit` are the non-zero words ...
+    index: Slots<usize>,
+    /// ... and each variable's domain size at the last revision.
+    sizes: Slots<u64>,
+    state: StateLayout,
 }
 
 /// One variable's distinct values in the table, with their support bit sets and their cells.
@@ -66,9 +77,11 @@ struct Column {
     values: Vec<i32>,
     /// `supports[k * words..(k + 1) * words]`: the tuples in which the variable takes `values[k]`.
     supports: Vec<u64>,
-    /// The first cell of the values' "present at the last revision" flags, bit `k % 64` of word
-    /// `k / 64` for `values[k]`; the residues follow them, one cell per value.
-    first_cell: usize,
+    /// The values' "present at the last revision" flags, bit `k % 64` of word `k / 64` for
+    /// `values[k]` ...
+    flags: Slots<u64>,
+    /// ... and their residues: the word that last held a supporting tuple, one per value.
+    residues: Slots<usize>,
     /// `values[0]`, when the values are consecutive integers: then the flags line up with the
     /// domain's bits, and a word of the domain gives 64 values' presence at once.
     consecutive_from: Option<i32>,
@@ -77,12 +90,7 @@ struct Column {
 impl Column {
     /// How many words the flags take.
     fn flag_words(&self) -> usize {
-        self.values.len().div_ceil(64)
-    }
-
-    /// The first residue cell.
-    fn residue_cell(&self) -> usize {
-        self.first_cell + self.flag_words()
+        self.flags.len()
     }
 
     /// Which of the values the domain holds, as flag words: bit `k % 64` of word `k / 64` for
@@ -105,18 +113,17 @@ impl Column {
     }
 }
 
-/// Compact-table's cells: initialised, `limit`, then the words, then the index permutation, then
-/// each variable's domain size at the last revision, then each column's flag words and residues.
-const INITIALISED: usize = 0;
-const LIMIT: usize = 1;
-const WORDS: usize = 2;
-
 impl Compact {
     fn build(arity: usize, tuples: &[i32]) -> Option<Self> {
         let count = tuples.len() / arity.max(1);
         let words = count.div_ceil(64).max(1);
         let mut columns = Vec::with_capacity(arity);
-        let mut cell = WORDS + 2 * words + arity;
+        let mut state = StateLayout::new();
+        let initialised = state.slot();
+        let limit = state.slot();
+        let live = state.slots(words);
+        let index = state.slots(words);
+        let sizes = state.slots(arity);
         let mut total_words = 0usize;
         for p in 0..arity {
             let mut values: Vec<i32> = tuples.iter().skip(p).step_by(arity).copied().collect();
@@ -143,32 +150,28 @@ impl Compact {
                 })
                 .copied();
             columns.push(Column {
-                first_cell: cell,
+                flags: state.slots(values.len().div_ceil(64)),
+                residues: state.slots(values.len()),
                 values,
                 supports,
                 consecutive_from,
             });
-            cell += columns[p].flag_words() + columns[p].values.len();
         }
         Some(Compact {
             tuples: count,
             words,
             columns,
+            initialised,
+            limit,
+            live,
+            index,
+            sizes,
+            state,
         })
-    }
-
-    fn index_cell(&self, i: usize) -> usize {
-        WORDS + self.words + i
-    }
-
-    fn size_cell(&self, p: usize) -> usize {
-        WORDS + 2 * self.words + p
     }
 
     fn state_size(&self) -> usize {
-        self.columns.last().map_or(WORDS + 2 * self.words, |c| {
-            c.residue_cell() + c.values.len()
-        })
+        self.state.len()
     }
 
     fn support(&self, p: usize, k: usize) -> &[u64] {
@@ -414,7 +417,7 @@ thread_local! {
 
 impl Compact {
     fn word(&self, ctx: &PropagationCtx<'_>, offset: usize) -> u64 {
-        ctx.cell(WORDS + offset) as u64
+        ctx.get(self.live.at(offset))
     }
 
     fn initialise(&self, scope: &[VarId], ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
@@ -426,10 +429,10 @@ impl Compact {
             } else {
                 (1u64 << bits) - 1
             };
-            ctx.set_cell(WORDS + offset, word as i64);
-            ctx.set_cell(self.index_cell(offset), offset as i64);
+            ctx.set(self.live.at(offset), word);
+            ctx.set(self.index.at(offset), offset);
         }
-        ctx.set_cell(LIMIT, self.words as i64);
+        ctx.set(self.limit, self.words);
         for (p, column) in self.columns.iter().enumerate() {
             // Values outside the table's column have no tuple at all (a table without tuples has
             // no column values, and fails below when its words are all zero).
@@ -437,17 +440,17 @@ impl Compact {
                 ctx.restrict_bounds(scope[p], i64::from(lo), i64::from(hi))?;
             }
             retain_values(ctx, scope[p], |v| column.values.binary_search(&v).is_ok())?;
-            ctx.set_cell(self.size_cell(p), 0);
+            ctx.set(self.sizes.at(p), 0);
             let values = column.values.len();
             for w in 0..column.flag_words() {
                 let bits = (values - 64 * w).min(64);
-                ctx.set_cell(column.first_cell + w, (u64::MAX >> (64 - bits)) as i64);
+                ctx.set(column.flags.at(w), u64::MAX >> (64 - bits));
             }
             for k in 0..values {
-                ctx.set_cell(column.residue_cell() + k, 0);
+                ctx.set(column.residues.at(k), 0);
             }
         }
-        ctx.set_cell(INITIALISED, 1);
+        ctx.set(self.initialised, true);
         if tuples == 0 { Err(Wipeout) } else { Ok(()) }
     }
 
@@ -459,26 +462,26 @@ impl Compact {
         mask: &[u64],
         negate: bool,
     ) -> Result<(), Wipeout> {
-        let mut limit = ctx.cell(LIMIT) as usize;
+        let mut limit = ctx.get(self.limit);
         let mut i = limit;
         while i > 0 {
             i -= 1;
-            let offset = ctx.cell(self.index_cell(i)) as usize;
+            let offset = ctx.get(self.index.at(i));
             let old = self.word(ctx, offset);
             let keep = if negate { !mask[offset] } else { mask[offset] };
             let new = old & keep;
             if new != old {
-                ctx.set_cell(WORDS + offset, new as i64);
+                ctx.set(self.live.at(offset), new);
                 if new == 0 {
                     // Swap the emptied word's index with the last non-zero one.
                     limit -= 1;
-                    let last = ctx.cell(self.index_cell(limit));
-                    ctx.set_cell(self.index_cell(i), last);
-                    ctx.set_cell(self.index_cell(limit), offset as i64);
+                    let last = ctx.get(self.index.at(limit));
+                    ctx.set(self.index.at(i), last);
+                    ctx.set(self.index.at(limit), offset);
                 }
             }
         }
-        ctx.set_cell(LIMIT, limit as i64);
+        ctx.set(self.limit, limit);
         if limit == 0 { Err(Wipeout) } else { Ok(()) }
     }
 
@@ -488,7 +491,7 @@ impl Compact {
         ctx: &mut PropagationCtx<'_>,
         mask: &mut Vec<u64>,
     ) -> Result<(), Wipeout> {
-        let fresh = ctx.cell(INITIALISED) == 0;
+        let fresh = !ctx.get(self.initialised);
         if fresh {
             self.initialise(scope, ctx)?;
         }
@@ -498,20 +501,20 @@ impl Compact {
         for (p, column) in self.columns.iter().enumerate() {
             let var = scope[p];
             let size = ctx.size(var);
-            if size as i64 == ctx.cell(self.size_cell(p)) {
+            if size == ctx.get(self.sizes.at(p)) {
                 continue;
             }
             changed += 1;
             last_changed = p;
             let (mut removed, mut kept) = (0u32, 0u32);
             for w in 0..column.flag_words() {
-                let flags = ctx.cell(column.first_cell + w) as u64;
+                let flags = ctx.get(column.flags.at(w));
                 let present = column.present(ctx.domain(var), w);
                 removed += (flags & !present).count_ones();
                 kept += (flags & present).count_ones();
             }
             if removed == 0 {
-                ctx.set_cell(self.size_cell(p), size as i64);
+                ctx.set(self.sizes.at(p), size);
                 continue;
             }
             // Whichever list is shorter builds the mask: the lost values' tuples to clear, or the
@@ -519,11 +522,11 @@ impl Compact {
             let incremental = removed < kept;
             mask.clear();
             mask.resize(self.words, 0);
-            let limit = ctx.cell(LIMIT) as usize;
+            let limit = ctx.get(self.limit);
             for w in 0..column.flag_words() {
-                let flags = ctx.cell(column.first_cell + w) as u64;
+                let flags = ctx.get(column.flags.at(w));
                 let present = column.present(ctx.domain(var), w);
-                ctx.set_cell(column.first_cell + w, (flags & present) as i64);
+                ctx.set(column.flags.at(w), flags & present);
                 let mut listed = if incremental {
                     flags & !present
                 } else {
@@ -534,13 +537,13 @@ impl Compact {
                     listed &= listed - 1;
                     let support = self.support(p, k);
                     for i in 0..limit {
-                        let offset = ctx.cell(self.index_cell(i)) as usize;
+                        let offset = ctx.get(self.index.at(i));
                         mask[offset] |= support[offset];
                     }
                 }
             }
             self.intersect(ctx, mask, incremental)?;
-            ctx.set_cell(self.size_cell(p), size as i64);
+            ctx.set(self.sizes.at(p), size);
         }
         // filterDomains: every value keeps a live tuple, or goes.
         for (p, column) in self.columns.iter().enumerate() {
@@ -549,9 +552,9 @@ impl Compact {
                 // Its remaining values lost no tuple: only tuples with its lost values went.
                 continue;
             }
-            let residues = column.residue_cell();
+            let residues = column.residues;
             for w in 0..column.flag_words() {
-                let flags = ctx.cell(column.first_cell + w) as u64;
+                let flags = ctx.get(column.flags.at(w));
                 let mut unsupported = 0u64;
                 let mut listed = flags;
                 while listed != 0 {
@@ -559,16 +562,16 @@ impl Compact {
                     listed &= listed - 1;
                     let k = 64 * w + bit as usize;
                     let support = self.support(p, k);
-                    let residue = ctx.cell(residues + k) as usize;
+                    let residue = ctx.get(residues.at(k));
                     if self.word(ctx, residue) & support[residue] != 0 {
                         continue;
                     }
-                    let limit = ctx.cell(LIMIT) as usize;
+                    let limit = ctx.get(self.limit);
                     let found = (0..limit)
-                        .map(|i| ctx.cell(self.index_cell(i)) as usize)
+                        .map(|i| ctx.get(self.index.at(i)))
                         .find(|&offset| self.word(ctx, offset) & support[offset] != 0);
                     match found {
-                        Some(offset) => ctx.set_cell(residues + k, offset as i64),
+                        Some(offset) => ctx.set(residues.at(k), offset),
                         None => {
                             ctx.remove(var, column.values[k])?;
                             unsupported |= 1 << bit;
@@ -576,10 +579,11 @@ impl Compact {
                     }
                 }
                 if unsupported != 0 {
-                    ctx.set_cell(column.first_cell + w, (flags & !unsupported) as i64);
+                    ctx.set(column.flags.at(w), flags & !unsupported);
                 }
             }
-            ctx.set_cell(self.size_cell(p), ctx.size(var) as i64);
+            let size = ctx.size(var);
+            ctx.set(self.sizes.at(p), size);
         }
         Ok(())
     }

@@ -1,5 +1,5 @@
-//! What several families of constraints share: division rounded the right way, 128-bit sums kept in
-//! two state cells, argument lists in which a variable repeats, and the bounded listing of values.
+//! What several families of constraints share: division rounded the right way, argument lists in
+//! which a variable repeats, and the bounded listing of values.
 
 use hashbrown::HashMap;
 
@@ -61,19 +61,6 @@ pub(crate) fn ceil_div(a: i128, b: i128) -> i128 {
 /// unclamped bound would.
 pub(crate) fn clamp_i64(x: i128) -> i64 {
     x.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64
-}
-
-/// Reads the `i128` kept in cells `low` and `low + 1` (low word first) by [`write_i128`].
-#[inline]
-pub(crate) fn read_i128(cells: &[i64], low: usize) -> i128 {
-    (i128::from(cells[low + 1]) << 64) | i128::from(cells[low] as u64)
-}
-
-/// Keeps `value` in cells `low` and `low + 1`, each write trailed (and skipped when unchanged).
-#[inline]
-pub(crate) fn write_i128(ctx: &mut PropagationCtx<'_>, low: usize, value: i128) {
-    ctx.set_cell(low, value as u64 as i64);
-    ctx.set_cell(low + 1, (value >> 64) as i64);
 }
 
 /// A list of arguments (FlatZinc's arrays may name one variable several times) over a scope in which

@@ -1,9 +1,8 @@
 //! Globals about which values an array takes: how many distinct ones (`nvalue`), whether a value is
 //! among them (`member`), and all different but for some values (`alldifferent_except`).
 
-use crate::Propagator;
 use crate::{
-    Constraint, PropagationCtx, VarId, Wipeout,
+    Constraint, PropagationCtx, Propagator, VarId, Wipeout,
     constraints::{
         set::ValueSet,
         util::{Args, LIST_BUDGET, retain_values},

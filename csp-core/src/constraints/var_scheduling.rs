@@ -7,11 +7,10 @@
 //! schedule of the real tasks is also a schedule of these smaller ones, and every deduction about the
 //! smaller tasks (a start pushed, an overload found) holds for the real ones.
 
-use crate::Propagator;
 use std::cmp::Reverse;
 
 use crate::{
-    Constraint, EventSet, ModelError, PropagationCtx, VarId, Wipeout,
+    Constraint, EventSet, ModelError, PropagationCtx, Propagator, VarId, Wipeout,
     constraints::{
         scheduling::sweep,
         util::{Args, invalid},

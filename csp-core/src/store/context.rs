@@ -5,6 +5,7 @@
 use fixedbitset::FixedBitSet;
 
 use super::Store;
+use crate::state::{Slot, Slots, StateValue};
 use crate::{DomainView, VarId, Wipeout};
 
 /// What [`ValueEnumeration::check`](crate::ValueEnumeration::check) and [`Propagator::entailment`](crate::Propagator::entailment) may read: the current domains and
@@ -52,26 +53,28 @@ impl<'a> CheckCtx<'a> {
         (self.store.size(var) == 1).then(|| self.store.context_lb(var))
     }
 
-    /// The constraint's state cell `index`.
+    /// The value in one of the constraint's state slots.
     #[inline]
-    pub fn cell(&self, index: usize) -> i64 {
-        self.cells()[index]
+    pub fn get<T: StateValue>(&self, slot: Slot<T>) -> T {
+        let first = self.cells.start + slot.cell();
+        T::load(&self.store.cells[first..first + T::CELLS])
     }
 
-    /// All of the constraint's state cells.
+    /// The values of a run of `i64` slots, as one slice (for a tight loop over many).
     #[inline]
-    pub fn cells(&self) -> &'a [i64] {
-        &self.store.cells[self.cells.clone()]
+    pub fn run(&self, slots: Slots<i64>) -> &'a [i64] {
+        let cells = slots.cells();
+        &self.store.cells[self.cells.start + cells.start..self.cells.start + cells.end]
     }
 
-    /// The same view with the cells of an inner constraint: `offset..offset + len` of this
-    /// constraint's cells (for wrappers such as [`crate::constraints::Reified`]).
-    pub fn inner(&self, offset: usize, len: usize) -> CheckCtx<'a> {
-        let start = self.cells.start + offset;
-        debug_assert!(start + len <= self.cells.end);
+    /// The same view with the state of an inner constraint, kept in the run `state` of this
+    /// constraint's slots (for wrappers such as [`crate::constraints::Reified`]).
+    pub fn inner(&self, state: Slots<i64>) -> CheckCtx<'a> {
+        let cells = state.cells();
+        debug_assert!(self.cells.start + cells.end <= self.cells.end);
         CheckCtx {
             store: self.store,
-            cells: start..start + len,
+            cells: self.cells.start + cells.start..self.cells.start + cells.end,
         }
     }
 }
@@ -109,15 +112,15 @@ impl PropagationCtx<'_> {
         }
     }
 
-    /// The same context with the cells of an inner constraint: `offset..offset + len` of this
-    /// constraint's cells (for wrappers such as [`crate::constraints::Reified`]).
-    pub fn inner(&mut self, offset: usize, len: usize) -> PropagationCtx<'_> {
-        let start = self.cells.start + offset;
-        debug_assert!(start + len <= self.cells.end);
+    /// The same context with the state of an inner constraint, kept in the run `state` of this
+    /// constraint's slots (for wrappers such as [`crate::constraints::Reified`]).
+    pub fn inner(&mut self, state: Slots<i64>) -> PropagationCtx<'_> {
+        let cells = state.cells();
+        debug_assert!(self.cells.start + cells.end <= self.cells.end);
         // An inner constraint's entailment is not the wrapper's: it stays in this context.
         PropagationCtx {
             store: self.store,
-            cells: start..start + len,
+            cells: self.cells.start + cells.start..self.cells.start + cells.end,
             entailed: false,
         }
     }
@@ -260,32 +263,38 @@ impl PropagationCtx<'_> {
         self.store.assigned_set()
     }
 
-    /// The constraint's state cell `index`.
+    /// The value in one of the constraint's state slots.
     #[inline]
-    pub fn cell(&self, index: usize) -> i64 {
-        self.cells()[index]
+    pub fn get<T: StateValue>(&self, slot: Slot<T>) -> T {
+        let first = self.cells.start + slot.cell();
+        T::load(&self.store.cells[first..first + T::CELLS])
     }
 
-    /// All of the constraint's state cells.
+    /// The values of a run of `i64` slots, as one slice (for a tight loop over many).
     #[inline]
-    pub fn cells(&self) -> &[i64] {
-        &self.store.cells[self.cells.clone()]
+    pub fn run(&self, slots: Slots<i64>) -> &[i64] {
+        let cells = slots.cells();
+        &self.store.cells[self.cells.start + cells.start..self.cells.start + cells.end]
     }
 
-    /// Sets state cell `index` (trailed).
+    /// Sets one of the constraint's state slots (trailed).
     #[inline]
-    pub fn set_cell(&mut self, index: usize, value: i64) {
+    pub fn set<T: StateValue>(&mut self, slot: Slot<T>, value: T) {
+        let first = self.cells.start + slot.cell();
         assert!(
-            index < self.cells.len(),
-            "cell {index} is not this constraint's"
+            first + T::CELLS <= self.cells.end,
+            "{slot:?} is not this constraint's"
         );
-        self.store.set_cell(self.cells.start + index, value);
+        let words = value.store();
+        for (k, &word) in words.iter().enumerate().take(T::CELLS) {
+            self.store.set_cell(first + k, word);
+        }
     }
 
-    /// Adds `delta` to state cell `index` (trailed).
+    /// Adds `delta` to an `i64` slot (trailed).
     #[inline]
-    pub fn add_cell(&mut self, index: usize, delta: i64) {
-        let old = self.cell(index);
-        self.store.set_cell(self.cells.start + index, old + delta);
+    pub fn add(&mut self, slot: Slot<i64>, delta: i64) {
+        let old = self.get(slot);
+        self.set(slot, old + delta);
     }
 }

@@ -1,9 +1,8 @@
 //! [`Checked`]: a relation known by its checker alone.
 
-use csp_core::Propagator;
 use std::fmt;
 
-use csp_core::{CheckCtx, Constraint, VarId};
+use csp_core::{CheckCtx, Constraint, Propagator, VarId};
 
 use super::slots::Slots;
 use crate::Elem;
