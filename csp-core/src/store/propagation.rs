@@ -326,7 +326,7 @@ impl Store {
     /// that pass every constraint's [`crate::ValueEnumeration::check`] to the front, in their order, and
     /// returns how many there are. One call per constraint, not per value: the hot path of check-past
     /// search.
-    #[inline]
+    #[inline(always)]
     pub fn retain_consistent(&self, model: &Model, var: VarId, values: &mut [i32]) -> usize {
         let mut len = values.len();
         for &c in model.constraints_of(var) {
