@@ -278,26 +278,40 @@ impl PropagationCtx<'_> {
     }
 
     /// Sets one of the constraint's state slots (trailed).
-    #[inline]
+    #[inline(always)]
     pub fn set<T: StateValue>(&mut self, slot: Slot<T>, value: T) {
         let first = self.cells.start + slot.cell();
-        assert!(
-            first + T::CELLS <= self.cells.end,
-            "{slot:?} is not this constraint's"
-        );
-        let words = value.store();
-        for (k, &word) in words.iter().enumerate().take(T::CELLS) {
-            self.store.set_cell(first + k, word);
+        if first + T::CELLS > self.cells.end {
+            not_this_constraints(slot.cell());
+        }
+        // Written out rather than looped, so that a one-cell slot is one trailed write inline: the
+        // hot write of every notified constraint.
+        let [low, high] = value.store();
+        self.store.set_cell(first, low);
+        if T::CELLS == 2 {
+            self.store.set_cell(first + 1, high);
         }
     }
 
     /// Adds `delta` to an `i64` slot (trailed).
-    #[inline]
+    #[inline(always)]
     pub fn add(&mut self, slot: Slot<i64>, delta: i64) {
         // One cell, read and written by index: the hot write of counters such as the queens'.
         let cell = self.cells.start + slot.cell();
-        assert!(cell < self.cells.end, "{slot:?} is not this constraint's");
+        if cell >= self.cells.end {
+            not_this_constraints(slot.cell());
+        }
         let old = self.store.cells[cell];
         self.store.set_cell(cell, old + delta);
     }
+}
+
+/// A slot beyond the constraint's cells: its layout and its `state_size` disagree. Out of line, so
+/// that the check costs the writes one comparison.
+#[cold]
+#[inline(never)]
+fn not_this_constraints(cell: usize) -> ! {
+    panic!(
+        "state slot at cell {cell} is not this constraint's: state_size is smaller than its layout"
+    )
 }
