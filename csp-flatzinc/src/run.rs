@@ -36,8 +36,8 @@ use std::ops::ControlFlow;
 
 use csp_search::portfolio::{PortfolioConfig, Worker, run_portfolio};
 use csp_search::{
-    Interleaved, LearningSearch, LnsConfig, LnsSearch, Outcome, Search, SearchConfig,
-    SearchObserver, SearchResult,
+    Interleaved, Learning, LnsConfig, LnsSearch, Outcome, Search, SearchConfig, SearchObserver,
+    SearchResult,
 };
 
 use crate::{Compiled, VerifyError};
@@ -73,7 +73,7 @@ pub struct RunOptions {
     /// ([`csp_search::split`]) rather than a portfolio of different searches; `None` chooses by
     /// the problem (see [`RunOptions::splits`]).
     pub split: Option<bool>,
-    /// Learning from failure ([`csp_search::LearningSearch`]): one search, whatever `threads` and
+    /// Learning from failure ([`csp_search::Conflicts::Learn`]): one search, whatever `threads` and
     /// `lns` say. It follows the model's search annotations, pruned by what it learns and
     /// without restarts; with `free_search` it alternates them with activity-based search at
     /// each restart (Chuffed's free search); with no annotation it is activity-based.
@@ -225,12 +225,19 @@ pub fn run<P: Printer + ?Sized, O: SearchObserver>(
             (portfolio(compiled, options, &config, &mut collector)?, None)
         } else {
             let mut search = if options.learning {
-                let mut search = LearningSearch::new(model, &config);
-                search.branch_first(compiled.decision_vars());
                 // As Chuffed does: the model's search, pruned by what is learned, or under `-f` that
                 // search and activity in turn, restart by restart.
-                search.follow_searches(compiled.searches().to_vec(), options.free_search);
-                Engine::Learning(Box::new(search))
+                let config = SearchConfig {
+                    seed: config.seed,
+                    limits: config.limits,
+                    ..compiled.search_config(false)
+                }
+                .learning(Learning {
+                    alternate: options.free_search,
+                    first: compiled.decision_vars().to_vec(),
+                    ..Learning::default()
+                });
+                Engine::Tree(Box::new(Search::new(model, &config)))
             } else if options.interleave
                 && !optimising
                 && wanted == Some(1)
@@ -263,7 +270,11 @@ pub fn run<P: Printer + ?Sized, O: SearchObserver>(
                 }
                 timed_out = past_deadline();
             }
-            (search.result_with_outcome(), search.learned())
+            let result = search.result_with_outcome();
+            let learned = options
+                .learning
+                .then_some((result.stats.learned_clauses, result.stats.learned_literals));
+            (result, learned)
         };
     let found = collector.found;
     if let Some(text) = &collector.best {
@@ -490,7 +501,6 @@ fn workers(compiled: &Compiled, options: &RunOptions, config: &SearchConfig) -> 
 enum Engine<'m> {
     Tree(Box<Search<'m>>),
     Lns(Box<LnsSearch<'m>>),
-    Learning(Box<LearningSearch<'m>>),
     Interleaved(Box<Interleaved<'m>>),
 }
 
@@ -499,7 +509,6 @@ impl Engine<'_> {
         match self {
             Engine::Tree(search) => search.next_solution(observer),
             Engine::Lns(search) => search.next_solution(observer),
-            Engine::Learning(search) => search.next_solution(),
             Engine::Interleaved(search) => search.next_solution(observer),
         }
     }
@@ -508,16 +517,7 @@ impl Engine<'_> {
         match self {
             Engine::Tree(search) => search.outcome(),
             Engine::Lns(search) => search.outcome(),
-            Engine::Learning(search) => search.outcome(),
             Engine::Interleaved(search) => search.outcome(),
-        }
-    }
-
-    /// Under learning, the clauses learned and their literals in all.
-    fn learned(&self) -> Option<(u64, u64)> {
-        match self {
-            Engine::Learning(search) => Some((search.learned_clauses(), search.learned_literals())),
-            _ => None,
         }
     }
 
@@ -526,7 +526,6 @@ impl Engine<'_> {
         let mut result = match self {
             Engine::Tree(search) => search.result(),
             Engine::Lns(search) => search.result(),
-            Engine::Learning(search) => search.result(),
             Engine::Interleaved(search) => search.result(),
         };
         result.outcome = self.outcome().unwrap_or(Outcome::Stopped);

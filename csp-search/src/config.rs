@@ -1,5 +1,7 @@
 use std::time::Duration;
 
+use csp_core::VarId;
+
 use crate::IntSearch;
 
 /// How much reasoning follows each assignment.
@@ -102,6 +104,58 @@ pub enum Strategy {
     Decisions(Vec<IntSearch>),
 }
 
+/// What the search does when propagation fails: the one thing that tells a search without learning
+/// from one with it. Everything else (decisions, propagation, limits, statistics, the events
+/// observers see, branch and bound, neighbourhoods, portfolios and split trees) is the same search.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Conflicts {
+    /// Chronological backtracking: the failed child is undone and its next sibling tried. Every
+    /// N-queens experiment, trace and table uses this, and its trees never change.
+    #[default]
+    Backtrack,
+    /// Learning from failure (lazy clause generation): the failure is analysed back to its first
+    /// unique implication point, the clause learned is kept and propagated, and the search jumps
+    /// back to where that clause asserts (see [`Learning`]). Search branches by binary decisions
+    /// and propagates to a fixpoint, whatever [`SearchConfig::propagation`] says.
+    Learn(Learning),
+}
+
+impl Conflicts {
+    /// Whether conflicts are learned from.
+    pub fn learns(&self) -> bool {
+        matches!(self, Conflicts::Learn(_))
+    }
+}
+
+/// How a learning search decides and restarts ([`Conflicts::Learn`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Learning {
+    /// The conflicts of a restart run of Luby length 1: run `i` ends after `restart_base ×
+    /// luby(i)` conflicts. Restarts keep the search complete, as learned clauses carry what each
+    /// run proved into the next. `0`: never restart.
+    pub restart_base: u64,
+    /// Under search annotations ([`Strategy::Decisions`] with searches), whether restarts happen
+    /// and each switches between the annotated decisions and activity-based ones (Chuffed's free
+    /// search); without it the annotated decisions are followed, then activity, and the search
+    /// never restarts (Chuffed's default). Without annotations it has no effect: activity decides,
+    /// with restarts.
+    pub alternate: bool,
+    /// Variables activity branches on first, while any of them is open (a model's own decision
+    /// variables rather than the sums and flags a compiler introduced); empty: none first.
+    pub first: Vec<VarId>,
+}
+
+impl Default for Learning {
+    /// Luby restarts of 100 conflicts a unit, annotated decisions alternating with activity.
+    fn default() -> Self {
+        Learning {
+            restart_base: 100,
+            alternate: true,
+            first: Vec::new(),
+        }
+    }
+}
+
 /// Randomised restarts (Luby, Sinclair & Zuckerman's universal sequence): the search starts again from
 /// the root after `base_nodes × luby(i)` nodes in run `i`, while no solution has been found.
 ///
@@ -175,6 +229,8 @@ pub struct SearchConfig {
     pub restarts: Option<Restarts>,
     /// The seed for every random choice of the run.
     pub seed: u64,
+    /// What happens at a failure: backtracking, or learning from it.
+    pub conflicts: Conflicts,
 }
 
 impl Default for SearchConfig {
@@ -191,6 +247,7 @@ impl Default for SearchConfig {
             limits: Limits::default(),
             restarts: None,
             seed: 0,
+            conflicts: Conflicts::Backtrack,
         }
     }
 }
@@ -251,6 +308,12 @@ impl SearchConfig {
             propagation: Propagation::Mac,
             ..Self::default()
         }
+    }
+
+    /// The same configuration, learning from failure as `learning` says.
+    pub fn learning(mut self, learning: Learning) -> Self {
+        self.conflicts = Conflicts::Learn(learning);
+        self
     }
 
     /// The same configuration, exploring the whole tree.

@@ -35,7 +35,7 @@ mod estimate;
 mod event;
 mod interleave;
 mod knuth;
-mod learning;
+mod learn;
 mod lns;
 pub mod order;
 mod outcome_names;
@@ -51,8 +51,8 @@ pub use branch::{
     VariableSelection,
 };
 pub use config::{
-    Limits, Propagation, Restarts, SearchConfig, Strategy, TiePolicy, ValueOrderKind,
-    VariableOrderKind, luby,
+    Conflicts, Learning, Limits, Propagation, Restarts, SearchConfig, Strategy, TiePolicy,
+    ValueOrderKind, VariableOrderKind, luby,
 };
 pub use csp_core::{Rng, rng_for};
 pub use engine::{Limit, Outcome, Search, SearchResult, solve};
@@ -60,7 +60,6 @@ pub use estimate::TreeSizeEstimator;
 pub use event::{FnObserver, SearchEvent, SearchObserver};
 pub use interleave::{Interleaved, TURN_NODES};
 pub use knuth::{ProbeEstimate, knuth_probes, knuth_probes_on_store};
-pub use learning::LearningSearch;
 pub use lns::{Grid, LnsConfig, LnsSearch, Neighbourhood};
 pub use order::{SelectCtx, VariableOrder};
 pub use stats::{LevelStats, Statistics};

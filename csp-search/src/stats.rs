@@ -49,6 +49,12 @@ pub struct Statistics {
     pub max_depth: u32,
     /// Per level, from the root (`per_level[0]` is level 1).
     pub per_level: Vec<LevelStats>,
+    /// Under learning ([`crate::Conflicts::Learn`]), the clauses learned from failures (one
+    /// each; blocking clauses are not counted).
+    pub learned_clauses: u64,
+    /// Their literals in all, as learned (shortened, before any was dropped): with
+    /// [`Statistics::learned_clauses`], their mean length.
+    pub learned_literals: u64,
 }
 
 impl Statistics {
@@ -77,8 +83,8 @@ impl Statistics {
         }
     }
 
-    /// Adds another search's counts of nodes, backtracks, committed decisions, dead ends and
-    /// solutions to these, and keeps the deeper of the two depths. Restarts and the per-level
+    /// Adds another search's counts of nodes, backtracks, committed decisions, dead ends,
+    /// solutions and learned clauses to these, and keeps the deeper of the two depths. Restarts and the per-level
     /// figures are left alone: searches run side by side or one after another count them their
     /// own way.
     pub fn absorb(&mut self, other: &Statistics) {
@@ -87,6 +93,8 @@ impl Statistics {
         self.committed += other.committed;
         self.dead_ends += other.dead_ends;
         self.solutions += other.solutions;
+        self.learned_clauses += other.learned_clauses;
+        self.learned_literals += other.learned_literals;
         self.max_depth = self.max_depth.max(other.max_depth);
     }
 

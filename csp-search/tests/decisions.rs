@@ -11,8 +11,8 @@ use csp_core::constraints::{
 };
 use csp_core::{Constraint, Model, ModelBuilder, VarId};
 use csp_search::{
-    FnObserver, Grid, IntSearch, LearningSearch, Limits, LnsConfig, LnsSearch, Neighbourhood,
-    Outcome, Propagation, Restarts, SearchConfig, SearchEvent, Strategy as Branching,
+    FnObserver, Grid, IntSearch, Learning, Limits, LnsConfig, LnsSearch, Neighbourhood, Outcome,
+    Propagation, Restarts, Search, SearchConfig, SearchEvent, Strategy as Branching,
     TreeSizeEstimator, ValueOrderKind, ValueSelection, VariableOrderKind, VariableSelection,
     portfolio::{PortfolioConfig, Worker, run_portfolio},
     solve,
@@ -673,24 +673,35 @@ fn run_learning(
     config: &SearchConfig,
     branching: &LearningBranching,
 ) -> (Outcome, Vec<Vec<i32>>) {
-    let mut search = LearningSearch::new(model, config);
-    if let Some((searches, alternate)) = branching {
-        let searches = searches
-            .iter()
-            .map(|search| {
-                let vars = search
-                    .vars
-                    .iter()
-                    .copied()
-                    .filter(|v| v.index() < model.num_vars())
-                    .collect();
-                IntSearch::new(vars, search.variable, search.value)
-            })
-            .collect();
-        search.follow_searches(searches, *alternate);
+    let (searches, alternate) = match branching {
+        Some((searches, alternate)) => {
+            let searches = searches
+                .iter()
+                .map(|search| {
+                    let vars = search
+                        .vars
+                        .iter()
+                        .copied()
+                        .filter(|v| v.index() < model.num_vars())
+                        .collect();
+                    IntSearch::new(vars, search.variable, search.value)
+                })
+                .collect();
+            (searches, *alternate)
+        }
+        None => (Vec::new(), true),
+    };
+    let config = SearchConfig {
+        strategy: Branching::Decisions(searches),
+        ..config.clone()
     }
+    .learning(Learning {
+        alternate,
+        ..Learning::default()
+    });
+    let mut search = Search::new(model, &config);
     let mut found = Vec::new();
-    while let Some(values) = search.next_solution() {
+    while let Some(values) = search.next_solution(&mut ()) {
         found.push(values.to_vec());
     }
     (search.outcome().expect("over"), found)

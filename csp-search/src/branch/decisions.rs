@@ -83,7 +83,7 @@ impl DecisionBrancher {
 
     /// The same brancher without the completing search: it branches only on the variables the
     /// searches name, and has nothing to branch on once they are fixed. A search that decides the
-    /// rest its own way (learning's activity, [`crate::LearningSearch`]) takes over there.
+    /// rest its own way (learning's activity, [`crate::Conflicts::Learn`]) takes over there.
     pub fn without_rest(mut self) -> Self {
         if let Some(rest) = self.rest.take() {
             self.searches.remove(rest);

@@ -129,7 +129,8 @@ pub enum BuiltinBrancher {
 }
 
 impl BuiltinBrancher {
-    /// The brancher `config` asks for over `model`, seeded from `config.seed`.
+    /// The brancher `config` asks for over `model`, seeded from `config.seed`. Under learning the
+    /// annotated searches leave the variables they do not name to the learner's activity.
     pub fn from_config(model: &csp_core::Model, config: &SearchConfig) -> Self {
         match &config.strategy {
             Strategy::Enumerate => Self::Enumerate(Enumerate::new(
@@ -137,7 +138,14 @@ impl BuiltinBrancher {
                 BuiltinValueOrder::from_config(config),
             )),
             Strategy::Decisions(searches) => {
-                Self::Decisions(DecisionBrancher::new(model, searches.clone(), config.seed))
+                let brancher = DecisionBrancher::new(model, searches.clone(), config.seed);
+                // Under learning, activity decides the variables the searches leave (see
+                // `crate::Learning`), rather than dom/wdeg.
+                Self::Decisions(if config.conflicts.learns() {
+                    brancher.without_rest()
+                } else {
+                    brancher
+                })
             }
         }
     }

@@ -1,0 +1,172 @@
+//! What the walk does at a failure under learning ([`crate::Conflicts::Learn`]), and the other
+//! steps where a learning search differs from a backtracking one: how a node's decision is made,
+//! how the path is cut back (a backjump), and how the search goes on after a solution.
+//!
+//! Chronological backtracking undoes the failed child and tries the next. A learning search instead
+//! asks the learner for the clause the failure teaches and the level where it asserts, pops the
+//! path back to that level (the frames are the decision levels), adds the clause, and expands a
+//! new node there once the clause's literal is propagated. A frame therefore has one child: its
+//! decision's negation, the second child of a binary node, follows from a clause learned below
+//! it. Every event is the search's own: a `DeadEnd` for each failure, an `Undo` or `Retract` for
+//! each decision a backjump takes back, deepest first.
+
+use super::frame::{Expanded, Failure, Frame, emit, undo_event};
+use super::outcome::Outcome;
+use super::search::Search;
+use crate::branch::{Branch, Brancher, Decision};
+use crate::learn::Conflict;
+use crate::{SearchEvent, SearchObserver, SelectCtx};
+
+impl<B: Brancher> Search<'_, B> {
+    /// The decision of a new node under learning: the brancher's (search annotations, or value
+    /// enumeration's first value) while it is their turn and they have one, else the learner's
+    /// activity-based one; `None` when every variable is fixed (a solution).
+    pub(super) fn learning_decision(&mut self) -> Option<Decision> {
+        let learner = self.learner.as_deref_mut().expect("a learning search");
+        if learner.annotated_turn() {
+            let start = self.candidates.len();
+            let ctx = SelectCtx {
+                model: self.model,
+                store: &self.store,
+                propagation: self.propagation,
+            };
+            let branch = self.brancher.branch(&ctx, &mut self.candidates);
+            let first = self.candidates.get(start).copied();
+            self.candidates.truncate(start);
+            match branch {
+                Some(Branch::Binary(decision)) => return Some(decision),
+                // A value node's first value is its decision; the others follow by learning.
+                Some(Branch::Values(var)) if first.is_some() => {
+                    return first.map(|value| Decision::Assign(var, value));
+                }
+                _ => {}
+            }
+        }
+        learner.decide(self.model, &self.store)
+    }
+
+    /// Learns from `failure`, the failure of the newest decision's propagation (reported and
+    /// counted already), and goes on: the path is cut back to where the clause learned asserts,
+    /// the clause added and propagated, and, if that fails too, learned from again, until a new
+    /// node is expanded ([`Expanded::Branched`], or a solution) or the failure holds at the root
+    /// (the tree is exhausted).
+    pub(super) fn learn<O: SearchObserver>(
+        &mut self,
+        mut failure: Failure,
+        observer: &mut O,
+    ) -> Result<Expanded, Outcome> {
+        loop {
+            let conflict = match failure {
+                Failure::Constraint(c) => Conflict::Constraint(c),
+                Failure::Clause(id) => Conflict::Clause(id),
+                Failure::Domain => {
+                    // A decision is made on an open variable, and the bound only at the root: a
+                    // domain cannot fail by itself below it. Stopping is safe; going on is not.
+                    debug_assert!(false, "a domain failed below the root under learning");
+                    return Err(Outcome::Stopped);
+                }
+            };
+            let learner = self.learner.as_deref_mut().expect("a learning search");
+            debug_assert_eq!(learner.depth(), self.frames.len());
+            let (entries, highest) =
+                learner.conflict_entries(self.model, &mut self.store, conflict);
+            if highest == 0 {
+                return Err(self.exhausted());
+            }
+            // The failure may rest on lower levels only (a propagator that saw it late): it is
+            // analysed at the highest level it involves.
+            self.backjump(highest, observer)?;
+            let learner = self.learner.as_deref_mut().expect("a learning search");
+            let (literals, jump, lbd) = learner.analyse(self.model, &self.store, entries);
+            self.stats.learned_clauses += 1;
+            self.stats.learned_literals += literals.len() as u64;
+            self.backjump(jump, observer)?;
+            let learner = self.learner.as_deref_mut().expect("a learning search");
+            learner.learn(&mut self.store, literals, lbd);
+            learner.after_conflict(&self.store);
+            match self.fixpoint() {
+                Ok(()) => return self.expand(observer),
+                Err(next) => {
+                    self.report_failure(next);
+                    let level = self.frames.len() as u32 + 1;
+                    emit(&mut self.stats, observer, &SearchEvent::DeadEnd { level })?;
+                    failure = next;
+                }
+            }
+        }
+    }
+
+    /// Takes back every decision above `level` (the number of decisions kept), newest first, each
+    /// reported as an `Undo` or `Retract` and counted as a backtrack; every frame has its child in
+    /// place (at a failure or a solution). Refused, with nothing undone, if the backtrack limit
+    /// does not allow them all.
+    pub(super) fn backjump<O: SearchObserver>(
+        &mut self,
+        level: usize,
+        observer: &mut O,
+    ) -> Result<(), Outcome> {
+        let depth = self.frames.len();
+        if level >= depth {
+            return Ok(());
+        }
+        if self
+            .limits
+            .backtracks
+            .is_some_and(|max| self.stats.backtracks + (depth - level) as u64 > max)
+        {
+            return Err(Outcome::LimitReached(crate::Limit::Backtracks));
+        }
+        let checkpoint = self.frames[level].checkpoint;
+        let mut reported = Ok(());
+        for frame in self.frames[level..].iter().rev() {
+            if reported.is_ok() {
+                reported = emit(&mut self.stats, observer, &undo_event(frame));
+            }
+        }
+        self.store.undo_to(self.model, checkpoint);
+        self.frames.truncate(level);
+        // Binary nodes stack no candidates.
+        self.candidates.clear();
+        if let Some(learner) = &mut self.learner {
+            learner.backjump(level, &self.store);
+        }
+        reported
+    }
+
+    /// Goes on from a solution under learning. Under an objective, back to the root, where the
+    /// better bound becomes a fact. Otherwise the solution is excluded by a clause (its decisions,
+    /// negated), and search goes on below the newest decision, whose negation the clause asserts.
+    pub(super) fn after_learning_solution<O: SearchObserver>(
+        &mut self,
+        observer: &mut O,
+    ) -> Result<(), Outcome> {
+        if self.optimising() {
+            self.backjump(0, observer)?;
+            let count = self.stats.restarts + 1;
+            emit(&mut self.stats, observer, &SearchEvent::Restart { count })?;
+            return self.descend_from_root_under_bound(observer);
+        }
+        let depth = self.frames.len();
+        if depth == 0 {
+            // A solution at the root is the only one.
+            return Err(self.exhausted());
+        }
+        let decisions: Vec<Decision> = self.frames.iter().map(Frame::current).collect();
+        self.backjump(depth - 1, observer)?;
+        let learner = self.learner.as_deref_mut().expect("a learning search");
+        learner.block(&mut self.store, &decisions);
+        let expanded = match self.fixpoint() {
+            Ok(()) => self.expand(observer)?,
+            Err(failure) => {
+                self.report_failure(failure);
+                let level = self.frames.len() as u32 + 1;
+                emit(&mut self.stats, observer, &SearchEvent::DeadEnd { level })?;
+                self.learn(failure, observer)?
+            }
+        };
+        match expanded {
+            Expanded::Solution => Ok(()),
+            Expanded::Branched | Expanded::DeadEnd => self.descend(observer),
+        }
+    }
+}

@@ -1,0 +1,197 @@
+//! The learner: what a learning search keeps beside the one search's path (its clauses, its
+//! decision levels on the store's change log, the activities it branches by and the scratch space
+//! of conflict analysis), and the hooks the search calls at a decision, at a failure, at an undo,
+//! at a restart and at a solution.
+
+use csp_core::{Literal, Model, Store};
+
+use super::activity::Activity;
+use super::clauses::ClauseDb;
+use super::scratch::Minimise;
+use crate::config::luby;
+use crate::{Decision, Learning};
+
+/// What failed under learning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Conflict {
+    /// A constraint's propagator.
+    Constraint(csp_core::ConstraintId),
+    /// A clause with every literal false.
+    Clause(u32),
+}
+
+/// Learning from failure beside a search (see the module documentation of [`super`]).
+#[derive(Debug)]
+pub(crate) struct Learner {
+    pub(super) clauses: ClauseDb,
+    /// Where each decision level's entries start on the store's change log: level `k` (from 1)
+    /// starts at `levels[k - 1]`, the log position before its decision.
+    pub(super) levels: Vec<usize>,
+    pub(super) activity: Activity,
+    /// Scratch for conflict analysis: which log entries are in the clause being built.
+    pub(super) seen: Vec<bool>,
+    /// Scratch for clause minimisation.
+    pub(super) minimise: Minimise,
+    /// The reasons of log entries computed so far, by entry.
+    pub(super) reasons: Vec<Option<Box<[u32]>>>,
+    /// Scratch for a constraint's explanation, kept so that each explanation does not allocate
+    /// its own.
+    pub(super) explanation: Vec<Literal>,
+    /// The decision level of each log entry up to some point: clause minimisation asks for the
+    /// levels of many entries, each a binary search otherwise.
+    pub(super) entry_levels: Vec<u32>,
+    /// Conflicts since the last restart, and the number of the current restart run (from 1).
+    conflicts_since_restart: u64,
+    restart_run: u64,
+    restart_base: u64,
+    /// Whether the search follows annotated decisions (a brancher's) before activity.
+    annotated: bool,
+    /// Whether restarts alternate between the annotated decisions and activity.
+    alternate: bool,
+    /// Whether the current restart run follows the annotated decisions.
+    annotated_turn: bool,
+    /// In tests, the model's solutions not found yet: no clause may exclude one.
+    #[cfg(test)]
+    pub(super) oracle: Vec<Vec<i32>>,
+}
+
+impl Learner {
+    /// A learner for `model` as `learning` says, activity ties broken by `seed`; `annotated` when
+    /// the search has annotated decisions to follow.
+    pub(crate) fn new(model: &Model, learning: &Learning, seed: u64, annotated: bool) -> Self {
+        Learner {
+            clauses: ClauseDb::new(model.num_vars()),
+            levels: Vec::new(),
+            activity: Activity::new(model, seed, &learning.first),
+            seen: Vec::new(),
+            minimise: Minimise::default(),
+            reasons: Vec::new(),
+            explanation: Vec::new(),
+            entry_levels: Vec::new(),
+            conflicts_since_restart: 0,
+            restart_run: 1,
+            restart_base: learning.restart_base,
+            annotated,
+            alternate: learning.alternate,
+            annotated_turn: annotated,
+            #[cfg(test)]
+            oracle: Vec::new(),
+        }
+    }
+
+    /// Before the root is propagated: every change from now on is logged with its cause.
+    pub(crate) fn start(&mut self, store: &mut Store) {
+        store.enable_change_log();
+    }
+
+    /// Propagation to a fixpoint of the constraints and the clauses together.
+    pub(crate) fn propagate(&mut self, model: &Model, store: &mut Store) -> Result<(), Conflict> {
+        loop {
+            store.propagate(model).map_err(Conflict::Constraint)?;
+            if !self.clauses.pending(store) {
+                return Ok(());
+            }
+            self.clauses.propagate(store).map_err(Conflict::Clause)?;
+        }
+    }
+
+    /// A decision is about to be made: a new level starts at the log's end.
+    pub(crate) fn new_level(&mut self, store: &Store) {
+        self.levels.push(store.change_log().len());
+    }
+
+    /// How many decision levels are open.
+    pub(crate) fn depth(&self) -> usize {
+        self.levels.len()
+    }
+
+    /// The search undid every decision above `level`; the store's log is cut back with them.
+    pub(crate) fn backjump(&mut self, level: usize, store: &Store) {
+        self.levels.truncate(level);
+        let len = store.change_log().len();
+        self.clauses.backjump(len);
+        self.reasons.truncate(len);
+        self.entry_levels.truncate(len);
+    }
+
+    /// Whether the annotated decisions, rather than activity, decide now.
+    pub(crate) fn annotated_turn(&self) -> bool {
+        self.annotated_turn
+    }
+
+    /// The activity-based decision (see [`super::activity`]), or `None` when every variable is
+    /// fixed.
+    pub(crate) fn decide(&mut self, model: &Model, store: &Store) -> Option<Decision> {
+        self.activity.decide(model, store)
+    }
+
+    /// Whether the current restart run has had its conflicts. Following annotated decisions
+    /// without alternating, the search never restarts: it explores their tree once.
+    pub(crate) fn restart_due(&self) -> bool {
+        !(self.restart_base == 0 || self.annotated && !self.alternate)
+            && self.conflicts_since_restart >= self.restart_base * luby(self.restart_run)
+    }
+
+    /// A restart happened: the next run begins, with the other way of deciding if they alternate.
+    pub(crate) fn on_restart(&mut self) {
+        self.conflicts_since_restart = 0;
+        self.restart_run += 1;
+        if self.annotated && self.alternate {
+            self.annotated_turn = !self.annotated_turn;
+        }
+    }
+
+    /// A solution was found: its values become the saved phases, so that search returns near it.
+    pub(crate) fn on_solution(&mut self, values: &[i32]) {
+        self.activity.save_phases(values);
+        #[cfg(test)]
+        self.oracle.retain(|solution| solution != values);
+    }
+
+    /// After a satisfaction problem's solution, reached by `decisions` (oldest first), the search
+    /// jumped back below the newest: adds the clause that excludes the solution (the decisions,
+    /// negated, newest first) and asserts its first literal. The clause is kept for good: no other
+    /// solution falsifies it, but the constraints do not imply it.
+    pub(crate) fn block(&mut self, store: &mut Store, decisions: &[Decision]) {
+        let mut literals: Vec<Literal> = decisions
+            .iter()
+            .rev()
+            .map(|&d| literal_of(d).negate())
+            .collect();
+        literals.dedup();
+        #[cfg(test)]
+        self.check_against_oracle(&literals);
+        self.clauses.add(store, literals, None);
+    }
+
+    /// Counts a conflict learned from, ages the activities and keeps the database in bounds.
+    pub(crate) fn after_conflict(&mut self, store: &Store) {
+        let root_end = self.root_end(store);
+        self.clauses.reduce(store.change_log(), root_end);
+        self.activity.decay();
+        self.conflicts_since_restart += 1;
+    }
+
+    /// In tests: a clause about to be added excludes no solution that is still to be found.
+    #[cfg(test)]
+    pub(super) fn check_against_oracle(&self, literals: &[Literal]) {
+        for solution in &self.oracle {
+            assert!(
+                literals
+                    .iter()
+                    .any(|l| l.holds_for(solution[l.var.index()])),
+                "the clause {literals:?} excludes the solution {solution:?}"
+            );
+        }
+    }
+}
+
+/// The literal a decision makes true.
+fn literal_of(decision: Decision) -> Literal {
+    match decision {
+        Decision::Assign(var, v) => Literal::eq(var, v),
+        Decision::Exclude(var, v) => Literal::ne(var, v),
+        Decision::AtMost(var, v) => Literal::le(var, v),
+        Decision::AtLeast(var, v) => Literal::ge(var, v),
+    }
+}
