@@ -318,19 +318,65 @@ fn learning_proves_what_search_without_it_proves() {
     // Every solution, as without learning: blocking clauses lose none and repeat none.
     let text = stdout(&run(&["--learning", "on", "-a"], &fzn("queens_008.fzn")));
     assert_eq!(text.matches("----------\n").count(), 92);
-    // One search, whatever -p says, with a warning.
-    let output = run(&["--learning", "on", "-p", "2"], &fzn("golomb_06.fzn"));
-    assert!(output.status.success());
-    assert!(String::from_utf8_lossy(&output.stderr).contains("-p 2"));
-    assert!(stdout(&output).ends_with("----------\n==========\n"));
+    // Learning workers on threads, with neighbourhoods: the same optimum, proven, no warning.
+    for flags in [&["-p", "2"][..], &["-p", "3", "--split", "on"]] {
+        let flags = [&["--learning", "on"][..], flags].concat();
+        let output = run(&flags, &fzn("golomb_06.fzn"));
+        assert!(output.status.success());
+        assert_eq!(String::from_utf8_lossy(&output.stderr), "", "{flags:?}");
+        assert!(stdout(&output).ends_with("----------\n==========\n"));
+    }
 }
 
+/// `-a -p N` splits the tree exactly: every solution once, found by whichever thread searched its
+/// subproblem, learning or not. The deterministic mode, which does not split, runs one search and
+/// says so.
 #[test]
-fn an_enumeration_with_more_than_one_thread_runs_one_search_with_a_warning() {
-    let output = run(&["-a", "-p", "2"], &fzn("queens_008.fzn"));
+fn an_enumeration_on_threads_finds_every_solution_once() {
+    for flags in [
+        &["-a", "-p", "2"][..],
+        &["-a", "-p", "3", "--learning", "on"],
+        &["-a", "-p", "2", "--learning", "off"],
+    ] {
+        let output = run(flags, &fzn("queens_008.fzn"));
+        assert!(output.status.success());
+        assert_eq!(String::from_utf8_lossy(&output.stderr), "", "{flags:?}");
+        let text = stdout(&output);
+        let solutions: Vec<&str> = text.split("----------\n").collect();
+        let distinct: std::collections::BTreeSet<&str> =
+            solutions[..solutions.len() - 1].iter().copied().collect();
+        assert_eq!(distinct.len(), 92, "{flags:?}");
+        assert_eq!(solutions.len() - 1, 92, "{flags:?}: a solution twice");
+        assert!(text.ends_with("==========\n"), "{flags:?}");
+    }
+    let output = run(
+        &["-a", "-p", "2", "--deterministic"],
+        &fzn("queens_008.fzn"),
+    );
     assert!(output.status.success());
-    assert!(String::from_utf8_lossy(&output.stderr).contains("-p 2"));
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(err.contains("warning: -p is ignored"), "{err}");
     assert_eq!(stdout(&output).matches("----------").count(), 92);
+}
+
+/// Options that have no effect on a run are named, each on one line with why, and the run goes
+/// on as if they were not given.
+#[test]
+fn options_a_run_ignores_are_named_with_why() {
+    let output = run(
+        &["--lns", "on", "--split", "on", "--deterministic"],
+        &fzn("queens_008.fzn"),
+    );
+    assert!(output.status.success());
+    let err = String::from_utf8_lossy(&output.stderr);
+    for option in ["--lns on", "--split", "--deterministic"] {
+        assert!(
+            err.contains(&format!("fzn-csp: warning: {option} is ignored: ")),
+            "{option}: {err}"
+        );
+    }
+    assert_eq!(err.lines().count(), 3, "{err}");
+    assert_eq!(stdout(&output).matches("----------").count(), 1);
 }
 
 /// `--progress` under large-neighbourhood search: every neighbourhood restarts the tree estimator
@@ -349,6 +395,23 @@ fn progress_lines_follow_large_neighbourhood_search() {
         !err.contains("panicked") && !err.contains("internal error"),
         "{err}"
     );
+    assert!(stdout(&output).contains("----------"));
+}
+
+/// `--progress` under learning: the estimate of the tree and the objective, a line a second, as
+/// without learning.
+#[test]
+fn progress_lines_follow_a_learning_search() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("benches/data/node-cost/template_design_catfood_3.fzn");
+    let output = run(&["--progress", "--learning", "on", "-t", "2500"], &file);
+    let err = String::from_utf8(output.stderr.clone()).unwrap();
+    assert!(output.status.success(), "{err}");
+    let line = err
+        .lines()
+        .find(|line| line.starts_with("% progress: ") && line.contains("objective"))
+        .unwrap_or_else(|| panic!("no progress line with the objective: {err}"));
+    assert!(line.contains('%'), "{line}");
     assert!(stdout(&output).contains("----------"));
 }
 

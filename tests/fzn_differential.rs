@@ -1,7 +1,8 @@
 //! Differential testing of the FlatZinc front end and the engine: random small FlatZinc models, each
 //! solved for every solution (or for its optimum, with every improving solution, with and without
-//! large-neighbourhood search, and again with learning from failure) through the
-//! library's run protocol, and every tenth also through the `fzn-csp` binary, against a brute-force
+//! large-neighbourhood search, and again with learning from failure, neighbourhoods included) through
+//! the library's run protocol, then again on two threads (a split tree, or a portfolio with a
+//! learning worker), and every tenth also through the `fzn-csp` binary, against a brute-force
 //! enumeration of the model's meaning. The meaning of each constraint is written here again from the
 //! FlatZinc specification and shares no code with the solver or with its builtin table's checkers.
 //!
@@ -779,15 +780,28 @@ fn read_output(text: &str, vars: &[Var]) -> Printed {
     printed
 }
 
+/// How one model is solved: free search or its annotations, neighbourhoods, learning (`None`: as
+/// the run decides by default), and threads.
+#[derive(Debug, Clone, Copy)]
+struct Setting {
+    free: bool,
+    lns: bool,
+    learning: Option<bool>,
+    threads: usize,
+}
+
 /// Solves one model through the library (and, when `binary`, through `fzn-csp` too, which must
-/// print the same) and checks the answer against enumeration.
-fn check(seed: u64, model: &Model, free: bool, lns: bool, learning: bool, binary: bool) {
+/// print the same; one thread only, as threads print in the order they find) and checks the
+/// answer against enumeration.
+fn check(seed: u64, model: &Model, setting: Setting, binary: bool) {
+    let Setting {
+        free,
+        lns,
+        learning,
+        threads,
+    } = setting;
     let text = model.fzn();
-    let context = || {
-        format!(
-            "seed {seed}, free search {free}, neighbourhoods {lns}, learning {learning}:\n{text}"
-        )
-    };
+    let context = || format!("seed {seed}, {setting:?}:\n{text}");
     let compiled = match csp::flatzinc::compile(&text) {
         Ok(compiled) => compiled,
         Err(error) => panic!("{error} — {}", context()),
@@ -796,8 +810,9 @@ fn check(seed: u64, model: &Model, free: bool, lns: bool, learning: bool, binary
         all_solutions: true,
         free_search: free,
         seed,
-        lns,
+        lns: Some(lns),
         learning,
+        threads,
         ..RunOptions::default()
     };
     let mut out = Vec::new();
@@ -858,7 +873,7 @@ fn check(seed: u64, model: &Model, free: bool, lns: bool, learning: bool, binary
             }
         }
     }
-    if binary {
+    if binary && threads == 1 {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("model.fzn");
         std::fs::write(&path, &text).unwrap();
@@ -869,9 +884,12 @@ fn check(seed: u64, model: &Model, free: bool, lns: bool, learning: bool, binary
             .arg(seed.to_string())
             .arg("--lns")
             .arg(if lns { "on" } else { "off" })
-            .arg("--learning")
-            .arg(if learning { "on" } else { "off" })
             .arg(&path);
+        if let Some(learning) = learning {
+            command
+                .arg("--learning")
+                .arg(if learning { "on" } else { "off" });
+        }
         if free {
             command.arg("-f");
         }
@@ -895,7 +913,7 @@ fn check_first(seed: u64, model: &Model) {
     let compiled = csp::flatzinc::compile(&text).unwrap();
     let options = RunOptions {
         seed,
-        interleave: true,
+        interleave: Some(true),
         ..RunOptions::default()
     };
     let mut out = Vec::new();
@@ -940,8 +958,17 @@ fn random_models_agree_with_enumeration() {
         let lns = generator.chance(50);
         optimisations += u64::from(model.goal.is_some());
         let binary = seed % BINARY_EVERY == 0;
-        check(seed, &model, free, lns, false, binary);
-        check(seed, &model, free, lns, true, binary);
+        let setting = |learning, threads| Setting {
+            free,
+            lns,
+            learning,
+            threads,
+        };
+        check(seed, &model, setting(Some(false), 1), binary);
+        check(seed, &model, setting(Some(true), 1), binary);
+        // Two threads: a split tree for an enumeration, and under an objective a portfolio (or a
+        // split tree, for a satisfaction problem) whose second worker learns.
+        check(seed, &model, setting(None, 2), false);
         if model.goal.is_none() {
             check_first(seed, &model);
         }

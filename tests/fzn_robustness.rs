@@ -31,8 +31,10 @@ fn stderr(output: &Output) -> String {
 /// Solves through the library with every solution, returning the printed text and the summary.
 fn solve_all(text: &str) -> (String, csp::flatzinc::run::RunSummary) {
     let compiled = compile(text).unwrap_or_else(|e| panic!("{e}:\n{text}"));
+    // Branch and bound alone: these are regressions of its walk, which neighbourhoods would mask.
     let options = RunOptions {
         all_solutions: true,
+        lns: Some(false),
         ..RunOptions::default()
     };
     let mut out = Vec::new();

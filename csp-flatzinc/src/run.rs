@@ -29,82 +29,19 @@
 
 use std::fmt::Write as _;
 use std::io;
-use std::time::{Duration, Instant};
+use std::ops::ControlFlow;
+use std::time::Instant;
 
 use csp_core::{Model, Objective, Store};
-use std::ops::ControlFlow;
+use csp_search::portfolio::{PortfolioConfig, run_portfolio};
+use csp_search::{Outcome, SearchObserver, SearchResult};
 
-use csp_search::portfolio::{PortfolioConfig, Worker, run_portfolio};
-use csp_search::{
-    Interleaved, Learning, LnsConfig, LnsSearch, Outcome, Search, SearchConfig, SearchObserver,
-    SearchResult,
-};
-
+pub use crate::options::RunOptions;
+use crate::plan::{Searches, plan};
 use crate::{Compiled, VerifyError};
 
 /// The separator the specification prints after every solution.
 pub const SOLUTION_END: &str = "----------\n";
-
-/// What a run is asked for: FlatZinc's standard options.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct RunOptions {
-    /// `-a`: every solution of a satisfaction problem, every improving one of an optimisation.
-    pub all_solutions: bool,
-    /// `-n N`: stop after this many solutions (under optimisation, this many improving ones).
-    pub solutions: Option<u64>,
-    /// `-i`: print every improving solution of an optimisation, not only the last.
-    pub intermediate: bool,
-    /// `-f`: ignore the model's search annotations (free search: dom/wdeg with restarts).
-    pub free_search: bool,
-    /// `-s`: print statistics as `%%%mzn-stat:` lines.
-    pub statistics: bool,
-    /// `-r`: the seed of every random choice.
-    pub seed: u64,
-    /// Large-neighbourhood search alongside branch and bound, for an optimisation
-    /// ([`csp_search::LnsSearch`]; a satisfaction problem ignores it).
-    pub lns: bool,
-    /// `-p N`: searches run at once, a portfolio ([`csp_search::portfolio`]); 0 and 1 run one.
-    /// An enumeration of all solutions, or of `-n` of them, runs one.
-    pub threads: usize,
-    /// Whether the portfolio's result must not depend on thread timing (its workers meet every
-    /// few thousand nodes to exchange bounds).
-    pub deterministic: bool,
-    /// With `-p N`: whether the workers search one tree split into subproblems
-    /// ([`csp_search::split`]) rather than a portfolio of different searches; `None` chooses by
-    /// the problem (see [`RunOptions::splits`]).
-    pub split: Option<bool>,
-    /// Learning from failure ([`csp_search::Conflicts::Learn`]): one search, whatever `threads` and
-    /// `lns` say. It follows the model's search annotations, pruned by what it learns and
-    /// without restarts; with `free_search` it alternates them with activity-based search at
-    /// each restart (Chuffed's free search); with no annotation it is activity-based.
-    pub learning: bool,
-    /// For the first solution of a satisfaction problem with search annotations, searched by one
-    /// thread without learning: the annotated search and free search in turn, a slice of nodes
-    /// each ([`csp_search::Interleaved`]). Off here (the annotations alone, as a library caller
-    /// asks); `fzn-csp` turns it on unless told `--interleave off`.
-    pub interleave: bool,
-    /// When the run must end (`-t`, counted from the start of the whole run, reading included).
-    pub deadline: Option<Instant>,
-    /// Time spent reading and compiling the model, reported as `initTime`.
-    pub init_time: Duration,
-}
-
-impl RunOptions {
-    /// Whether `-p N` splits the tree of a problem with (`optimising`) or without an objective:
-    /// as asked, else for satisfaction problems only, and never in the deterministic mode. Measured
-    /// at 20 s on the slow instances of `data/minizinc-bench` with `-p 2`: a split tree proves and
-    /// answers satisfaction problems in about half the time (market_split u4-01 8.3 s to 4.4 s,
-    /// search_stress 08_04 5.6 s to 2.9 s, CostasArray 15 6.6 s to 3.6 s), where the portfolio
-    /// barely beats one search. Under an objective a split tree, each worker's neighbourhoods
-    /// alternating with its subproblems, proves some optima sooner than the portfolio (golomb 10
-    /// 1.6 s against 2.8 s, mknap2-20 2.1 s against 4.6 s), but the portfolio's free-search worker
-    /// proves template_design catfood_3 in about a second, which no split search does in 20 s,
-    /// and on models without a search annotation (jobshop la01: 1.5 s against 5.8 s) free search's
-    /// learned weights and restarts start anew in every subproblem.
-    pub fn splits(&self, optimising: bool) -> bool {
-        !self.deterministic && self.split.unwrap_or(!optimising)
-    }
-}
 
 /// Where a run's output goes. Each call carries whole lines, so that a printer shared with another
 /// thread (a watchdog that ends the run at its time limit) never splits a solution.
@@ -196,12 +133,7 @@ pub fn run<P: Printer + ?Sized, O: SearchObserver>(
 ) -> Result<RunSummary, RunError> {
     let model = compiled.model();
     let optimising = model.objective() != Objective::Satisfy;
-    let mut config = compiled.search_config(options.free_search);
-    config.seed = options.seed;
-    let time_left = options
-        .deadline
-        .map(|deadline| deadline.saturating_duration_since(Instant::now()));
-    config.limits.time = time_left;
+    let plan = plan(compiled, options);
     // How many solutions to stop after: under optimisation only `-n` stops early; under satisfaction
     // one, or `-n`, or with `-a` all (or `-n`).
     let wanted = match (optimising, options.all_solutions) {
@@ -218,51 +150,23 @@ pub fn run<P: Printer + ?Sized, O: SearchObserver>(
         found: 0,
         best: None,
     };
-    // A portfolio answers an optimisation, or a satisfaction problem's first solution; an
-    // enumeration of every solution is one search's work.
-    let (result, learned) =
-        if options.threads > 1 && !options.learning && (optimising || wanted == Some(1)) {
-            (portfolio(compiled, options, &config, &mut collector)?, None)
-        } else {
-            let mut search = if options.learning {
-                // As Chuffed does: the model's search, pruned by what is learned, or under `-f` that
-                // search and activity in turn, restart by restart.
-                let config = SearchConfig {
-                    seed: config.seed,
-                    limits: config.limits,
-                    ..compiled.search_config(false)
-                }
-                .learning(Learning {
-                    alternate: options.free_search,
-                    first: compiled.decision_vars().to_vec(),
-                    ..Learning::default()
-                });
-                Engine::Tree(Box::new(Search::new(model, &config)))
-            } else if options.interleave
-                && !optimising
-                && wanted == Some(1)
-                && !options.free_search
-                && !compiled.searches().is_empty()
-            {
-                let free = SearchConfig {
-                    seed: config.seed,
-                    limits: config.limits,
-                    ..compiled.search_config(true)
-                };
-                Engine::Interleaved(Box::new(Interleaved::new(model, &config, &free)))
-            } else if optimising && options.lns {
-                Engine::Lns(Box::new(LnsSearch::new(
-                    model,
-                    &config,
-                    lns_config(compiled),
-                )))
-            } else {
-                Engine::Tree(Box::new(Search::new(model, &config)))
-            };
+    let learning = match &plan.searches {
+        Searches::One(one) => one.config().conflicts.learns(),
+        Searches::Portfolio(portfolio) => portfolio
+            .workers
+            .iter()
+            .any(|worker| worker.config.conflicts.learns()),
+    };
+    let result = match &plan.searches {
+        Searches::Portfolio(portfolio) => {
+            run_portfolio_collecting(model, portfolio, &mut collector)?
+        }
+        Searches::One(one) => {
+            let mut search = one.build(model);
             let past_deadline = || options.deadline.is_some_and(|d| Instant::now() >= d);
-            let mut timed_out = time_left == Some(Duration::ZERO);
+            let mut timed_out = options.deadline.is_some_and(|d| d <= Instant::now());
             while !timed_out {
-                let Some(values) = search.next_solution(observer) else {
+                let Some(values) = search.next(observer) else {
                     break;
                 };
                 if !collector.accept(values)? {
@@ -270,12 +174,12 @@ pub fn run<P: Printer + ?Sized, O: SearchObserver>(
                 }
                 timed_out = past_deadline();
             }
-            let result = search.result_with_outcome();
-            let learned = options
-                .learning
-                .then_some((result.stats.learned_clauses, result.stats.learned_literals));
-            (result, learned)
-        };
+            let mut result = search.result();
+            result.outcome = search.outcome().unwrap_or(Outcome::Stopped);
+            result
+        }
+    };
+    let learned = learning.then_some((result.stats.learned_clauses, result.stats.learned_literals));
     let found = collector.found;
     if let Some(text) = &collector.best {
         collector.printer.solution(text)?;
@@ -374,16 +278,6 @@ pub fn root_bound(model: &Model) -> Option<i64> {
     }))
 }
 
-/// The large-neighbourhood search of a compiled model: its decision variables, and its output
-/// arrays as grids.
-fn lns_config(compiled: &Compiled) -> LnsConfig {
-    LnsConfig {
-        vars: compiled.decision_vars().to_vec(),
-        grids: compiled.grids(),
-        ..LnsConfig::default()
-    }
-}
-
 /// What a run does with each solution: checks it, prints it (or holds the best back), and counts
 /// it against `-n`.
 struct Collector<'a, P: ?Sized> {
@@ -412,24 +306,16 @@ impl<P: Printer + ?Sized> Collector<'_, P> {
     }
 }
 
-/// `-p N`: the portfolio's workers, each a different search (see [`workers`]), sharing the bound.
-fn portfolio<P: Printer + ?Sized>(
-    compiled: &Compiled,
-    options: &RunOptions,
-    config: &SearchConfig,
+/// `-p N`: the searches on threads, sharing the bound, each solution collected on this thread.
+fn run_portfolio_collecting<P: Printer + ?Sized>(
+    model: &Model,
+    portfolio: &PortfolioConfig,
     collector: &mut Collector<'_, P>,
 ) -> Result<SearchResult, RunError> {
-    let model = compiled.model();
     let started = Instant::now();
-    let portfolio = PortfolioConfig {
-        workers: workers(compiled, options, config),
-        deterministic: options.deterministic,
-        epoch: DETERMINISTIC_EPOCH,
-        time: config.limits.time,
-    };
     let mut error = None;
     let mut best: Option<Vec<i32>> = None;
-    let result = run_portfolio(model, &portfolio, |values, _| {
+    let result = run_portfolio(model, portfolio, |values, _| {
         best = Some(values.to_vec());
         match collector.accept(values) {
             Ok(true) => ControlFlow::Continue(()),
@@ -455,80 +341,4 @@ fn portfolio<P: Printer + ?Sized>(
         objective,
         propagations: result.propagations,
     })
-}
-
-/// Nodes between two meetings of a deterministic portfolio.
-const DETERMINISTIC_EPOCH: u64 = 10_000;
-
-/// The portfolio's workers: the model's own search first (with large-neighbourhood search as
-/// `options` say), then free search with neighbourhoods, then the model's search without them,
-/// then free and annotated searches in turn, each with a seed of its own, so that no two search
-/// the same tree.
-fn workers(compiled: &Compiled, options: &RunOptions, config: &SearchConfig) -> Vec<Worker> {
-    let optimising = compiled.model().objective() != Objective::Satisfy;
-    let annotated = config.clone();
-    let split = options.splits(optimising);
-    let free = SearchConfig {
-        seed: config.seed,
-        limits: config.limits,
-        ..compiled.search_config(true)
-    };
-    (0..options.threads.max(1))
-        .map(|i| {
-            let (base, lns) = match i {
-                // A split tree's subproblems are searched the same way by every worker, so that
-                // none holds the last subproblem long after the others are done; under an
-                // objective each worker's neighbourhoods alternate with its subproblems.
-                _ if split => (&annotated, options.lns),
-                0 => (&annotated, options.lns),
-                1 => (&free, true),
-                2 => (&annotated, false),
-                _ if i % 2 == 1 => (&free, true),
-                _ => (&annotated, true),
-            };
-            let mut config = base.clone();
-            config.seed = base.seed.wrapping_add(i as u64);
-            Worker {
-                config,
-                lns: (optimising && lns).then(|| lns_config(compiled)),
-                split,
-            }
-        })
-        .collect()
-}
-
-/// The search a run makes: the tree alone, or with large-neighbourhood search.
-enum Engine<'m> {
-    Tree(Box<Search<'m>>),
-    Lns(Box<LnsSearch<'m>>),
-    Interleaved(Box<Interleaved<'m>>),
-}
-
-impl Engine<'_> {
-    fn next_solution<O: SearchObserver>(&mut self, observer: &mut O) -> Option<&[i32]> {
-        match self {
-            Engine::Tree(search) => search.next_solution(observer),
-            Engine::Lns(search) => search.next_solution(observer),
-            Engine::Interleaved(search) => search.next_solution(observer),
-        }
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        match self {
-            Engine::Tree(search) => search.outcome(),
-            Engine::Lns(search) => search.outcome(),
-            Engine::Interleaved(search) => search.outcome(),
-        }
-    }
-
-    /// The result, its outcome `Stopped` while the search is not over.
-    fn result_with_outcome(&self) -> SearchResult {
-        let mut result = match self {
-            Engine::Tree(search) => search.result(),
-            Engine::Lns(search) => search.result(),
-            Engine::Interleaved(search) => search.result(),
-        };
-        result.outcome = self.outcome().unwrap_or(Outcome::Stopped);
-        result
-    }
 }

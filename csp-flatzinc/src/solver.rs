@@ -9,11 +9,11 @@ use std::sync::Arc;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use csp_core::Objective;
 use csp_search::SearchObserver;
 
 use crate::console::{Console, FLUSH_EVERY};
 use crate::input::read_model;
+use crate::plan::plan;
 use crate::run::{RunError, RunOptions, run};
 use crate::{Compiled, Error, compile};
 
@@ -157,19 +157,8 @@ impl SolverRun {
         for warning in compiled.warnings() {
             eprintln!("{program}: {}: warning: {warning}", self.path.display());
         }
-        let options = &self.options;
-        let enumerating = compiled.model().objective() == Objective::Satisfy
-            && (options.all_solutions || options.solutions.is_some_and(|n| n > 1));
-        if options.threads > 1 && enumerating {
-            eprintln!(
-                "{program}: -p {}: an enumeration of solutions runs as one search",
-                options.threads
-            );
-        } else if options.threads > 1 && options.learning {
-            eprintln!(
-                "{program}: -p {}: learning from failure runs as one search",
-                options.threads
-            );
+        for ignored in &plan(&compiled, &self.options).ignored {
+            eprintln!("{program}: warning: {ignored}");
         }
         if self.verbose {
             self.describe(&compiled, bytes, read_time, init_time);

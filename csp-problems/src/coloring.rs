@@ -344,6 +344,7 @@ pub fn color_on_threads(
             deterministic: false,
             epoch: 1,
             time: config.limits.time,
+            enumerate: false,
         };
         let mut found = None;
         let result = run_portfolio(model, &portfolio, |values, _| {

@@ -60,6 +60,12 @@ pub struct PortfolioConfig {
     pub epoch: u64,
     /// The time the whole run may take.
     pub time: Option<Duration>,
+    /// Whether every solution of a satisfaction problem is wanted, not the first: each is reported
+    /// as its worker finds it, and the run is over when every subproblem of the split tree is
+    /// searched through. The workers must all split ([`Worker::split`]), since the subproblems
+    /// partition the tree and whole trees searched side by side would repeat each other's
+    /// solutions; the deterministic mode, which does not split, cannot enumerate.
+    pub enumerate: bool,
 }
 
 /// How a portfolio run ended.
@@ -209,7 +215,8 @@ impl<F: FnMut(&[i32], Option<i64>) -> ControlFlow<()>> Reporter<F> {
         let improving = match (objective, self.best) {
             (Some(value), Some(old)) => shared.better(value, old),
             (Some(_), None) => true,
-            (None, _) => !self.reported,
+            // An enumeration reports every solution: the subproblems hold each once.
+            (None, _) => !self.reported || shared.config.enumerate,
         };
         if !improving {
             return true;
@@ -217,7 +224,8 @@ impl<F: FnMut(&[i32], Option<i64>) -> ControlFlow<()>> Reporter<F> {
         self.best = objective;
         self.reported = true;
         self.finder = Some(worker);
-        let go_on = (self.on_solution)(values, objective).is_continue() && objective.is_some();
+        let go_on = (self.on_solution)(values, objective).is_continue()
+            && (objective.is_some() || shared.config.enumerate);
         if !go_on {
             // The caller has had enough, or a satisfaction problem is answered.
             self.stopped = true;
@@ -337,7 +345,10 @@ pub fn run_portfolio(
         .find(|(_, o)| matches!(o, Outcome::Optimal | Outcome::Exhausted));
     result.prover = proof.map(|&(worker, _)| worker);
     result.finder = reporter.finder;
-    result.outcome = if objective == Objective::Satisfy && reporter.reported {
+    result.outcome = if config.enumerate && proof.is_some() && !reporter.stopped {
+        // Every subproblem was searched through: every solution was reported.
+        Outcome::Exhausted
+    } else if objective == Objective::Satisfy && reporter.reported {
         Outcome::Solved
     } else if proof.is_some() {
         if reporter.best.is_some() {
@@ -477,7 +488,7 @@ fn run_worker(
             }
             while let Some(values) = search.next_solution(&mut observer) {
                 send(values, observer.epoch);
-                if bound.is_none() {
+                if bound.is_none() && !shared.config.enumerate {
                     // Satisfaction: one solution is the answer.
                     break;
                 }
@@ -487,9 +498,10 @@ fn run_worker(
             (outcome, result.stats, result.propagations)
         }
     };
-    // An exhausted tree is a proof; so is a satisfaction problem's solution (it is the answer).
+    // An exhausted tree is a proof; so is a satisfaction problem's solution (it is the answer),
+    // unless every solution is wanted.
     let proof = matches!(outcome, Outcome::Optimal | Outcome::Exhausted)
-        || (outcome == Outcome::Solved && shared.bound.is_none());
+        || (outcome == Outcome::Solved && shared.bound.is_none() && !shared.config.enumerate);
     if shared.config.deterministic {
         // Leave the portfolio with this epoch's meeting, so that the others stop there too if this
         // was a proof.
@@ -533,7 +545,7 @@ fn search_subproblems(
         let mut answered = false;
         while let Some(values) = search.next_solution(observer) {
             send(values, observer.epoch);
-            if bound.is_none() {
+            if bound.is_none() && !shared.config.enumerate {
                 answered = true;
                 break;
             }

@@ -15,7 +15,7 @@ use csp_core::{Model, Store};
 use crate::bound::SharedBound;
 use crate::branch::{Branch, Brancher, BuiltinBrancher, Decision};
 use crate::engine::Search;
-use crate::{Propagation, SearchConfig, SelectCtx};
+use crate::{Conflicts, Propagation, SearchConfig, SelectCtx};
 
 /// The deepest the split goes: 2²⁰ subproblems at most from binary branching.
 const MAX_SPLIT_DEPTH: usize = 20;
@@ -40,10 +40,17 @@ pub fn split_tree(model: &Model, config: &SearchConfig, target: usize) -> Vec<Ve
         // The root fails: the one subproblem is proven empty at once by whoever takes it.
         return whole;
     }
+    // The tree is split by the search's own decisions: under learning the brancher leaves the
+    // variables its annotations do not name to activity, which splits nothing, so the split
+    // uses the annotations' completing search (dom/wdeg) for them, as search without learning does.
+    let backtracking = SearchConfig {
+        conflicts: Conflicts::Backtrack,
+        ..config.clone()
+    };
     let mut split = Split {
         model,
         config,
-        brancher: BuiltinBrancher::from_config(model, config),
+        brancher: BuiltinBrancher::from_config(model, &backtracking),
         store,
         path: Vec::new(),
         subproblems: Vec::new(),

@@ -580,7 +580,7 @@ proptest! {
             })
             .collect();
         for deterministic in [false, true] {
-            let portfolio = PortfolioConfig { workers: workers.clone(), deterministic, epoch, time: None };
+            let portfolio = PortfolioConfig { workers: workers.clone(), deterministic, epoch, time: None, enumerate: false };
             let (outcome, found) = run_portfolio_of(&model, &portfolio);
             match expected {
                 None => {
@@ -628,7 +628,7 @@ proptest! {
                 split: true,
             })
             .collect();
-        let portfolio = PortfolioConfig { workers, deterministic: false, epoch: 1, time: None };
+        let portfolio = PortfolioConfig { workers, deterministic: false, epoch: 1, time: None, enumerate: false };
         let (outcome, found) = run_portfolio_of(&model, &portfolio);
         for values in &found {
             prop_assert!(model.is_solution(values), "{:?} is no solution", values);

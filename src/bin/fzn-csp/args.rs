@@ -45,7 +45,8 @@ pub struct Args {
         default_value_t = 0
     )]
     pub seed: u64,
-    /// Searches at once, a portfolio sharing the bound (an enumeration of all solutions runs one).
+    /// Searches at once, sharing the bound: a portfolio of different searches, or one tree split
+    /// into subproblems (an enumeration always).
     #[arg(short = 'p', long = "parallel", value_name = "N", default_value_t = 1,
           value_parser = at_least_one)]
     pub threads: u64,
@@ -55,28 +56,26 @@ pub struct Args {
     pub deterministic: bool,
     /// With -p N: the workers search one tree split into subproblems (embarrassingly parallel
     /// search) instead of a portfolio of different searches. Default: on for satisfaction
-    /// problems, off under an objective (where the portfolio finds better solutions).
+    /// problems (always for an enumeration), off under an objective (where the portfolio finds
+    /// better solutions).
     #[arg(long, value_name = "on|off", value_parser = on_off)]
     pub split: Option<bool>,
-    /// Large-neighbourhood search beside branch and bound, for optimisation problems.
-    #[arg(long, value_name = "on|off", default_value = "on", value_parser = on_off,
-          action = clap::ArgAction::Set)]
-    pub lns: bool,
-    /// Learning from failure: conflict analysis, learned clauses, backjumping. It follows the
-    /// model's search annotations without restarts; with -f it alternates them with
-    /// activity-based search at each restart (without annotations: activity alone). No
-    /// neighbourhoods, and one search whatever -p says. Default off: it proves fewer of the
-    /// benchmark's instances than the search without it so far.
-    #[arg(long, value_name = "on|off", default_value = "off", value_parser = on_off,
-          action = clap::ArgAction::Set)]
-    pub learning: bool,
+    /// Large-neighbourhood search beside branch and bound, for optimisation problems. Default: on.
+    #[arg(long, value_name = "on|off", value_parser = on_off)]
+    pub lns: Option<bool>,
+    /// Learning from failure: conflict analysis, learned clauses, backjumping, in every search
+    /// (with neighbourhoods, and in every worker of -p N). It follows the model's search
+    /// annotations, then activity; with -f it alternates them with activity at each restart
+    /// (without annotations: activity alone). Default: off for one search; with -p N, the second
+    /// worker learns.
+    #[arg(long, value_name = "on|off", value_parser = on_off)]
+    pub learning: Option<bool>,
     /// For the first solution of a satisfaction problem: the model's annotated search and free
     /// search (dom/wdeg with restarts) in turn, 10,000 nodes each, until either finds a solution
-    /// or proves there is none. Off: the annotations alone. Ignored with -f, -a, -n over 1, -p N
-    /// and --learning on.
-    #[arg(long, value_name = "on|off", default_value = "on", value_parser = on_off,
-          action = clap::ArgAction::Set)]
-    pub interleave: bool,
+    /// or proves there is none. Off: the annotations alone. Default: on; it does not apply with
+    /// -f, -a, -n over 1, -p N or --learning on.
+    #[arg(long, value_name = "on|off", value_parser = on_off)]
+    pub interleave: Option<bool>,
     /// Say on stderr what was built and how the search went.
     #[arg(short = 'v', long = "verbose")]
     pub verbose: bool,

@@ -182,6 +182,7 @@ pub fn search_on_threads(
         deterministic: true,
         epoch: THREAD_EPOCH,
         time: config.limits.time,
+        enumerate: false,
     };
     let mut solution = None;
     let mut placement = Vec::with_capacity(n);

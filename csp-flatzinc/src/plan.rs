@@ -1,0 +1,281 @@
+//! How a run searches, decided once from its options and its model ([`plan`]): one search or
+//! several on threads, each search's configuration (the model's annotations or free search,
+//! learning or not, neighbourhoods or not), and the options that have no effect on this run, each
+//! with why, so that a caller can say so rather than silently run something else.
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use csp_core::{Model, Objective};
+use csp_search::portfolio::{PortfolioConfig, Worker};
+use csp_search::{Interleaved, Learning, LnsConfig, LnsSearch, Search, SearchConfig, Solutions};
+
+use crate::Compiled;
+use crate::options::RunOptions;
+
+/// Nodes between two meetings of a deterministic portfolio.
+const DETERMINISTIC_EPOCH: u64 = 10_000;
+
+/// How a run searches: its searches, and the options given that have no effect on it.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// The search, or the searches on threads.
+    pub searches: Searches,
+    /// The options the run ignores, each with why.
+    pub ignored: Vec<Ignored>,
+}
+
+/// One search on the calling thread, or several on threads.
+#[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)]
+pub enum Searches {
+    /// One search.
+    One(OneSearch),
+    /// Searches on threads sharing the bound (`-p N`): a portfolio of different searches, or the
+    /// subproblems of one split tree (an enumeration always), see [`csp_search::portfolio`].
+    Portfolio(PortfolioConfig),
+}
+
+/// One search, of one of the three kinds that report solutions one at a time.
+#[derive(Debug, Clone)]
+pub enum OneSearch {
+    /// A search of the whole tree (branch and bound under an objective), learning from failure
+    /// or not as its configuration says.
+    Tree(SearchConfig),
+    /// Branch and bound with large-neighbourhood search beside it ([`LnsSearch`]).
+    Lns(SearchConfig, LnsConfig),
+    /// The model's annotated search and free search in turn, for a satisfaction problem's first
+    /// solution ([`Interleaved`]).
+    Interleaved(SearchConfig, SearchConfig),
+}
+
+impl OneSearch {
+    /// The search, ready to report its first solution.
+    pub fn build<'m>(&self, model: &'m Model) -> Box<dyn Solutions + 'm> {
+        match self {
+            OneSearch::Tree(config) => Box::new(Search::new(model, config)),
+            OneSearch::Lns(config, lns) => Box::new(LnsSearch::new(model, config, lns.clone())),
+            OneSearch::Interleaved(first, second) => {
+                Box::new(Interleaved::new(model, first, second))
+            }
+        }
+    }
+
+    /// The configuration of the search (of the first, for two in turn).
+    pub fn config(&self) -> &SearchConfig {
+        match self {
+            OneSearch::Tree(config)
+            | OneSearch::Lns(config, _)
+            | OneSearch::Interleaved(config, _) => config,
+        }
+    }
+}
+
+/// An option given that has no effect on the run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ignored {
+    /// The option, as the command line spells it (`--lns on`).
+    pub option: &'static str,
+    /// Why it has no effect.
+    pub why: &'static str,
+}
+
+impl fmt::Display for Ignored {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} is ignored: {}", self.option, self.why)
+    }
+}
+
+/// Decides how `compiled` is searched as `options` ask: the one place where the options meet.
+///
+/// - **Threads.** `-p N` runs N searches sharing the bound. A satisfaction problem's tree is split
+///   into subproblems the workers take in turn (always for an enumeration, whose subproblems hold
+///   each solution once); under an objective, a portfolio of different searches unless `--split
+///   on` (see [`splits`]). The deterministic mode does not split, so it cannot enumerate on
+///   threads.
+/// - **Learning** (`--learning`): on or off for every search; unset, one search learns when
+///   [`learns_by_default`] says so, and with `-p N` the second worker learns beside the others.
+/// - **Neighbourhoods** (`--lns`, on unless turned off) beside branch and bound, under an
+///   objective.
+/// - **Interleaving** (`--interleave`, on unless turned off): a satisfaction problem's first
+///   solution by its annotated search and free search in turn, when it has annotations, one
+///   thread searches without learning, and free search was not asked for.
+pub fn plan(compiled: &Compiled, options: &RunOptions) -> Plan {
+    let model = compiled.model();
+    let optimising = model.objective() != Objective::Satisfy;
+    let enumerating =
+        !optimising && (options.all_solutions || options.solutions.is_some_and(|n| n > 1));
+    let mut ignored = Vec::new();
+    let mut ignore = |option, why| ignored.push(Ignored { option, why });
+
+    let threads = options.threads.max(1);
+    let parallel = threads > 1 && !(enumerating && options.deterministic);
+    if threads > 1 && !parallel {
+        ignore(
+            "-p",
+            "an enumeration runs on threads as the subproblems of a split tree, which the \
+             deterministic mode does not make",
+        );
+    }
+    if options.split.is_some() && !parallel {
+        ignore("--split", "it says how -p N searches share the work");
+    }
+    if options.split == Some(false) && parallel && enumerating {
+        ignore(
+            "--split off",
+            "an enumeration on threads is always split, so that no solution is found twice",
+        );
+    }
+    if options.deterministic && threads == 1 {
+        ignore("--deterministic", "it orders the meetings of -p N searches");
+    }
+    if options.lns == Some(true) && !optimising {
+        ignore(
+            "--lns on",
+            "neighbourhoods improve an objective, and the model has none",
+        );
+    }
+    let learning = options
+        .learning
+        .unwrap_or_else(|| learns_by_default(compiled, options));
+    let interleaving = !optimising
+        && !enumerating
+        && !parallel
+        && !learning
+        && !options.free_search
+        && !compiled.searches().is_empty();
+    if options.interleave == Some(true) && !interleaving {
+        ignore(
+            "--interleave on",
+            "it applies to one search without learning for the first solution of a satisfaction \
+             problem with search annotations, without -f",
+        );
+    }
+
+    let time = options
+        .deadline
+        .map(|deadline| deadline.saturating_duration_since(Instant::now()));
+    let plain = configured(compiled.search_config(options.free_search), options, time);
+    let lns = optimising && options.lns.unwrap_or(true);
+    let searches = if parallel {
+        let split = enumerating || (!options.deterministic && options.split.unwrap_or(!optimising));
+        let workers = (0..threads)
+            .map(|i| worker(compiled, options, time, i, split, lns))
+            .collect();
+        Searches::Portfolio(PortfolioConfig {
+            workers,
+            deterministic: options.deterministic,
+            epoch: DETERMINISTIC_EPOCH,
+            time,
+            enumerate: enumerating,
+        })
+    } else if learning {
+        let config = learning_config(compiled, options, time, false);
+        Searches::One(if lns {
+            OneSearch::Lns(config, lns_config(compiled))
+        } else {
+            OneSearch::Tree(config)
+        })
+    } else if interleaving && options.interleave != Some(false) {
+        let free = configured(compiled.search_config(true), options, time);
+        Searches::One(OneSearch::Interleaved(plain, free))
+    } else if lns {
+        Searches::One(OneSearch::Lns(plain, lns_config(compiled)))
+    } else {
+        Searches::One(OneSearch::Tree(plain))
+    };
+    Plan { searches, ignored }
+}
+
+/// Whether one search learns when `--learning` is not given.
+pub fn learns_by_default(_compiled: &Compiled, _options: &RunOptions) -> bool {
+    false
+}
+
+/// Whether `-p N` splits the tree of a problem with (`optimising`) or without an objective when
+/// `--split` is not given: for satisfaction problems only. Measured at 20 s on the slow instances
+/// of `data/minizinc-bench` with `-p 2`: a split tree proves and answers satisfaction problems in
+/// about half the time (market_split u4-01 8.3 s to 4.4 s, search_stress 08_04 5.6 s to 2.9 s,
+/// CostasArray 15 6.6 s to 3.6 s), where the portfolio barely beats one search. Under an
+/// objective a split tree, each worker's neighbourhoods alternating with its subproblems, proves
+/// some optima sooner than the portfolio (golomb 10 1.6 s against 2.8 s, mknap2-20 2.1 s against
+/// 4.6 s), but the portfolio's free-search worker proves template_design catfood_3 in about a
+/// second, which no split search does in 20 s, and on models without a search annotation (jobshop
+/// la01: 1.5 s against 5.8 s) free search's learned weights and restarts start anew in every
+/// subproblem.
+pub fn splits(optimising: bool) -> bool {
+    !optimising
+}
+
+/// `config` with the run's seed and time limit.
+fn configured(config: SearchConfig, options: &RunOptions, time: Option<Duration>) -> SearchConfig {
+    let mut config = config;
+    config.seed = options.seed;
+    config.limits.time = time;
+    config
+}
+
+/// The configuration of a learning search, as Chuffed runs a model: its annotated decisions, then
+/// activity on the variables they leave (the model's decision variables first); under `-f` the
+/// annotations and activity in turn, restart by restart. With `activity_only`, activity decides
+/// everything (a portfolio's free-search worker).
+fn learning_config(
+    compiled: &Compiled,
+    options: &RunOptions,
+    time: Option<Duration>,
+    activity_only: bool,
+) -> SearchConfig {
+    configured(compiled.search_config(activity_only), options, time).learning(Learning {
+        alternate: options.free_search,
+        first: compiled.decision_vars().to_vec(),
+        ..Learning::default()
+    })
+}
+
+/// Worker `i` of `-p N`. The workers of a split tree search its subproblems alike (so that none
+/// holds the last subproblem long after the others are done), under an objective each with its
+/// neighbourhoods between them. A portfolio's workers differ: the model's own search first (with
+/// neighbourhoods as asked), then free search with neighbourhoods, then the model's search without
+/// them, then free and annotated searches in turn, each with a seed of its own, so that no two
+/// search the same tree. Unless `--learning` says otherwise, the second worker learns and the
+/// others do not.
+fn worker(
+    compiled: &Compiled,
+    options: &RunOptions,
+    time: Option<Duration>,
+    i: usize,
+    split: bool,
+    lns: bool,
+) -> Worker {
+    let learning = options.learning.unwrap_or(i == 1);
+    let (free, neighbourhoods) = match i {
+        _ if split => (options.free_search, lns),
+        0 => (options.free_search, lns),
+        1 => (true, true),
+        2 => (options.free_search, false),
+        _ if i % 2 == 1 => (true, true),
+        _ => (options.free_search, true),
+    };
+    let mut config = if learning {
+        learning_config(compiled, options, time, free)
+    } else {
+        configured(compiled.search_config(free), options, time)
+    };
+    config.seed = options.seed.wrapping_add(i as u64);
+    let optimising = compiled.model().objective() != Objective::Satisfy;
+    Worker {
+        config,
+        lns: (optimising && neighbourhoods).then(|| lns_config(compiled)),
+        split,
+    }
+}
+
+/// The large-neighbourhood search of a compiled model: its decision variables, and its output
+/// arrays as grids.
+fn lns_config(compiled: &Compiled) -> LnsConfig {
+    LnsConfig {
+        vars: compiled.decision_vars().to_vec(),
+        grids: compiled.grids(),
+        ..LnsConfig::default()
+    }
+}
