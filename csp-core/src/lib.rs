@@ -48,7 +48,7 @@ pub use ids::{ConstraintId, VarId};
 pub use lines::{LineRule, MAX_LINE_FAMILIES};
 pub use memory::ModelSize;
 pub use model::{MAX_VARIABLES, Model, ModelBuilder, Objective, Watch};
-pub use revision::{Priority, Wipeout};
+pub use revision::{Priority, PropagationFailure, Wipeout};
 
 pub use literal::{Cause, Literal, LiteralRelation, LogEntry};
 pub use rng::{Rng, rng_for};

@@ -123,8 +123,13 @@ pub(crate) struct ChangeLog {
     pub(crate) entries: Vec<LogEntry>,
     /// Each variable's lower-bound entries (`≥`, `=`), oldest first: their values only grow.
     pub(crate) lower_of: Vec<Vec<u32>>,
+    /// The values of `lower_of`'s entries, in the same order: a search by value reads them, one
+    /// list in order, rather than looking each entry up in the log.
+    pub(crate) lower_values_of: Vec<Vec<i32>>,
     /// Each variable's upper-bound entries (`≤`, `=`), oldest first: their values only shrink.
     pub(crate) upper_of: Vec<Vec<u32>>,
+    /// The values of `upper_of`'s entries, in the same order.
+    pub(crate) upper_values_of: Vec<Vec<i32>>,
     /// Each variable's removals (`≠`), oldest first.
     pub(crate) removals_of: Vec<Vec<u32>>,
     /// The values of `removals_of`'s entries, in the same order: conflict analysis scans a
@@ -157,9 +162,11 @@ impl ChangeLog {
         } else {
             if literal.relation != LiteralRelation::Le {
                 self.lower_of[var].push(index);
+                self.lower_values_of[var].push(literal.value);
             }
             if literal.relation != LiteralRelation::Ge {
                 self.upper_of[var].push(index);
+                self.upper_values_of[var].push(literal.value);
             }
         }
         self.entries.push(LogEntry { literal, cause });
@@ -178,9 +185,11 @@ impl ChangeLog {
             } else {
                 if entry.literal.relation != LiteralRelation::Le {
                     self.lower_of[var].pop();
+                    self.lower_values_of[var].pop();
                 }
                 if entry.literal.relation != LiteralRelation::Ge {
                     self.upper_of[var].pop();
+                    self.upper_values_of[var].pop();
                 }
             }
         }

@@ -1,5 +1,6 @@
-//! What a revision reports and when it runs: the [`Wipeout`] that ends a failed one and the
-//! [`Priority`] that orders the propagation queue. A leaf module shared by the store, the contexts
+//! What a revision reports and when it runs: the [`Wipeout`] that ends a failed one, the
+//! [`Priority`] that orders the propagation queue, and the [`PropagationFailure`] of a propagation
+//! that runs other reasoning before the constraints. A leaf module shared by the store, the contexts
 //! and the constraints.
 
 /// A constraint could not be satisfied under the current domains: a domain was wiped out, or the
@@ -31,4 +32,14 @@ impl Priority {
     pub fn index(self) -> usize {
         self as usize
     }
+}
+
+/// Why [`crate::Store::propagate_with`] failed: a constraint's revision, or the reasoning run before
+/// the constraints (a learning search's clauses), with what that reasoning reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PropagationFailure<E> {
+    /// The constraint failed.
+    Constraint(crate::ConstraintId),
+    /// The reasoning run first failed.
+    First(E),
 }

@@ -59,7 +59,9 @@ impl Store {
         self.log = Some(Box::new(ChangeLog {
             entries: Vec::new(),
             lower_of: vec![Vec::new(); self.num_vars()],
+            lower_values_of: vec![Vec::new(); self.num_vars()],
             upper_of: vec![Vec::new(); self.num_vars()],
+            upper_values_of: vec![Vec::new(); self.num_vars()],
             removals_of: vec![Vec::new(); self.num_vars()],
             removed_values_of: vec![Vec::new(); self.num_vars()],
             removal_entry: hashbrown::HashMap::new(),
@@ -97,32 +99,48 @@ impl Store {
 
     /// `var`'s bounds just before log entry `before` was made (its current bounds if `before` is
     /// the log's length), read from the log.
+    #[inline]
     pub fn bounds_before(&self, var: VarId, before: usize) -> (i32, i32) {
         let Some(log) = &self.log else {
             return (self.lb(var), self.ub(var));
         };
-        let value = |list: &[u32]| list.last().map(|&j| log.entries[j as usize].literal.value);
         let (start_lo, start_hi) = log.start_bounds[var.index()];
         (
-            value(self.lower_bounds_before(var, before)).unwrap_or(start_lo),
-            value(self.upper_bounds_before(var, before)).unwrap_or(start_hi),
+            self.lower_bounds_before(var, before)
+                .1
+                .last()
+                .copied()
+                .unwrap_or(start_lo),
+            self.upper_bounds_before(var, before)
+                .1
+                .last()
+                .copied()
+                .unwrap_or(start_hi),
         )
     }
 
     /// The indices of `var`'s logged lower-bound changes (`≥`, `=`) made before entry `before`,
-    /// oldest first: along the log their values only grow.
-    pub fn lower_bounds_before(&self, var: VarId, before: usize) -> &[u32] {
-        let Some(log) = &self.log else { return &[] };
+    /// oldest first, and their values, which only grow along the log.
+    #[inline]
+    pub fn lower_bounds_before(&self, var: VarId, before: usize) -> (&[u32], &[i32]) {
+        let Some(log) = &self.log else {
+            return (&[], &[]);
+        };
         let list = &log.lower_of[var.index()];
-        &list[..list.partition_point(|&j| (j as usize) < before)]
+        let len = entries_before(list, before);
+        (&list[..len], &log.lower_values_of[var.index()][..len])
     }
 
     /// The indices of `var`'s logged upper-bound changes (`≤`, `=`) made before entry `before`,
-    /// oldest first: along the log their values only shrink.
-    pub fn upper_bounds_before(&self, var: VarId, before: usize) -> &[u32] {
-        let Some(log) = &self.log else { return &[] };
+    /// oldest first, and their values, which only shrink along the log.
+    #[inline]
+    pub fn upper_bounds_before(&self, var: VarId, before: usize) -> (&[u32], &[i32]) {
+        let Some(log) = &self.log else {
+            return (&[], &[]);
+        };
         let list = &log.upper_of[var.index()];
-        &list[..list.partition_point(|&j| (j as usize) < before)]
+        let len = entries_before(list, before);
+        (&list[..len], &log.upper_values_of[var.index()][..len])
     }
 
     /// The indices of `var`'s logged removals (`≠`) made before entry `before`, oldest first.
@@ -136,7 +154,7 @@ impl Store {
             return (&[], &[]);
         };
         let list = &log.removals_of[var.index()];
-        let len = list.partition_point(|&j| (j as usize) < before);
+        let len = entries_before(list, before);
         (&list[..len], &log.removed_values_of[var.index()][..len])
     }
 
@@ -309,14 +327,28 @@ impl<'a> ExplainCtx<'a> {
         }
     }
 
-    /// The variable's smallest value then.
+    /// The variable's smallest value then (its lower bound's history alone is read).
     pub fn lb(&self, var: VarId) -> i32 {
-        self.store.bounds_before(var, self.before).0
+        let Some(log) = &self.store.log else {
+            return self.store.lb(var);
+        };
+        let (_, values) = self.store.lower_bounds_before(var, self.before);
+        values
+            .last()
+            .copied()
+            .unwrap_or(log.start_bounds[var.index()].0)
     }
 
-    /// The variable's largest value then.
+    /// The variable's largest value then (its upper bound's history alone is read).
     pub fn ub(&self, var: VarId) -> i32 {
-        self.store.bounds_before(var, self.before).1
+        let Some(log) = &self.store.log else {
+            return self.store.ub(var);
+        };
+        let (_, values) = self.store.upper_bounds_before(var, self.before);
+        values
+            .last()
+            .copied()
+            .unwrap_or(log.start_bounds[var.index()].1)
     }
 }
 
@@ -335,6 +367,47 @@ pub fn explain_by_bounds(
             let (lo, hi) = ctx.bounds(var);
             reasons.push(Literal::ge(var, lo));
             reasons.push(Literal::le(var, hi));
+        }
+    }
+}
+
+/// How many entries of `list` (log indices, ascending) come before entry `before`. Most questions
+/// are about the log's newest entries, so the list is searched from its end: the last entry
+/// first, then by galloping back, which touches a few of its newest words where a binary search
+/// of a long list would touch its middle first.
+#[inline]
+fn entries_before(list: &[u32], before: usize) -> usize {
+    let len = list.len();
+    if list.last().is_none_or(|&j| (j as usize) < before) {
+        return len;
+    }
+    // Gallop back from the end until an entry before `before` is passed.
+    let mut step = 1;
+    let mut hi = len - 1;
+    loop {
+        let lo = hi.saturating_sub(step);
+        if lo == 0 || (list[lo] as usize) < before {
+            return lo + list[lo..hi].partition_point(|&j| (j as usize) < before);
+        }
+        hi = lo;
+        step *= 2;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::entries_before;
+
+    /// The gallop from the end counts what a binary search from the start counts, for every
+    /// cut of lists of every length up to 40.
+    #[test]
+    fn entries_before_agrees_with_a_binary_search() {
+        for len in 0..40u32 {
+            let list: Vec<u32> = (0..len).map(|i| 3 * i + (i % 2)).collect();
+            for before in 0..(3 * len as usize + 3) {
+                let expected = list.partition_point(|&j| (j as usize) < before);
+                assert_eq!(entries_before(&list, before), expected, "{list:?} {before}");
+            }
         }
     }
 }

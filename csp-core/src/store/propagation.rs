@@ -5,7 +5,9 @@
 use super::{ASSIGNMENT, BoundChange, Checkpoint, Store};
 use crate::domain::{Repr, restore_to_word};
 use crate::literal::Cause;
-use crate::{CheckCtx, ConstraintId, Model, PropagationCtx, VarId, Wipeout};
+use std::convert::Infallible;
+
+use crate::{CheckCtx, ConstraintId, Model, PropagationCtx, PropagationFailure, VarId, Wipeout};
 
 impl Store {
     /// Undoes every change made since `checkpoint`: assignments, removals, bound changes and
@@ -232,9 +234,35 @@ impl Store {
     /// objective) wake every subscribed constraint; a constraint's own changes wake only the others,
     /// since a revision reaches its own fixpoint.
     pub fn propagate(&mut self, model: &Model) -> Result<(), ConstraintId> {
+        self.propagate_with(model, |_| Ok::<(), Infallible>(()))
+            .map_err(|failure| match failure {
+                PropagationFailure::Constraint(c) => c,
+                PropagationFailure::First(never) => match never {},
+            })
+    }
+
+    /// [`Store::propagate`], with `first` run before every constraint revision, so that its
+    /// reasoning reaches its own fixpoint before any constraint looks at the domains: a learning
+    /// search's clauses, which cost little and prune early, as a propagator of the highest
+    /// priority. `first` runs once more at the end, and its failure ends the propagation as a
+    /// constraint's does (the queue is emptied).
+    #[inline]
+    pub fn propagate_with<E>(
+        &mut self,
+        model: &Model,
+        mut first: impl FnMut(&mut Store) -> Result<(), E>,
+    ) -> Result<(), PropagationFailure<E>> {
         self.start_queueing();
         self.flush(model, None, true);
-        while let Some(c) = self.pop() {
+        loop {
+            if let Err(failure) = first(self) {
+                self.clear_propagation();
+                return Err(PropagationFailure::First(failure));
+            }
+            self.flush(model, None, true);
+            let Some(c) = self.pop() else {
+                return Ok(());
+            };
             self.queued.set(c.index(), false);
             if self.is_entailed(model, c) {
                 // Queued directly (a forward-checked variable's constraints), but entailed.
@@ -249,14 +277,13 @@ impl Store {
             self.set_cause(Cause::Decision);
             if result.is_err() {
                 self.clear_propagation();
-                return Err(c);
+                return Err(PropagationFailure::Constraint(c));
             }
             if entailed {
                 self.set_cell(model.entailment_cell(c), 1);
             }
             self.flush(model, Some(c), true);
         }
-        Ok(())
     }
 
     /// Whether propagation found the constraint entailed on this branch

@@ -32,7 +32,7 @@ impl Learner {
                 // A clause's own failure is its literals; a change a wipe-out refused on the way
                 // is stale now.
                 let _ = store.take_failure();
-                for &literal in self.clauses.literals(id) {
+                for literal in self.clauses.literals(id) {
                     self.witnesses(store, literal.negate(), end, &mut entries);
                 }
             }
@@ -48,7 +48,7 @@ impl Learner {
     pub(crate) fn learn(&mut self, store: &mut Store, literals: Vec<Literal>, lbd: u32) {
         #[cfg(test)]
         self.check_against_oracle(&literals);
-        self.clauses.add(store, literals, Some(lbd));
+        self.clauses.add(store, &literals, Some(lbd));
     }
 
     /// The entries of a failure of constraint `c` that refused a change, `failure` (the literal it

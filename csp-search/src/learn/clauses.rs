@@ -1,17 +1,23 @@
-//! The clause database of a learning search: learned clauses and blocking clauses, watched two
-//! literals at a time, propagated after each round of changes, and reduced by literal block
-//! distance.
+//! The clause database of a learning search: learned clauses and blocking clauses over numbered
+//! literals ([`super::literals`]), watched two literals at a time, propagated as the store's
+//! propagation runs (before each propagator, so that they reach their fixpoint first), and reduced
+//! by literal block distance.
 //!
-//! **Propagation** visits, after each round of changes, each changed variable's watch lists once,
-//! and only those its changes can make false (one list per relation of the watched literal); a
-//! watch carries a blocking literal, so that a clause already satisfied is not read.
+//! **Propagation** reads the store's change log: for each new entry, the literals it made false
+//! (found by binary search in the variable's propositions, from the bounds before and after it),
+//! and for each, the clauses watching it. A watch carries a blocking literal, so that a clause
+//! already satisfied is not read (MiniSat's blocker, Eén & Sörensson; Chu, Harwood & Stuckey
+//! 2009), and a binary clause is its watch: the other literal is the blocker, and the clause is
+//! never read at all.
 
-use csp_core::{Cause, Literal, LiteralRelation, LogEntry, Store, VarId};
+use csp_core::{Cause, Literal, LiteralRelation, LogEntry, Model, Store, VarId};
+
+use super::literals::{Canonical, Lit, Literals};
 
 /// A clause: at least one literal holds. The first two are watched.
 #[derive(Debug, Clone)]
 struct Clause {
-    literals: Vec<Literal>,
+    lits: Vec<Lit>,
     /// For a learned clause, its literal block distance (Audemard & Simon 2009, "Predicting
     /// learnt clauses quality in modern SAT solvers"): how many decision levels its literals
     /// spanned when it was learned. `None` for a clause that must stay (a solution's blocking
@@ -19,42 +25,68 @@ struct Clause {
     lbd: Option<u32>,
 }
 
-/// A clause watching one of its first two literals.
+/// A clause watching a literal: visited when that literal becomes false. Eight bytes, so that a
+/// long list (hundreds of clauses watch a literal of market_split's thirty Booleans) is read a
+/// cache line per eight watches.
 #[derive(Debug, Clone, Copy)]
 struct Watch {
+    /// The clause's number, with [`BINARY`] set for a clause of two literals.
     clause: u32,
-    literal: Literal,
-    /// Another literal of the clause (its other watched literal when the watch was made or last
-    /// visited): while it holds, the clause is satisfied and need not be read (MiniSat's blocking
-    /// literal, Eén & Sörensson; Chu, Harwood & Stuckey 2009). Reading the clause costs a cache
-    /// miss or two, and most visits find it satisfied.
-    blocker: Literal,
+    /// Another literal of the clause: while it holds, the clause is satisfied and need not be
+    /// read. In a binary clause it is the other literal, and the clause is not read at all.
+    blocker: Lit,
 }
+
+/// The bit of [`Watch::clause`] that marks a binary clause (clause numbers stay below 2³¹).
+const BINARY: u32 = 1 << 31;
+
+impl Watch {
+    fn id(self) -> u32 {
+        self.clause & !BINARY
+    }
+
+    fn binary(self) -> bool {
+        self.clause & BINARY != 0
+    }
+}
+
+/// A literal's entry in [`ClauseDb::values`]: not decided by the entries visited.
+const UNKNOWN: u8 = 0;
+/// True.
+const TRUE: u8 = 1;
+/// False.
+const FALSE: u8 = 2;
 
 /// How many learned clauses are kept before the first reduction of the database.
 const INITIAL_MAX_LEARNED: usize = 2_000;
 
-/// A variable's flag in [`ClauseDb::touched`]: some change not visited yet.
-const CHANGED: u8 = 1;
-/// Its lower bound rose.
-const LOWER: u8 = 2;
-/// Its upper bound fell.
-const UPPER: u8 = 4;
-
 /// The clauses, their watches, and where propagation stands on the store's change log.
 #[derive(Debug)]
 pub(super) struct ClauseDb {
+    literals: Literals,
     clauses: Vec<Clause>,
-    /// The clauses with a watched literal on each variable, four lists a variable (see
-    /// [`watch_list`]).
+    /// By literal, the clauses watching it.
     watches: Vec<Vec<Watch>>,
-    /// Per variable, what its log entries not visited yet changed ([`CHANGED`], [`LOWER`],
-    /// [`UPPER`]); zero once visited.
-    touched: Vec<u8>,
-    /// The variables with a nonzero [`ClauseDb::touched`], in the order first changed.
-    touched_vars: Vec<VarId>,
-    /// The log entries whose watches were visited.
+    /// The log entries whose literals' watches were visited.
     queue_head: usize,
+    /// Each variable's bounds as of the last entry visited.
+    seen: Vec<(i32, i32)>,
+    /// For each entry visited, its variable, that variable's bounds before it and the length of
+    /// `assigned` before it: what an undo restores `seen` and `values` from.
+    undo: Vec<(u32, i32, i32, u32)>,
+    /// By literal, its truth as the entries visited so far decided it ([`TRUE`], [`FALSE`], or
+    /// [`UNKNOWN`]): a byte read where computing the truth from the domains reads the
+    /// proposition, the variable's bounds and perhaps its bits. [`UNKNOWN`] says nothing (the
+    /// entries not visited yet, and those before the literal was made, are not in it), and the
+    /// domains decide.
+    values: Vec<u8>,
+    /// The literals `values` decided, in order (their negations with them).
+    assigned: Vec<u32>,
+    /// By literal, the stamp of the last clause added that holds it (see [`ClauseDb::add`]).
+    marks: Vec<u32>,
+    stamp: u32,
+    /// Scratch: the literals one entry made false.
+    made_false: Vec<Lit>,
     /// Slots of dropped clauses, for the next clauses learned.
     free_slots: Vec<u32>,
     /// Learned clauses in the database now.
@@ -64,216 +96,302 @@ pub(super) struct ClauseDb {
 }
 
 impl ClauseDb {
-    /// An empty database over `num_vars` variables.
-    pub(super) fn new(num_vars: usize) -> Self {
+    /// An empty database over `model`'s variables.
+    pub(super) fn new(model: &Model) -> Self {
         ClauseDb {
+            literals: Literals::new(model),
             clauses: Vec::new(),
-            watches: vec![Vec::new(); 4 * num_vars],
-            touched: vec![0; num_vars],
-            touched_vars: Vec::new(),
+            watches: Vec::new(),
             queue_head: 0,
+            seen: Vec::new(),
+            undo: Vec::new(),
+            values: Vec::new(),
+            assigned: Vec::new(),
+            marks: Vec::new(),
+            stamp: 0,
+            made_false: Vec::new(),
             free_slots: Vec::new(),
             live_learned: 0,
             max_learned: INITIAL_MAX_LEARNED,
         }
     }
 
-    /// The literals of clause `id`.
-    pub(super) fn literals(&self, id: u32) -> &[Literal] {
-        &self.clauses[id as usize].literals
+    /// The search starts, its change log empty: every variable's bounds now are what the log's
+    /// first entries change.
+    pub(super) fn start(&mut self, store: &Store) {
+        self.seen = (0..store.num_vars())
+            .map(|i| {
+                let var = VarId::from_index(i);
+                (store.lb(var), store.ub(var))
+            })
+            .collect();
+        self.undo.clear();
+        self.queue_head = 0;
     }
 
-    /// Whether log entries wait for their watches to be visited.
-    pub(super) fn pending(&self, store: &Store) -> bool {
-        self.queue_head < store.change_log().len()
+    /// The literals of clause `id`, as statements about their variables.
+    pub(super) fn literals(&self, id: u32) -> impl Iterator<Item = Literal> + '_ {
+        self.clauses[id as usize]
+            .lits
+            .iter()
+            .map(|&lit| self.literals.literal(lit))
     }
 
     /// Visits the watches of every change not visited yet, and of the changes that makes, until
     /// none is left; names the clause found false, if one is.
     pub(super) fn propagate(&mut self, store: &mut Store) -> Result<(), u32> {
-        while self.pending(store) {
-            self.visit_changed_vars(store)?;
+        while self.queue_head < store.change_log().len() {
+            let entry = store.change_log()[self.queue_head];
+            self.queue_head += 1;
+            let literal = entry.literal;
+            let var = literal.var;
+            let old = self.seen[var.index()];
+            self.undo
+                .push((var.index() as u32, old.0, old.1, self.assigned.len() as u32));
+            let v = literal.value;
+            let new = match literal.relation {
+                LiteralRelation::Ge => (v, old.1),
+                LiteralRelation::Le => (old.0, v),
+                LiteralRelation::Eq => (v, v),
+                LiteralRelation::Ne => old,
+            };
+            self.seen[var.index()] = new;
+            let mut made_false = std::mem::take(&mut self.made_false);
+            made_false.clear();
+            if literal.relation == LiteralRelation::Ne {
+                self.literals.on_removal(var, v, |lit| made_false.push(lit));
+            } else {
+                self.literals
+                    .on_bounds(var, old, new, |lit| made_false.push(lit));
+            }
+            for &lit in &made_false {
+                if self.values[lit.index()] == UNKNOWN {
+                    self.values[lit.index()] = FALSE;
+                    self.values[lit.negate().index()] = TRUE;
+                    self.assigned.push(lit.index() as u32);
+                }
+            }
+            let mut result = Ok(());
+            for &lit in &made_false {
+                result = self.visit(lit, store);
+                if result.is_err() {
+                    break;
+                }
+            }
+            self.made_false = made_false;
+            result?;
         }
         Ok(())
     }
 
-    /// The log has been cut back to `len` entries by an undo.
+    /// The log has been cut back to `len` entries by an undo: the bounds seen go back with it.
     pub(super) fn backjump(&mut self, len: usize) {
+        while self.undo.len() > len {
+            let (var, lo, hi, assigned) = self.undo.pop().expect("longer than len");
+            self.seen[var as usize] = (lo, hi);
+            for lit in self.assigned.drain(assigned as usize..) {
+                self.values[lit as usize] = UNKNOWN;
+                self.values[lit as usize ^ 1] = UNKNOWN;
+            }
+        }
         self.queue_head = self.queue_head.min(len);
     }
 
-    /// Visits the watch lists of the variables changed by the log entries not visited yet, each
-    /// variable once however many of its entries there are (a bound that moves five times in one
-    /// propagation reads its lists once, not five times), and only the lists its changes can
-    /// make false: `x = v` on any change, `x ≤ v` when the lower bound rose, `x ≥ v` when the
-    /// upper bound fell, `x ≠ v` when it became fixed (which always moves a bound).
-    fn visit_changed_vars(&mut self, store: &mut Store) -> Result<(), u32> {
-        let end = store.change_log().len();
-        for k in self.queue_head..end {
-            let literal = store.change_log()[k].literal;
-            let flags = match literal.relation {
-                LiteralRelation::Ne => CHANGED,
-                LiteralRelation::Ge => CHANGED | LOWER,
-                LiteralRelation::Le => CHANGED | UPPER,
-                LiteralRelation::Eq => CHANGED | LOWER | UPPER,
-            };
-            let slot = &mut self.touched[literal.var.index()];
-            if *slot == 0 {
-                self.touched_vars.push(literal.var);
-            }
-            *slot |= flags;
-        }
-        self.queue_head = end;
-        let mut vars = std::mem::take(&mut self.touched_vars);
-        let mut result = Ok(());
-        for &var in &vars {
-            let flags = std::mem::take(&mut self.touched[var.index()]);
-            if result.is_err() {
-                // Only the flags are cleared: the conflict is analysed and undone first.
-                continue;
-            }
-            let fixed = store.size(var) == 1;
-            result = self
-                .visit_watches(store, var, LiteralRelation::Eq)
-                .and_then(|()| {
-                    if flags & LOWER != 0 {
-                        self.visit_watches(store, var, LiteralRelation::Le)
-                    } else {
-                        Ok(())
-                    }
-                })
-                .and_then(|()| {
-                    if flags & UPPER != 0 {
-                        self.visit_watches(store, var, LiteralRelation::Ge)
-                    } else {
-                        Ok(())
-                    }
-                })
-                .and_then(|()| {
-                    if fixed && flags & (LOWER | UPPER) != 0 {
-                        self.visit_watches(store, var, LiteralRelation::Ne)
-                    } else {
-                        Ok(())
-                    }
-                });
-        }
-        vars.clear();
-        self.touched_vars = vars;
-        result
-    }
-
-    /// Visits the clauses watching a literal `var relation v` (one watch list, see
-    /// [`watch_list`]) after `var` changed: each whose watched literal is now false watches
-    /// another, or propagates its other watched literal, or fails. Whether a watched literal is
-    /// false is read from the variable's bounds (and for `x = v` its domain), read once for the
-    /// list, so that the many watches a change leaves alone cost a comparison each.
-    fn visit_watches(
-        &mut self,
-        store: &mut Store,
-        var: VarId,
-        relation: LiteralRelation,
-    ) -> Result<(), u32> {
-        let list_index = watch_list(var, relation);
-        if self.watches[list_index].is_empty() {
+    /// Visits the clauses watching `false_lit`, which just became false: each watches another
+    /// literal that is not false, or propagates its other watched literal, or fails.
+    fn visit(&mut self, false_lit: Lit, store: &mut Store) -> Result<(), u32> {
+        let Some(list) = self.watches.get_mut(false_lit.index()) else {
+            return Ok(());
+        };
+        if list.is_empty() {
             return Ok(());
         }
-        let mut list = std::mem::take(&mut self.watches[list_index]);
-        let (lo, hi) = (store.lb(var), store.ub(var));
+        let mut list = std::mem::take(list);
         let mut kept = 0;
         let mut result = Ok(());
         for i in 0..list.len() {
-            let watch = list[i];
-            let v = watch.literal.value;
-            let false_now = match relation {
-                LiteralRelation::Eq => {
-                    v < lo || v > hi || (lo != hi && !store.domain(var).contains(v))
+            let mut watch = list[i];
+            // Most watches find their blocker true: kept as they are, without a write while none
+            // before them went.
+            if result.is_err() || self.values[watch.blocker.index()] == TRUE {
+                if kept != i {
+                    list[kept] = watch;
                 }
-                LiteralRelation::Le => v < lo,
-                LiteralRelation::Ge => v > hi,
-                LiteralRelation::Ne => lo == v && hi == v,
-            };
-            let keep = if result.is_err() || !false_now || watch.blocker.status(store) == Some(true)
-            {
-                true
-            } else {
-                match self.visit_clause(store, &mut list[i]) {
-                    Ok(keep) => keep,
-                    Err(conflict) => {
-                        result = Err(conflict);
-                        true
-                    }
+                kept += 1;
+                continue;
+            }
+            let keep = match self.visit_clause(&mut watch, false_lit, store) {
+                Ok(keep) => keep,
+                Err(conflict) => {
+                    result = Err(conflict);
+                    true
                 }
             };
             if keep {
-                list[kept] = list[i];
+                list[kept] = watch;
                 kept += 1;
             }
         }
         list.truncate(kept);
-        // A clause that moved its watch to another literal of this same list was pushed to the
-        // (emptied) list in the database meanwhile: keep it too.
-        list.append(&mut self.watches[list_index]);
-        self.watches[list_index] = list;
+        // A clause that moved its watch to another literal was pushed to that literal's list,
+        // never to this one (its new watch is not false); this list was emptied meanwhile, and is
+        // put back.
+        debug_assert!(self.watches[false_lit.index()].is_empty());
+        self.watches[false_lit.index()] = list;
         result
     }
 
-    /// A clause whose watched literal `watch.literal` may have become false; returns whether the
-    /// watch stays (with its blocker updated to the clause's other watched literal).
-    fn visit_clause(&mut self, store: &mut Store, watch: &mut Watch) -> Result<bool, u32> {
-        let id = watch.clause;
-        let clause = &mut self.clauses[id as usize].literals;
-        let w = if clause.is_empty() {
-            // Cannot happen: a dropped clause's watches go with it.
-            return Ok(false);
-        } else if clause[0] == watch.literal {
-            0
-        } else if clause[1] == watch.literal {
-            1
-        } else {
-            // A stale watch (the clause watches elsewhere now).
-            return Ok(false);
-        };
-        if watch.literal.status(store) != Some(false) {
+    /// One watch of `false_lit`: returns whether it stays (its blocker perhaps updated), after
+    /// moving the clause's watch, propagating its last open literal, or finding it false.
+    #[inline]
+    fn visit_clause(
+        &mut self,
+        watch: &mut Watch,
+        false_lit: Lit,
+        store: &mut Store,
+    ) -> Result<bool, u32> {
+        let blocker = self.status(watch.blocker, store);
+        if blocker == Some(true) {
             return Ok(true);
         }
-        let other = clause[1 - w];
-        watch.blocker = other;
-        let other_status = other.status(store);
-        if other_status == Some(true) {
-            // Satisfied: nothing to do while the other literal holds.
+        let id = watch.id();
+        if watch.binary() {
+            if blocker == Some(false) {
+                return Err(id);
+            }
+            self.imply(store, watch.blocker, id)?;
+            return Ok(true);
+        }
+        let lits = &mut self.clauses[id as usize].lits;
+        if lits.len() < 2 || (lits[0] != false_lit && lits[1] != false_lit) {
+            // A dropped clause, or a stale watch: the clause watches elsewhere now.
+            return Ok(false);
+        }
+        if lits[0] == false_lit {
+            lits.swap(0, 1);
+        }
+        let first = lits[0];
+        watch.blocker = first;
+        let first_status = if first == false_lit {
+            Some(false)
+        } else {
+            self.status(first, store)
+        };
+        if first_status == Some(true) {
             return Ok(true);
         }
         // A literal that is not false to watch instead.
-        if let Some(j) = (2..clause.len()).find(|&j| clause[j].status(store) != Some(false)) {
-            clause.swap(w, j);
-            let literal = clause[w];
-            self.watches[watch_list(literal.var, literal.relation)].push(Watch {
-                clause: id,
-                literal,
-                blocker: other,
-            });
+        let (values, literals) = (&self.values, &self.literals);
+        let status = |lit: Lit| match values[lit.index()] {
+            TRUE => Some(true),
+            FALSE => Some(false),
+            _ => literals.status(lit, store),
+        };
+        let lits = &mut self.clauses[id as usize].lits;
+        if let Some(k) = (2..lits.len()).find(|&k| status(lits[k]) != Some(false)) {
+            lits.swap(1, k);
+            let new = lits[1];
+            self.watch(new, id, first);
             return Ok(false);
         }
-        if other_status == Some(false) {
-            return Err(id);
-        }
-        store.set_cause(Cause::Clause(id));
-        let made = store.make_true(other);
-        store.set_cause(Cause::Decision);
-        match made {
-            Ok(_) => Ok(true),
-            Err(_) => Err(id),
+        match first_status {
+            Some(false) => Err(id),
+            _ => {
+                self.imply(store, first, id)?;
+                Ok(true)
+            }
         }
     }
 
-    /// Stores a clause, in a dropped clause's slot if there is one, watches its first two
-    /// literals (a unit clause: none), and makes its first literal true, which must be open with
-    /// every other literal false (the clause asserts it). A learned clause has its literal block
-    /// distance `lbd`; a blocking clause, which must stay, has none.
-    pub(super) fn add(&mut self, store: &mut Store, literals: Vec<Literal>, lbd: Option<u32>) {
-        // A unit clause holds from the root on and needs no watching.
-        let watched = if literals.len() > 1 { 2 } else { 0 };
-        let clause = Clause { literals, lbd };
+    /// The literal's truth: from `values` when the entries visited decided it, else from the
+    /// domains.
+    #[inline]
+    fn status(&self, lit: Lit, store: &Store) -> Option<bool> {
+        match self.values[lit.index()] {
+            TRUE => Some(true),
+            FALSE => Some(false),
+            _ => self.literals.status(lit, store),
+        }
+    }
+
+    /// Makes `lit` true, by clause `id`; the clause fails if the store refuses.
+    #[inline]
+    fn imply(&self, store: &mut Store, lit: Lit, id: u32) -> Result<(), u32> {
+        store.set_cause(Cause::Clause(id));
+        let made = store.make_true(self.literals.literal(lit));
+        store.set_cause(Cause::Decision);
+        made.map(drop).map_err(|_| id)
+    }
+
+    /// Adds a watch of `lit` on clause `id` with `blocker`; `clause` carries [`BINARY`] for a
+    /// clause of two literals.
+    fn watch(&mut self, lit: Lit, clause: u32, blocker: Lit) {
+        self.watches[lit.index()].push(Watch { clause, blocker });
+    }
+
+    /// Stores a clause (in a dropped clause's slot if there is one), watches two of its literals,
+    /// and makes its first literal true, which must be open with every other literal false (the
+    /// clause asserts it). A learned clause has its literal block distance `lbd`; a blocking
+    /// clause, which must stay, has none. A literal the initial domains decide is left out, or,
+    /// true, leaves the clause out; a unit clause is not stored.
+    pub(super) fn add(&mut self, store: &mut Store, literals: &[Literal], lbd: Option<u32>) {
+        let mut lits = Vec::with_capacity(literals.len());
+        for &literal in literals {
+            match self.literals.canonical(literal) {
+                Canonical::True => lits.push(None),
+                Canonical::False => {}
+                Canonical::Lit(lit) => lits.push(Some(lit)),
+            }
+        }
+        // Tables indexed by literal grow with the literals made.
+        self.watches.resize(self.literals.len(), Vec::new());
+        self.values.resize(self.literals.len(), UNKNOWN);
+        self.marks.resize(self.literals.len(), 0);
+        // Whether the clause always holds (a literal that is always true, or a literal and its
+        // negation): nothing to keep, nothing to assert. Repeated literals go, the first of each
+        // staying in place. A generation stamp marks the literals seen, so that a long clause
+        // (hundreds of literals on black-hole) costs a pass, not a pass per literal.
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.marks.fill(0);
+            self.stamp = 1;
+        }
+        let mut always = false;
+        let mut kept = Vec::with_capacity(lits.len());
+        for lit in lits {
+            let Some(lit) = lit else {
+                always = true;
+                break;
+            };
+            if self.marks[lit.negate().index()] == self.stamp {
+                always = true;
+                break;
+            }
+            if self.marks[lit.index()] != self.stamp {
+                self.marks[lit.index()] = self.stamp;
+                kept.push(lit);
+            }
+        }
+        let lits = kept;
+        let Some(&first) = lits.first().filter(|_| !always) else {
+            return;
+        };
+        let id = match lits.len() {
+            1 => None,
+            _ => Some(self.store(lits, lbd)),
+        };
+        store.set_cause(id.map_or(Cause::Decision, Cause::Clause));
+        // The first literal is open at this level (its negation became true above it), so this
+        // cannot fail; should it, the next propagation finds the clause false.
+        let _ = store.make_true(self.literals.literal(first));
+        store.set_cause(Cause::Decision);
+    }
+
+    /// Keeps a clause of two or more literals and watches its first two; returns its number.
+    fn store(&mut self, lits: Vec<Lit>, lbd: Option<u32>) -> u32 {
+        let (a, b) = (lits[0], lits[1]);
+        let binary = lits.len() == 2;
+        let clause = Clause { lits, lbd };
         let id = match self.free_slots.pop() {
             Some(id) => {
                 self.clauses[id as usize] = clause;
@@ -287,28 +405,17 @@ impl ClauseDb {
         if lbd.is_some() {
             self.live_learned += 1;
         }
-        for k in 0..watched {
-            let literal = self.clauses[id as usize].literals[k];
-            let blocker = self.clauses[id as usize].literals[1 - k];
-            self.watches[watch_list(literal.var, literal.relation)].push(Watch {
-                clause: id,
-                literal,
-                blocker,
-            });
-        }
-        let first = self.clauses[id as usize].literals[0];
-        store.set_cause(Cause::Clause(id));
-        // The first literal is open at this level (its negation became true above it), so this
-        // cannot fail; should it, the next propagation finds the clause false.
-        let _ = store.make_true(first);
-        store.set_cause(Cause::Decision);
+        let tagged = if binary { id | BINARY } else { id };
+        self.watch(a, tagged, b);
+        self.watch(b, tagged, a);
+        id
     }
 
     /// When more learned clauses are kept than the current limit: drops the half with the largest
     /// literal block distance (keeping every clause of distance two or less, every blocking
-    /// clause, and every clause that is the reason of a change on the current path, `log` from
-    /// `root_end` on), and raises the limit by a tenth. A dropped clause's slot is reused by a
-    /// later one; no watch is left on it.
+    /// clause, every binary clause, and every clause that is the reason of a change on the current
+    /// path, `log` from `root_end` on), and raises the limit by a tenth. A dropped clause's slot
+    /// is reused by a later one; no watch is left on it.
     pub(super) fn reduce(&mut self, log: &[LogEntry], root_end: usize) {
         if self.live_learned <= self.max_learned {
             return;
@@ -323,9 +430,12 @@ impl ClauseDb {
         let mut distances: Vec<u32> = self
             .clauses
             .iter()
-            .filter(|c| !c.literals.is_empty())
+            .filter(|c| c.lits.len() > 2)
             .filter_map(|c| c.lbd)
             .collect();
+        if distances.is_empty() {
+            return;
+        }
         distances.sort_unstable();
         let cut = distances[distances.len() / 2].max(3);
         // Of the clauses at the cut, those in the later slots stay, up to half of the database
@@ -334,34 +444,21 @@ impl ClauseDb {
             (distances.len() / 2).saturating_sub(distances.iter().filter(|&&d| d < cut).count());
         for (id, clause) in self.clauses.iter_mut().enumerate().rev() {
             let Some(d) = clause.lbd else { continue };
-            if clause.literals.is_empty() || locked[id] || d < cut {
+            if clause.lits.len() <= 2 || locked[id] || d < cut {
                 continue;
             }
             if d == cut && at_cut_budget > 0 {
                 at_cut_budget -= 1;
                 continue;
             }
-            clause.literals = Vec::new();
+            clause.lits = Vec::new();
             clause.lbd = None;
             self.free_slots.push(id as u32);
             self.live_learned -= 1;
         }
         let clauses = &self.clauses;
         for list in &mut self.watches {
-            list.retain(|watch| !clauses[watch.clause as usize].literals.is_empty());
+            list.retain(|watch| watch.binary() || !clauses[watch.id() as usize].lits.is_empty());
         }
     }
-}
-
-/// The watch list of a literal on `var` with `relation`: four lists a variable, one per
-/// relation, as each is made false by a different change (`x = v` by any, `x ≤ v` by its lower
-/// bound, `x ≥ v` by its upper bound, `x ≠ v` by its fixing).
-fn watch_list(var: VarId, relation: LiteralRelation) -> usize {
-    4 * var.index()
-        + match relation {
-            LiteralRelation::Eq => 0,
-            LiteralRelation::Ne => 1,
-            LiteralRelation::Le => 2,
-            LiteralRelation::Ge => 3,
-        }
 }

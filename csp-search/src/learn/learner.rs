@@ -3,13 +3,19 @@
 //! of conflict analysis), and the hooks the search calls at a decision, at a failure, at an undo,
 //! at a restart and at a solution.
 
-use csp_core::{Literal, Model, Store};
+use csp_core::{Literal, Model, PropagationFailure, Store};
 
 use super::activity::Activity;
 use super::clauses::ClauseDb;
 use super::scratch::Minimise;
 use crate::config::luby;
 use crate::{Decision, Learning};
+
+/// A reason not computed yet ([`Learner::reason_of`]).
+pub(super) const NOT_CACHED: u32 = u32::MAX;
+
+/// The fewest words of cached reasons that are ever dropped at once.
+const REASON_CACHE_WORDS: usize = 1 << 20;
 
 /// What failed under learning.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,8 +38,10 @@ pub(crate) struct Learner {
     pub(super) seen: Vec<bool>,
     /// Scratch for clause minimisation.
     pub(super) minimise: Minimise,
-    /// The reasons of log entries computed so far, by entry.
-    pub(super) reasons: Vec<Option<Box<[u32]>>>,
+    /// The reasons of log entries computed so far, by entry: where each lies in `reason_data`,
+    /// or [`NOT_CACHED`]. One array for them all, so that caching a reason allocates nothing.
+    pub(super) reason_of: Vec<(u32, u32)>,
+    pub(super) reason_data: Vec<u32>,
     /// Scratch for a constraint's explanation, kept so that each explanation does not allocate
     /// its own.
     pub(super) explanation: Vec<Literal>,
@@ -60,12 +68,13 @@ impl Learner {
     /// the search has annotated decisions to follow.
     pub(crate) fn new(model: &Model, learning: &Learning, seed: u64, annotated: bool) -> Self {
         Learner {
-            clauses: ClauseDb::new(model.num_vars()),
+            clauses: ClauseDb::new(model),
             levels: Vec::new(),
             activity: Activity::new(model, seed, &learning.first),
             seen: Vec::new(),
             minimise: Minimise::default(),
-            reasons: Vec::new(),
+            reason_of: Vec::new(),
+            reason_data: Vec::new(),
             explanation: Vec::new(),
             entry_levels: Vec::new(),
             conflicts_since_restart: 0,
@@ -82,17 +91,19 @@ impl Learner {
     /// Before the root is propagated: every change from now on is logged with its cause.
     pub(crate) fn start(&mut self, store: &mut Store) {
         store.enable_change_log();
+        self.clauses.start(store);
     }
 
-    /// Propagation to a fixpoint of the constraints and the clauses together.
+    /// Propagation to a fixpoint of the constraints and the clauses together, the clauses first
+    /// (before every propagator's revision, as a propagator of the highest priority).
     pub(crate) fn propagate(&mut self, model: &Model, store: &mut Store) -> Result<(), Conflict> {
-        loop {
-            store.propagate(model).map_err(Conflict::Constraint)?;
-            if !self.clauses.pending(store) {
-                return Ok(());
-            }
-            self.clauses.propagate(store).map_err(Conflict::Clause)?;
-        }
+        let clauses = &mut self.clauses;
+        store
+            .propagate_with(model, |store| clauses.propagate(store))
+            .map_err(|failure| match failure {
+                PropagationFailure::Constraint(c) => Conflict::Constraint(c),
+                PropagationFailure::First(id) => Conflict::Clause(id),
+            })
     }
 
     /// A decision is about to be made: a new level starts at the log's end.
@@ -110,7 +121,14 @@ impl Learner {
         self.levels.truncate(level);
         let len = store.change_log().len();
         self.clauses.backjump(len);
-        self.reasons.truncate(len);
+        self.reason_of.truncate(len);
+        // The cache of the entries undone stays in `reason_data` (reasons are stored in the order
+        // they are asked for, not by entry); once it outgrows the log many times, it is dropped
+        // whole and the reasons still needed are computed again.
+        if self.reason_data.len() > REASON_CACHE_WORDS.max(16 * len) {
+            self.reason_data.clear();
+            self.reason_of.clear();
+        }
         self.entry_levels.truncate(len);
     }
 
@@ -161,7 +179,7 @@ impl Learner {
         literals.dedup();
         #[cfg(test)]
         self.check_against_oracle(&literals);
-        self.clauses.add(store, literals, None);
+        self.clauses.add(store, &literals, None);
     }
 
     /// Counts a conflict learned from, ages the activities and keeps the database in bounds.

@@ -45,6 +45,7 @@ mod activity;
 mod analysis;
 mod clauses;
 mod learner;
+mod literals;
 mod minimise;
 mod reasons;
 mod scratch;

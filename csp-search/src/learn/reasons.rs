@@ -12,7 +12,7 @@
 
 use csp_core::{Cause, ConstraintId, ExplainCtx, Literal, LiteralRelation, Model, Store, VarId};
 
-use super::learner::Learner;
+use super::learner::{Learner, NOT_CACHED};
 use super::scratch::implies;
 
 impl Learner {
@@ -20,7 +20,10 @@ impl Learner {
     /// stays on the log: conflict analysis and clause simplification ask for the same entries'
     /// reasons again and again, and an explanation can be dear (a Hall set's matching).
     pub(super) fn reason(&mut self, model: &Model, store: &Store, e: usize, out: &mut Vec<usize>) {
-        if let Some(Some(cached)) = self.reasons.get(e) {
+        if let Some(&(start, len)) = self.reason_of.get(e)
+            && len != NOT_CACHED
+        {
+            let cached = &self.reason_data[start as usize..(start + len) as usize];
             out.extend(cached.iter().map(|&r| r as usize));
             return;
         }
@@ -28,10 +31,13 @@ impl Learner {
         let mut explanation = std::mem::take(&mut self.explanation);
         self.compute_reason(model, store, e, out, &mut explanation);
         self.explanation = explanation;
-        if self.reasons.len() <= e {
-            self.reasons.resize(e + 1, None);
+        if self.reason_of.len() <= e {
+            self.reason_of.resize(e + 1, (0, NOT_CACHED));
         }
-        self.reasons[e] = Some(out[start..].iter().map(|&r| r as u32).collect());
+        let at = self.reason_data.len() as u32;
+        self.reason_data
+            .extend(out[start..].iter().map(|&r| r as u32));
+        self.reason_of[e] = (at, (out.len() - start) as u32);
     }
 
     /// [`Self::reason`] without the cache.
@@ -62,16 +68,19 @@ impl Learner {
                 self.holes_passed(store, entry.literal, e, out);
             }
             Cause::Clause(id) => {
-                let literals = self.clauses.literals(id);
-                for &literal in literals {
+                // The literal the clause made true is the one the entry implies; the others were
+                // false.
+                let mut alone = false;
+                for literal in self.clauses.literals(id) {
                     if implies(entry.literal, literal) {
+                        alone |= implies(literal, entry.literal);
                         continue;
                     }
                     self.witnesses(store, literal.negate(), e, out);
                 }
                 // A bound literal made true lands on the nearest value left: `x ≥ -1` with 0
                 // removed earlier logs `x ≥ 1`, which needs that removal too.
-                if !literals.contains(&entry.literal) {
+                if !alone {
                     self.domain_entries(store, entry.literal.var, e, out);
                 }
             }
@@ -82,17 +91,12 @@ impl Learner {
                 let literal = entry.literal;
                 let lower = literal.relation == LiteralRelation::Ge;
                 let root_end = self.root_end(store);
-                let log = store.change_log();
                 let same_side = if lower {
                     store.lower_bounds_before(literal.var, e)
                 } else {
                     store.upper_bounds_before(literal.var, e)
                 };
-                let old = same_side
-                    .last()
-                    .map(|&j| j as usize)
-                    .filter(|&j| j >= root_end)
-                    .map(|j| (j, log[j].literal.value));
+                let old = latest_above(same_side, root_end);
                 out.extend(old.map(|(j, _)| j));
                 let old = old.map(|(_, v)| v);
                 let (entries, values) = store.removals_with_values_before(literal.var, e);
@@ -182,16 +186,9 @@ impl Learner {
         before: usize,
         out: &mut Vec<usize>,
     ) {
-        let log = store.change_log();
         let root_end = self.root_end(store);
-        let latest = |list: &[u32]| {
-            list.last()
-                .map(|&j| j as usize)
-                .filter(|&j| j >= root_end)
-                .map(|j| (j, log[j].literal.value))
-        };
-        let lower = latest(store.lower_bounds_before(var, before));
-        let upper = latest(store.upper_bounds_before(var, before));
+        let lower = latest_above(store.lower_bounds_before(var, before), root_end);
+        let upper = latest_above(store.upper_bounds_before(var, before), root_end);
         let first = out.len();
         let lo = lower.map_or(i32::MIN, |(_, v)| v);
         let hi = upper.map_or(i32::MAX, |(_, v)| v);
@@ -245,13 +242,11 @@ impl Learner {
         target: Literal,
         before: usize,
     ) -> Option<usize> {
-        let log = store.change_log();
         let root_end = self.root_end(store);
-        let value = |j: &u32| log[*j as usize].literal.value;
-        // The first entry of `list` whose value passes `passes` (a test that, once passed, stays
-        // passed along the list).
-        let first = |list: &[u32], passes: &dyn Fn(i32) -> bool| {
-            let k = list.partition_point(|j| !passes(value(j)));
+        // The first entry of a list whose value passes `passes` (a test that, once passed, stays
+        // passed along the list), found among the values, which lie side by side.
+        let first = |(list, values): (&[u32], &[i32]), passes: &dyn Fn(i32) -> bool| {
+            let k = values.partition_point(|&b| !passes(b));
             list.get(k).map(|&j| j as usize)
         };
         let (var, v) = (target.var, target.value);
@@ -313,4 +308,11 @@ impl Learner {
     pub(super) fn is_decision(&self, store: &Store, e: usize) -> bool {
         matches!(store.change_log()[e].cause, Cause::Decision)
     }
+}
+
+/// The newest of a variable's bound entries (`(entries, values)` as the store lists them), with
+/// its value, if it lies above the root (at or after `root_end`).
+fn latest_above((entries, values): (&[u32], &[i32]), root_end: usize) -> Option<(usize, i32)> {
+    let (&j, &v) = entries.last().zip(values.last())?;
+    (j as usize >= root_end).then_some((j as usize, v))
 }

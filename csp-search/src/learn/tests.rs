@@ -280,3 +280,122 @@ fn pigeons_are_refuted_by_learning() {
     assert!(search.stats().learned_clauses > 0);
     assert!(search.stats().dead_ends > 0);
 }
+
+/// The clause engine's literals: every form of a literal maps to one canonical literal whose truth
+/// is the literal's under any domain, and a move of the bounds or a removal reports exactly the
+/// literals it made false, compared by brute force over every literal of a small variable.
+#[test]
+fn canonical_literals_keep_their_meaning_and_report_what_becomes_false() {
+    use super::literals::{Canonical, Literals};
+    use csp_core::LiteralRelation;
+
+    let mut b = ModelBuilder::new();
+    let x = b.int_var("x", 0..=6).unwrap();
+    let flag = b.bool_var("flag").unwrap();
+    let model = b.build();
+    let mut table = Literals::new(&model);
+    let relations = [
+        LiteralRelation::Eq,
+        LiteralRelation::Ne,
+        LiteralRelation::Le,
+        LiteralRelation::Ge,
+    ];
+    let mut all = Vec::new();
+    for &relation in &relations {
+        for v in -2..=8 {
+            let literal = Literal {
+                var: x,
+                relation,
+                value: v,
+            };
+            match table.canonical(literal) {
+                Canonical::True => assert!((0..=6).all(|d| literal.holds_for(d)), "{literal:?}"),
+                Canonical::False => assert!((0..=6).all(|d| !literal.holds_for(d)), "{literal:?}"),
+                Canonical::Lit(lit) => {
+                    let back = table.literal(lit);
+                    for d in 0..=6 {
+                        assert_eq!(back.holds_for(d), literal.holds_for(d), "{literal:?}");
+                    }
+                    all.push(lit);
+                    all.push(lit.negate());
+                }
+            }
+        }
+    }
+    // A 0/1 variable has one proposition, whatever a clause writes.
+    let forms = [
+        Literal::eq(flag, 1),
+        Literal::ne(flag, 0),
+        Literal::ge(flag, 1),
+    ];
+    let lits: Vec<_> = forms.iter().map(|&l| table.canonical(l)).collect();
+    assert!(lits.iter().all(|&l| l == lits[0]), "{lits:?}");
+    assert_eq!(
+        table.canonical(Literal::eq(flag, 0)),
+        table.canonical(Literal::le(flag, 0))
+    );
+    // Every bound move and removal over 0..=6 reports exactly the literals it made false.
+    all.sort();
+    all.dedup();
+    let status_under = |table: &Literals, lit, domain: &[i32]| {
+        let literal = table.literal(lit);
+        if domain.iter().all(|&d| literal.holds_for(d)) {
+            Some(true)
+        } else if domain.iter().all(|&d| !literal.holds_for(d)) {
+            Some(false)
+        } else {
+            None
+        }
+    };
+    for old_lo in 0..=6 {
+        for old_hi in old_lo..=6 {
+            for lo in old_lo..=old_hi {
+                for hi in lo..=old_hi {
+                    let before: Vec<i32> = (old_lo..=old_hi).collect();
+                    let after: Vec<i32> = (lo..=hi).collect();
+                    let mut reported = Vec::new();
+                    table.on_bounds(x, (old_lo, old_hi), (lo, hi), |lit| reported.push(lit));
+                    reported.sort();
+                    let expected: Vec<_> = all
+                        .iter()
+                        .copied()
+                        .filter(|&lit| {
+                            status_under(&table, lit, &before) != Some(false)
+                                && status_under(&table, lit, &after) == Some(false)
+                        })
+                        .collect();
+                    assert_eq!(reported, expected, "{old_lo}..={old_hi} to {lo}..={hi}");
+                }
+            }
+            // A removal strictly inside the bounds.
+            for v in old_lo + 1..old_hi {
+                let before: Vec<i32> = (old_lo..=old_hi).collect();
+                let after: Vec<i32> = before.iter().copied().filter(|&d| d != v).collect();
+                let mut reported = Vec::new();
+                table.on_removal(x, v, |lit| reported.push(lit));
+                let expected: Vec<_> = all
+                    .iter()
+                    .copied()
+                    .filter(|&lit| {
+                        status_under(&table, lit, &before) != Some(false)
+                            && status_under(&table, lit, &after) == Some(false)
+                    })
+                    .collect();
+                assert_eq!(reported, expected, "{v} from {old_lo}..={old_hi}");
+            }
+        }
+    }
+    // The truth read from a store agrees with the literal's meaning.
+    let mut store = Store::new(&model);
+    store.set_bounds(x, 1, 5).unwrap();
+    store.remove_value(x, 3).unwrap();
+    let domain = [1, 2, 4, 5];
+    for &lit in &all {
+        assert_eq!(
+            table.status(lit, &store),
+            status_under(&table, lit, &domain),
+            "{:?}",
+            table.literal(lit)
+        );
+    }
+}
