@@ -14,7 +14,7 @@ pub struct RunOptions {
     /// `-i`: print every improving solution of an optimisation, not only the last.
     pub intermediate: bool,
     /// `-f`: ignore the model's search annotations (free search: dom/wdeg with restarts; under
-    /// learning, the annotations and activity in turn).
+    /// learning, activity-based search).
     pub free_search: bool,
     /// `-s`: print statistics as `%%%mzn-stat:` lines.
     pub statistics: bool,

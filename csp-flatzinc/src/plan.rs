@@ -215,18 +215,19 @@ fn configured(config: SearchConfig, options: &RunOptions, time: Option<Duration>
     config
 }
 
-/// The configuration of a learning search, as Chuffed runs a model: its annotated decisions, then
-/// activity on the variables they leave (the model's decision variables first); under `-f` the
-/// annotations and activity in turn, restart by restart. With `activity_only`, activity decides
-/// everything (a portfolio's free-search worker).
+/// The configuration of a learning search: the model's annotated decisions and activity-based
+/// ones in turn, restart by restart, as Chuffed's free search runs a model (activity decides the
+/// variables the annotations leave, the model's decision variables first). Under `-f`, or with
+/// `activity_only` (a portfolio's free-search worker), activity decides everything.
 fn learning_config(
     compiled: &Compiled,
     options: &RunOptions,
     time: Option<Duration>,
     activity_only: bool,
 ) -> SearchConfig {
-    configured(compiled.search_config(activity_only), options, time).learning(Learning {
-        alternate: options.free_search,
+    let free = activity_only || options.free_search;
+    configured(compiled.search_config(free), options, time).learning(Learning {
+        alternate: true,
         first: compiled.decision_vars().to_vec(),
         ..Learning::default()
     })

@@ -127,13 +127,28 @@ impl Conflicts {
     }
 }
 
+/// When a learning search restarts. Restarts keep it complete, as learned clauses carry what each
+/// run proved into the next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LearningRestarts {
+    /// Run `i` ends after `base × luby(i)` conflicts (Luby, Sinclair & Zuckerman 1993).
+    Luby {
+        /// The conflicts of a run of Luby length 1.
+        base: u64,
+    },
+    /// When the clauses learned lately are worse than those learned so far: the mean literal
+    /// block distance of the last 50 conflicts, times 0.8, above the mean over all of them
+    /// (Audemard & Simon 2012, "Refining restarts strategies for SAT and UNSAT", Glucose).
+    Glucose,
+    /// Never.
+    Never,
+}
+
 /// How a learning search decides and restarts ([`Conflicts::Learn`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Learning {
-    /// The conflicts of a restart run of Luby length 1: run `i` ends after `restart_base ×
-    /// luby(i)` conflicts. Restarts keep the search complete, as learned clauses carry what each
-    /// run proved into the next. `0`: never restart.
-    pub restart_base: u64,
+    /// When it restarts.
+    pub restarts: LearningRestarts,
     /// Under search annotations ([`Strategy::Decisions`] with searches), whether restarts happen
     /// and each switches between the annotated decisions and activity-based ones (Chuffed's free
     /// search); without it the annotated decisions are followed, then activity, and the search
@@ -149,7 +164,7 @@ impl Default for Learning {
     /// Luby restarts of 100 conflicts a unit, annotated decisions alternating with activity.
     fn default() -> Self {
         Learning {
-            restart_base: 100,
+            restarts: LearningRestarts::Luby { base: 100 },
             alternate: true,
             first: Vec::new(),
         }

@@ -9,7 +9,7 @@ use std::ops::ControlFlow;
 use csp_core::constraints::{
     AllDifferent, Linear, NotEqual, Predicate, Reification, Reified, Relation, Table,
 };
-use csp_core::{Constraint, Model, ModelBuilder, VarId};
+use csp_core::{Constraint, Literal, Model, ModelBuilder, VarId};
 use csp_search::{
     FnObserver, Grid, IntSearch, Learning, Limits, LnsConfig, LnsSearch, Neighbourhood, Outcome,
     Propagation, Restarts, Search, SearchConfig, SearchEvent, Strategy as Branching,
@@ -835,4 +835,192 @@ proptest! {
         );
         prop_assert_eq!(found.last().map(|v| v[var.index()]), result.objective);
     }
+}
+
+/// Assumptions as drawn: a variable's index (those past a model's variables are dropped), a
+/// relation (`=`, `≠`, `≤`, `≥`) and a position among the variable's values (one past the last
+/// draws a value outside its domain).
+type DrawnAssumptions = Vec<(usize, u8, usize)>;
+
+fn drawn_assumptions() -> impl Strategy<Value = DrawnAssumptions> {
+    prop::collection::vec((0..12usize, 0..4u8, 0..6usize), 0..=5)
+}
+
+/// The assumptions `drawn` names on `model`.
+fn assumption_literals(model: &Model, drawn: &DrawnAssumptions) -> Vec<Literal> {
+    drawn
+        .iter()
+        .filter(|&&(v, _, _)| v < model.num_vars())
+        .map(|&(v, relation, k)| {
+            let var = VarId::from_index(v);
+            let values: Vec<i32> = model.initial_domain(var).values().collect();
+            let value = values
+                .get(k % (values.len() + 1))
+                .copied()
+                .unwrap_or(values[values.len() - 1] + 1);
+            match relation {
+                0 => Literal::eq(var, value),
+                1 => Literal::ne(var, value),
+                2 => Literal::le(var, value),
+                _ => Literal::ge(var, value),
+            }
+        })
+        .collect()
+}
+
+/// Every solution a learning search finds under `assumptions` (each checked against the model
+/// and the assumptions by the caller), its outcome, and its core.
+fn run_assuming(
+    model: &Model,
+    assumptions: &[Literal],
+    seed: u64,
+    branching: &LearningBranching,
+) -> (Outcome, Vec<Vec<i32>>, Option<Vec<Literal>>) {
+    let searches = branching.as_ref().map_or_else(Vec::new, |(searches, _)| {
+        searches
+            .iter()
+            .map(|search| {
+                let vars = search
+                    .vars
+                    .iter()
+                    .copied()
+                    .filter(|v| v.index() < model.num_vars())
+                    .collect();
+                IntSearch::new(vars, search.variable, search.value)
+            })
+            .collect()
+    });
+    let config = SearchConfig {
+        seed,
+        strategy: Branching::Decisions(searches),
+        ..SearchConfig::default()
+    }
+    .learning(Learning {
+        alternate: branching.as_ref().is_none_or(|(_, alternate)| *alternate),
+        ..Learning::default()
+    });
+    let mut search = Search::new(model, &config);
+    search.set_assumptions(assumptions);
+    let mut found = Vec::new();
+    while let Some(values) = search.next_solution(&mut ()) {
+        found.push(values.to_vec());
+    }
+    let core = search.core().map(<[Literal]>::to_vec);
+    (search.outcome().expect("over"), found, core)
+}
+
+/// Whether `values` satisfies every literal of `literals`.
+fn satisfies(values: &[i32], literals: &[Literal]) -> bool {
+    literals.iter().all(|l| l.holds_for(values[l.var.index()]))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2_000))]
+
+    /// Under assumptions, learning finds exactly the brute-force solutions that satisfy them;
+    /// when it finds none, its core is a sub-list of the assumptions that no solution of the
+    /// model satisfies, and a fresh search without learning, under the core alone, finds none.
+    #[test]
+    fn cores_are_infeasible_subsets_of_the_assumptions(
+        problem in problem(),
+        drawn in drawn_assumptions(),
+        seed in any::<u64>(),
+        branching in learning_branching(),
+    ) {
+        let model = problem.build(None);
+        let assumptions = assumption_literals(&model, &drawn);
+        let all = brute_force(&model);
+        let expected: Vec<Vec<i32>> =
+            all.iter().filter(|s| satisfies(s, &assumptions)).cloned().collect();
+        let (outcome, mut found, core) = run_assuming(&model, &assumptions, seed, &branching);
+        prop_assert_eq!(outcome, Outcome::Exhausted);
+        for values in &found {
+            prop_assert!(model.is_solution(values) && satisfies(values, &assumptions));
+        }
+        found.sort();
+        prop_assert_eq!(&found, &expected);
+        if expected.is_empty() {
+            let core = core.expect("a core once no solution is left");
+            prop_assert!(core.len() <= assumptions.len());
+            prop_assert!(core.iter().all(|l| assumptions.contains(l)), "{:?} of {:?}", core, assumptions);
+            prop_assert!(all.iter().all(|s| !satisfies(s, &core)), "{:?} is satisfiable", core);
+            let mut fresh = Search::new(&model, &SearchConfig::free());
+            fresh.set_assumptions(&core);
+            prop_assert!(fresh.next_solution(&mut ()).is_none());
+            prop_assert_eq!(fresh.core(), Some(&core[..]));
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1_000))]
+
+    /// Under assumptions and an objective (assumed as a bound after each solution), learning
+    /// proves the brute-force optimum among the solutions that satisfy the assumptions, or finds
+    /// none and names a core no solution satisfies.
+    #[test]
+    fn optima_under_assumptions_are_the_brute_force_ones(
+        problem in problem(),
+        objective in (0..8usize, any::<bool>()),
+        drawn in drawn_assumptions(),
+        seed in any::<u64>(),
+        branching in learning_branching(),
+    ) {
+        let model = problem.build(Some(objective));
+        let var = model.objective().var().expect("an objective was set");
+        let assumptions = assumption_literals(&model, &drawn);
+        let all = brute_force(&model);
+        let best = all
+            .iter()
+            .filter(|s| satisfies(s, &assumptions))
+            .map(|s| s[var.index()])
+            .reduce(|a, b| if objective.1 { a.min(b) } else { a.max(b) });
+        let (outcome, found, core) = run_assuming(&model, &assumptions, seed, &branching);
+        for values in &found {
+            prop_assert!(model.is_solution(values) && satisfies(values, &assumptions));
+        }
+        match best {
+            Some(best) => {
+                prop_assert_eq!(outcome, Outcome::Optimal);
+                prop_assert_eq!(found.last().map(|v| v[var.index()]), Some(best));
+            }
+            None => {
+                prop_assert_eq!(outcome, Outcome::Exhausted);
+                let core = core.expect("a core");
+                prop_assert!(core.iter().all(|l| assumptions.contains(l)));
+                prop_assert!(all.iter().all(|s| !satisfies(s, &core)), "{:?} is satisfiable", core);
+            }
+        }
+    }
+}
+
+/// Over 600 random models with random assumptions (a fixed stream), the cores of those left
+/// without a solution are often smaller than the assumptions: the final analysis keeps only the
+/// assumptions the conflict rests on.
+#[test]
+fn cores_are_often_smaller_than_the_assumptions() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+
+    let mut runner = TestRunner::deterministic();
+    let strategy = (problem(), drawn_assumptions(), any::<u64>());
+    let (mut infeasible, mut smaller) = (0, 0);
+    for _ in 0..600 {
+        let (problem, drawn, seed) = strategy.new_tree(&mut runner).unwrap().current();
+        let model = problem.build(None);
+        let assumptions = assumption_literals(&model, &drawn);
+        let (_, found, core) = run_assuming(&model, &assumptions, seed, &None);
+        if found.is_empty() && !assumptions.is_empty() {
+            infeasible += 1;
+            let core = core.expect("a core");
+            assert!(core.len() <= assumptions.len());
+            smaller += usize::from(core.len() < assumptions.len());
+        }
+    }
+    eprintln!("{smaller} of {infeasible} cores smaller than their assumptions");
+    assert!(infeasible >= 100, "{infeasible} infeasible");
+    assert!(
+        3 * smaller >= infeasible,
+        "{smaller} of {infeasible} cores smaller than their assumptions"
+    );
 }

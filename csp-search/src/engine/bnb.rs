@@ -34,7 +34,7 @@ impl<B: Brancher> Search<'_, B> {
         }
         // Without learning, restarts happen only before the first solution, so the root needs no
         // new bound: its state, propagated when the search started, is back. Under learning the
-        // root was tightened whenever the bound was (see `Search::root_bound`).
+        // bound is assumed again after the restart (see `Search::bound_assumption`).
         debug_assert!(self.best.is_none() || self.learner.is_some());
         match self.expand(observer)? {
             Expanded::Branched => Ok(false),
@@ -117,7 +117,6 @@ impl<B: Brancher> Search<'_, B> {
             Propagation::Mac => self.fixpoint(),
             _ => Ok(()),
         });
-        self.root_bound = self.bound();
         if let Err(failure) = propagated {
             // Nothing better exists: the last solution is optimal.
             self.report_failure(failure);

@@ -12,16 +12,89 @@
 
 use super::frame::{Expanded, Failure, Frame, emit, undo_event};
 use super::outcome::Outcome;
-use super::search::Search;
+use super::search::{Search, decision_of};
 use crate::branch::{Branch, Brancher, Decision};
 use crate::learn::Conflict;
 use crate::{SearchEvent, SearchObserver, SelectCtx};
+use csp_core::{Literal, Objective};
 
 impl<B: Brancher> Search<'_, B> {
-    /// The decision of a new node under learning: the brancher's (search annotations, or value
-    /// enumeration's first value) while it is their turn and they have one, else the learner's
-    /// activity-based one; `None` when every variable is fixed (a solution).
-    pub(super) fn learning_decision(&mut self) -> Option<Decision> {
+    /// The decision of a new node under learning: the next assumption while any is left, then
+    /// the brancher's (search annotations, or value enumeration's first value) while it is their
+    /// turn and they have one, else the learner's activity-based one; `None` when every variable
+    /// is fixed (a solution). An assumption that is false ends the search: no solution is left
+    /// under the assumptions, and the core names those it rests on.
+    pub(super) fn learning_branch(&mut self) -> Result<Option<Decision>, Outcome> {
+        let depth = self.frames.len();
+        let Some(assumption) = self.assumption(depth)? else {
+            return Ok(self.learning_decision());
+        };
+        if assumption.status(&self.store) != Some(false) {
+            // Already true, it makes a level without a change (MiniSat's dummy level).
+            return Ok(Some(decision_of(assumption)));
+        }
+        let learner = self.learner.as_deref_mut().expect("a learning search");
+        let levels = learner.assumption_core(self.model, &self.store, assumption);
+        // The caller's assumptions among them, the objective's bound left out: no solution under
+        // them beats the bound (an optimum, once there is a solution).
+        let mut core: Vec<Literal> = levels
+            .into_iter()
+            .chain(std::iter::once(depth + 1))
+            .filter_map(|level| self.assumptions.get(level - 1).copied())
+            .collect();
+        core.dedup();
+        self.core = Some(core);
+        Err(self.exhausted())
+    }
+
+    /// The assumption of level `depth + 1`: the caller's, then the objective's bound once there
+    /// is one; `None` past them. Nothing can beat a bound at the end of the objective's range:
+    /// the search is over.
+    fn assumption(&mut self, depth: usize) -> Result<Option<Literal>, Outcome> {
+        if let Some(&assumption) = self.assumptions.get(depth) {
+            return Ok(Some(assumption));
+        }
+        if depth > self.assumptions.len() {
+            return Ok(None);
+        }
+        let Some(bound) = self.bound_assumption else {
+            return Ok(None);
+        };
+        let beats = match self.objective {
+            Objective::Minimize(var) => i32::try_from(bound - 1).ok().map(|b| Literal::le(var, b)),
+            Objective::Maximize(var) => i32::try_from(bound + 1).ok().map(|b| Literal::ge(var, b)),
+            Objective::Satisfy => return Ok(None),
+        };
+        match beats {
+            Some(literal) => Ok(Some(literal)),
+            None => {
+                self.core = Some(self.assumptions.clone());
+                Err(self.exhausted())
+            }
+        }
+    }
+
+    /// Under learning, a better bound than the one assumed (this search's solution, or another's
+    /// through the shared bound): the search goes back to the caller's assumptions, reported as
+    /// a restart, and assumes the new bound next. Called at the top of the walk (the deepest
+    /// frame has no child in place) or at a solution (every frame has one).
+    pub(super) fn assume_new_bound<O: SearchObserver>(
+        &mut self,
+        observer: &mut O,
+    ) -> Result<Expanded, Outcome> {
+        if self.frames.last().is_some_and(|top| top.next == 0) {
+            // A node expanded but not yet tried: it has no child to undo.
+            self.frames.pop();
+        }
+        self.backjump(self.assumptions.len(), observer)?;
+        self.bound_assumption = self.bound();
+        let count = self.stats.restarts + 1;
+        emit(&mut self.stats, observer, &SearchEvent::Restart { count })?;
+        self.expand(observer)
+    }
+
+    /// [`Search::learning_branch`] once the assumptions are made.
+    fn learning_decision(&mut self) -> Option<Decision> {
         let learner = self.learner.as_deref_mut().expect("a learning search");
         if learner.annotated_turn() {
             let start = self.candidates.len();
@@ -42,7 +115,7 @@ impl<B: Brancher> Search<'_, B> {
                 _ => {}
             }
         }
-        learner.decide(self.model, &self.store)
+        learner.decide(&self.store)
     }
 
     /// Learns from `failure`, the failure of the newest decision's propagation (reported and
@@ -71,6 +144,8 @@ impl<B: Brancher> Search<'_, B> {
             let (entries, highest) =
                 learner.conflict_entries(self.model, &mut self.store, conflict);
             if highest == 0 {
+                // The failure holds whatever is assumed.
+                self.core = Some(Vec::new());
                 return Err(self.exhausted());
             }
             // The failure may rest on lower levels only (a propagator that saw it late): it is
@@ -141,20 +216,29 @@ impl<B: Brancher> Search<'_, B> {
         observer: &mut O,
     ) -> Result<(), Outcome> {
         if self.optimising() {
-            self.backjump(0, observer)?;
-            let count = self.stats.restarts + 1;
-            emit(&mut self.stats, observer, &SearchEvent::Restart { count })?;
-            return self.descend_from_root_under_bound(observer);
+            return match self.assume_new_bound(observer)? {
+                Expanded::Solution => Ok(()),
+                Expanded::Branched | Expanded::DeadEnd => self.descend(observer),
+            };
         }
         let depth = self.frames.len();
         if depth == 0 {
             // A solution at the root is the only one.
             return Err(self.exhausted());
         }
+        if depth <= self.assumptions.len() {
+            // The assumptions alone made the solution: under them there is no other.
+            self.core = Some(self.assumptions[..depth].to_vec());
+            return Err(self.exhausted());
+        }
         let decisions: Vec<Decision> = self.frames.iter().map(Frame::current).collect();
-        self.backjump(depth - 1, observer)?;
         let learner = self.learner.as_deref_mut().expect("a learning search");
-        learner.block(&mut self.store, &decisions);
+        let Some((literals, jump)) = learner.blocking_clause(&decisions) else {
+            return Err(self.exhausted());
+        };
+        self.backjump(jump, observer)?;
+        let learner = self.learner.as_deref_mut().expect("a learning search");
+        learner.block(&mut self.store, literals);
         let expanded = match self.fixpoint() {
             Ok(()) => self.expand(observer)?,
             Err(failure) => {

@@ -12,7 +12,7 @@
 
 use std::time::{Duration, Instant};
 
-use csp_core::{Model, Objective, Store, VarId};
+use csp_core::{Literal, LiteralRelation, Model, Objective, Store, VarId};
 
 use super::frame::{Frame, State};
 use super::outcome::{Outcome, SearchResult};
@@ -129,11 +129,19 @@ pub struct Search<'m, B = BuiltinBrancher> {
     /// Learning from failure, when the configuration asks for it ([`Conflicts::Learn`]): what
     /// the search does at a failure, beside its path. `None`: chronological backtracking.
     pub(super) learner: Option<Box<Learner>>,
-    /// Under learning, the bound the root was propagated under: the objective's bound is a fact
-    /// at the root there, not a restriction made again at every node, and a better bound (a
-    /// solution, or another search's through [`Search::share_bound`]) sends the search back to
-    /// the root to tighten it.
-    pub(super) root_bound: Option<i64>,
+    /// Under learning, the objective's bound the search assumes, once there is one: the last of
+    /// its assumptions (see [`Search::set_assumptions`]), made after the caller's, rather than a
+    /// restriction made again at every node or a fact at the root, so that every clause learned
+    /// holds whatever the bound (those that rest on it name it). A better bound (a solution, or
+    /// another search's through [`Search::share_bound`]) sends the search back to the
+    /// assumptions to replace it.
+    pub(super) bound_assumption: Option<i64>,
+    /// Literals the search assumes ([`Search::set_assumptions`]): under learning, its first
+    /// decisions, one level each.
+    pub(super) assumptions: Vec<Literal>,
+    /// Under learning, once the search found no solution under its assumptions: the assumptions
+    /// that conflict ([`Search::core`]).
+    pub(super) core: Option<Vec<Literal>>,
 }
 
 impl<'m> Search<'m> {
@@ -227,7 +235,9 @@ impl<'m, B: Brancher> Search<'m, B> {
             lowest_commit: u32::MAX,
             compact_at: COMPACT_MIN_ENTRIES,
             learner: None,
-            root_bound: None,
+            bound_assumption: None,
+            assumptions: Vec::new(),
+            core: None,
         }
     }
 
@@ -297,6 +307,53 @@ impl<'m, B: Brancher> Search<'m, B> {
         self.root_decisions.extend_from_slice(decisions);
     }
 
+    /// Solves under `assumptions`: literals (a Boolean's `b = 1`, `x ≤ v`, `x = v`, …) that
+    /// every solution must satisfy. Under learning they are the search's first decisions, one
+    /// level each, as in MiniSat (Eén & Sörensson 2003): when one is false after the others and
+    /// what was learned, the search is over with no solution ([`Outcome::Exhausted`], or
+    /// [`Outcome::Optimal`] after an improving solution), and [`Search::core`] names the
+    /// assumptions that together leave none, found by tracing the false one's reasons back to the
+    /// assumptions they rest on. What is learned under assumptions holds without them. Without
+    /// learning they restrict the root, and a core, if the tree holds no solution, is every
+    /// assumption. Call it before the search starts.
+    ///
+    /// ```
+    /// use csp_core::{Literal, ModelBuilder, constraints::{Linear, Relation}};
+    /// use csp_search::{Learning, Outcome, Search, SearchConfig};
+    ///
+    /// // a + b + c ≤ 1, with a and c assumed true and b assumed false.
+    /// let mut builder = ModelBuilder::new();
+    /// let [a, b, c] = ["a", "b", "c"].map(|name| builder.bool_var(name).unwrap());
+    /// builder.post(Linear::new(vec![(1, a), (1, b), (1, c)], Relation::LessOrEqual, 1)).unwrap();
+    /// let model = builder.build();
+    /// let config = SearchConfig::free().learning(Learning::default());
+    /// let mut search = Search::new(&model, &config);
+    /// search.set_assumptions(&[Literal::eq(a, 1), Literal::eq(b, 0), Literal::eq(c, 1)]);
+    /// assert!(search.next_solution(&mut ()).is_none());
+    /// assert_eq!(search.outcome(), Some(Outcome::Exhausted));
+    /// // b = 0 plays no part.
+    /// assert_eq!(search.core(), Some(&[Literal::eq(a, 1), Literal::eq(c, 1)][..]));
+    /// ```
+    pub fn set_assumptions(&mut self, assumptions: &[Literal]) {
+        debug_assert!(
+            self.state == State::Fresh,
+            "assumptions are set before the search starts"
+        );
+        self.assumptions = assumptions.to_vec();
+        if self.learner.is_none() {
+            self.root_decisions
+                .extend(assumptions.iter().map(|&literal| decision_of(literal)));
+        }
+    }
+
+    /// The assumptions that leave no solution, once the search has found none under them
+    /// ([`Search::set_assumptions`]): a subset of them, in their order; empty when the model has
+    /// no solution at all (under an objective, none better than the last), `None` before the
+    /// search is over or when it ended otherwise.
+    pub fn core(&self) -> Option<&[Literal]> {
+        self.core.as_deref()
+    }
+
     /// Lets a search that a node or time limit stopped go on, from the node where it stopped,
     /// under the limits set since ([`Search::set_limits`]). Returns whether it can: a search that
     /// ended otherwise (its tree exhausted, a solution limit, a backtrack limit or an observer's
@@ -352,9 +409,18 @@ impl<'m, B: Brancher> Search<'m, B> {
         self.objective != Objective::Satisfy
     }
 
-    /// Ends the search with `outcome`.
+    /// Ends the search with `outcome`. A search that ends with no solution left under its
+    /// assumptions has a core: without learning, all of them; under learning, the ones a false
+    /// assumption rested on, or none when the failure held at the root (set where it was found).
     pub(super) fn finish(&mut self, outcome: Outcome) {
         self.state = State::Done(outcome);
+        if self.core.is_none() && matches!(outcome, Outcome::Exhausted | Outcome::Optimal) {
+            self.core = Some(if self.learner.is_some() {
+                Vec::new()
+            } else {
+                self.assumptions.clone()
+            });
+        }
     }
 
     /// How the search ends when the tree is exhausted: optimal if optimisation found a solution.
@@ -371,5 +437,16 @@ impl<'m, B: Brancher> Search<'m, B> {
     #[cfg(test)]
     pub(crate) fn learner_mut(&mut self) -> Option<&mut Learner> {
         self.learner.as_deref_mut()
+    }
+}
+
+/// The decision that makes `literal` true.
+pub(super) fn decision_of(literal: Literal) -> Decision {
+    let (var, value) = (literal.var, literal.value);
+    match literal.relation {
+        LiteralRelation::Eq => Decision::Assign(var, value),
+        LiteralRelation::Ne => Decision::Exclude(var, value),
+        LiteralRelation::Le => Decision::AtMost(var, value),
+        LiteralRelation::Ge => Decision::AtLeast(var, value),
     }
 }

@@ -95,7 +95,6 @@ impl<B: Brancher> Search<'_, B> {
                 .and_then(|()| self.fixpoint()),
             _ => Ok(()),
         });
-        self.root_bound = self.bound();
         if let Err(failure) = propagated {
             // Propagation at the root already proves that there is no solution (or none that the
             // root's restrictions and the shared bound allow).
@@ -142,12 +141,17 @@ impl<B: Brancher> Search<'_, B> {
         }
     }
 
-    /// The root's fixings and the shared bound, before the root is propagated.
+    /// The root's fixings and the shared bound, before the root is propagated (under learning,
+    /// the bound is assumed instead, see `Search::bound_assumption`).
     fn restrict_at_root(&mut self) -> Result<(), Failure> {
         for i in 0..self.root_decisions.len() {
             self.root_decisions[i]
                 .restrict(&mut self.store)
                 .map_err(|_| Failure::Domain)?;
+        }
+        if self.learner.is_some() {
+            self.bound_assumption = self.bound();
+            return Ok(());
         }
         self.apply_bound()
     }
@@ -161,7 +165,7 @@ impl<B: Brancher> Search<'_, B> {
         let level = self.frames.len() as u32 + 1;
         let start = self.candidates.len();
         let branched = if self.learner.is_some() {
-            self.learning_decision()
+            self.learning_branch()?
                 .map(|decision| (Branch::Binary(decision), None))
         } else {
             let ctx = SelectCtx {
@@ -297,9 +301,12 @@ impl<B: Brancher> Search<'_, B> {
             if let Some(learner) = &self.learner
                 && !self.frames.is_empty()
             {
-                if self.bound() != self.root_bound {
-                    // Another search found a better solution: the root is tightened first.
-                    return self.restart_with_bound(observer);
+                if self.bound() != self.bound_assumption {
+                    // Another search found a better solution: its bound is assumed first.
+                    match self.assume_new_bound(observer)? {
+                        Expanded::Solution => return Ok(()),
+                        Expanded::Branched | Expanded::DeadEnd => continue,
+                    }
                 }
                 if learner.restart_due() && self.frames.len() > 1 {
                     if self.restart(observer)? {
@@ -451,6 +458,14 @@ impl<B: Brancher> Search<'_, B> {
     pub(super) fn apply(&mut self, decision: Decision, binary: bool) -> Result<(), Failure> {
         let changed = match decision {
             Decision::Assign(var, value) => {
+                if binary && self.store.is_assigned(var) {
+                    // An assumption that an earlier one made true already.
+                    return if self.store.value(var) == Some(value) {
+                        Ok(())
+                    } else {
+                        Err(Failure::Domain)
+                    };
+                }
                 if binary
                     && (!self.store.domain(var).contains(value)
                         || (self.propagation == Propagation::CheckPast
@@ -491,7 +506,7 @@ impl<B: Brancher> Search<'_, B> {
         decision: Decision,
         binary: bool,
     ) -> Result<(), Failure> {
-        // Under learning the bound is a fact at the root (see `Search::root_bound`): made at a
+        // Under learning the bound is an assumption (see `Search::bound_assumption`): made at a
         // node, it would be a second decision of the node's level, which analysis cannot trace.
         if self.bounding && self.learner.is_none() {
             self.apply_bound()?;

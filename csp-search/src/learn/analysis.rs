@@ -43,9 +43,47 @@ impl Learner {
         (entries, highest)
     }
 
+    /// The decision levels whose decisions make `failed` false (MiniSat's `analyzeFinal`): its
+    /// negation's entries, traced back through their reasons to the decisions they rest on. Every
+    /// level is an assumption's when this is asked, so these are the assumptions that leave
+    /// `failed` no room.
+    pub(crate) fn assumption_core(
+        &mut self,
+        model: &Model,
+        store: &Store,
+        failed: Literal,
+    ) -> Vec<usize> {
+        self.sync_levels(store);
+        let end = store.change_log().len();
+        let root_end = self.root_end(store);
+        let mut stack = Vec::new();
+        self.witnesses(store, failed.negate(), end, &mut stack);
+        self.seen.clear();
+        self.seen.resize(end, false);
+        let mut levels = Vec::new();
+        let mut reasons = Vec::new();
+        while let Some(e) = stack.pop() {
+            if e < root_end || self.seen[e] {
+                continue;
+            }
+            self.seen[e] = true;
+            if self.is_decision(store, e) {
+                levels.push(self.level_of(e));
+                continue;
+            }
+            reasons.clear();
+            self.reason(model, store, e, &mut reasons);
+            stack.extend_from_slice(&reasons);
+        }
+        levels.sort_unstable();
+        levels.dedup();
+        levels
+    }
+
     /// Keeps a learned clause (asserting literal first, then a literal of the level jumped to),
     /// once the search has jumped back to that level, and makes its first literal true.
     pub(crate) fn learn(&mut self, store: &mut Store, literals: Vec<Literal>, lbd: u32) {
+        self.note_lbd(lbd);
         #[cfg(test)]
         self.check_against_oracle(&literals);
         self.clauses.add(store, &literals, Some(lbd));

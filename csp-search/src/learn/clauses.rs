@@ -129,6 +129,16 @@ impl ClauseDb {
         self.queue_head = 0;
     }
 
+    /// Whether the initial domains decide `literal`: `Some(true)` if it always holds,
+    /// `Some(false)` if it never does.
+    pub(super) fn constant(&mut self, literal: Literal) -> Option<bool> {
+        match self.literals.canonical(literal) {
+            Canonical::True => Some(true),
+            Canonical::False => Some(false),
+            Canonical::Lit(_) => None,
+        }
+    }
+
     /// The literals of clause `id`, as statements about their variables.
     pub(super) fn literals(&self, id: u32) -> impl Iterator<Item = Literal> + '_ {
         self.clauses[id as usize]

@@ -3,13 +3,18 @@
 //! of conflict analysis), and the hooks the search calls at a decision, at a failure, at an undo,
 //! at a restart and at a solution.
 
+use std::collections::VecDeque;
+
 use csp_core::{Literal, Model, PropagationFailure, Store};
 
 use super::activity::Activity;
 use super::clauses::ClauseDb;
 use super::scratch::Minimise;
 use crate::config::luby;
-use crate::{Decision, Learning};
+use crate::{Decision, Learning, LearningRestarts};
+
+/// How many of the latest conflicts Glucose's restarts average over.
+const LBD_WINDOW: usize = 50;
 
 /// A reason not computed yet ([`Learner::reason_of`]).
 pub(super) const NOT_CACHED: u32 = u32::MAX;
@@ -51,7 +56,13 @@ pub(crate) struct Learner {
     /// Conflicts since the last restart, and the number of the current restart run (from 1).
     conflicts_since_restart: u64,
     restart_run: u64,
-    restart_base: u64,
+    restarts: LearningRestarts,
+    /// For Glucose's restarts: the literal block distances of the latest conflicts (at most
+    /// [`LBD_WINDOW`]) and their sum, and the sum and count over all conflicts.
+    recent_lbd: VecDeque<u32>,
+    recent_sum: u64,
+    total_lbd: u64,
+    total_conflicts: u64,
     /// Whether the search follows annotated decisions (a brancher's) before activity.
     annotated: bool,
     /// Whether restarts alternate between the annotated decisions and activity.
@@ -79,7 +90,11 @@ impl Learner {
             entry_levels: Vec::new(),
             conflicts_since_restart: 0,
             restart_run: 1,
-            restart_base: learning.restart_base,
+            restarts: learning.restarts,
+            recent_lbd: VecDeque::with_capacity(LBD_WINDOW),
+            recent_sum: 0,
+            total_lbd: 0,
+            total_conflicts: 0,
             annotated,
             alternate: learning.alternate,
             annotated_turn: annotated,
@@ -119,6 +134,7 @@ impl Learner {
     /// The search undid every decision above `level`; the store's log is cut back with them.
     pub(crate) fn backjump(&mut self, level: usize, store: &Store) {
         self.levels.truncate(level);
+        self.activity.backjump(level);
         let len = store.change_log().len();
         self.clauses.backjump(len);
         self.reason_of.truncate(len);
@@ -139,20 +155,34 @@ impl Learner {
 
     /// The activity-based decision (see [`super::activity`]), or `None` when every variable is
     /// fixed.
-    pub(crate) fn decide(&mut self, model: &Model, store: &Store) -> Option<Decision> {
-        self.activity.decide(model, store)
+    pub(crate) fn decide(&mut self, store: &Store) -> Option<Decision> {
+        self.activity.decide(store, self.levels.len())
     }
 
     /// Whether the current restart run has had its conflicts. Following annotated decisions
     /// without alternating, the search never restarts: it explores their tree once.
     pub(crate) fn restart_due(&self) -> bool {
-        !(self.restart_base == 0 || self.annotated && !self.alternate)
-            && self.conflicts_since_restart >= self.restart_base * luby(self.restart_run)
+        if self.annotated && !self.alternate {
+            return false;
+        }
+        match self.restarts {
+            LearningRestarts::Never => false,
+            LearningRestarts::Luby { base } => {
+                self.conflicts_since_restart >= base.max(1).saturating_mul(luby(self.restart_run))
+            }
+            LearningRestarts::Glucose => {
+                self.recent_lbd.len() == LBD_WINDOW
+                    && 5 * self.recent_sum * self.total_conflicts
+                        > 4 * self.total_lbd * LBD_WINDOW as u64
+            }
+        }
     }
 
     /// A restart happened: the next run begins, with the other way of deciding if they alternate.
     pub(crate) fn on_restart(&mut self) {
         self.conflicts_since_restart = 0;
+        self.recent_lbd.clear();
+        self.recent_sum = 0;
         self.restart_run += 1;
         if self.annotated && self.alternate {
             self.annotated_turn = !self.annotated_turn;
@@ -161,25 +191,56 @@ impl Learner {
 
     /// A solution was found: its values become the saved phases, so that search returns near it.
     pub(crate) fn on_solution(&mut self, values: &[i32]) {
-        self.activity.save_phases(values);
+        self.activity.save_solution(values);
         #[cfg(test)]
         self.oracle.retain(|solution| solution != values);
     }
 
-    /// After a satisfaction problem's solution, reached by `decisions` (oldest first), the search
-    /// jumped back below the newest: adds the clause that excludes the solution (the decisions,
-    /// negated, newest first) and asserts its first literal. The clause is kept for good: no other
-    /// solution falsifies it, but the constraints do not imply it.
-    pub(crate) fn block(&mut self, store: &mut Store, decisions: &[Decision]) {
-        let mut literals: Vec<Literal> = decisions
-            .iter()
-            .rev()
-            .map(|&d| literal_of(d).negate())
-            .collect();
-        literals.dedup();
+    /// The clause that excludes a satisfaction problem's solution reached by `decisions` (oldest
+    /// first): the decisions, negated, newest first, but those that can never hold (an assumption
+    /// the initial domains made true already), with the level the search must jump back to for
+    /// it to assert its first literal: the newest level among the others, or the root. `None` when
+    /// it has no literal left: no other solution exists.
+    pub(crate) fn blocking_clause(
+        &mut self,
+        decisions: &[Decision],
+    ) -> Option<(Vec<Literal>, usize)> {
+        let mut literals = Vec::with_capacity(decisions.len());
+        let mut jump = None;
+        for (level, &decision) in decisions.iter().enumerate().rev() {
+            let literal = literal_of(decision).negate();
+            if self.clauses.constant(literal) == Some(false) {
+                continue;
+            }
+            if !literals.is_empty() && jump.is_none() {
+                jump = Some(level + 1);
+            }
+            literals.push(literal);
+        }
+        if literals.is_empty() {
+            return None;
+        }
+        Some((literals, jump.unwrap_or(0)))
+    }
+
+    /// Adds a clause [`Learner::blocking_clause`] made, once the search has jumped back, and
+    /// asserts its first literal. It is kept for good: no other solution falsifies it, but the
+    /// constraints do not imply it.
+    pub(crate) fn block(&mut self, store: &mut Store, literals: Vec<Literal>) {
         #[cfg(test)]
         self.check_against_oracle(&literals);
         self.clauses.add(store, &literals, None);
+    }
+
+    /// Counts the literal block distance of a clause learned, for Glucose's restarts.
+    pub(super) fn note_lbd(&mut self, lbd: u32) {
+        if self.recent_lbd.len() == LBD_WINDOW {
+            self.recent_sum -= u64::from(self.recent_lbd.pop_front().expect("a full window"));
+        }
+        self.recent_lbd.push_back(lbd);
+        self.recent_sum += u64::from(lbd);
+        self.total_lbd += u64::from(lbd);
+        self.total_conflicts += 1;
     }
 
     /// Counts a conflict learned from, ages the activities and keeps the database in bounds.

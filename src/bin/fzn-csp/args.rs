@@ -26,8 +26,8 @@ pub struct Args {
     /// Print every improving solution of an optimisation.
     #[arg(short = 'i', long = "intermediate")]
     pub intermediate: bool,
-    /// Free search: ignore the model's search annotations (dom/wdeg with restarts); with
-    /// --learning on, alternate them with activity-based search at restarts.
+    /// Free search: ignore the model's search annotations (dom/wdeg with restarts; with
+    /// --learning on, activity-based search).
     #[arg(short = 'f', long = "free-search")]
     pub free: bool,
     /// Print statistics as `%%%mzn-stat:` lines.
@@ -64,10 +64,9 @@ pub struct Args {
     #[arg(long, value_name = "on|off", value_parser = on_off)]
     pub lns: Option<bool>,
     /// Learning from failure: conflict analysis, learned clauses, backjumping, in every search
-    /// (with neighbourhoods, and in every worker of -p N). It follows the model's search
-    /// annotations, then activity; with -f it alternates them with activity at each restart
-    /// (without annotations: activity alone). Default: off for one search; with -p N, the second
-    /// worker learns.
+    /// (with neighbourhoods, and in every worker of -p N). It alternates the model's search
+    /// annotations with activity-based search at each restart (with -f or without annotations:
+    /// activity alone). Default: off for one search; with -p N, the second worker learns.
     #[arg(long, value_name = "on|off", value_parser = on_off)]
     pub learning: Option<bool>,
     /// For the first solution of a satisfaction problem: the model's annotated search and free
