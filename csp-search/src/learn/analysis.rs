@@ -35,6 +35,9 @@ impl Learner {
                 for literal in self.clauses.literals(id) {
                     self.witnesses(store, literal.negate(), end, &mut entries);
                 }
+                let highest = entries.iter().map(|&e| self.level_of(e)).max().unwrap_or(0);
+                let lbd = self.distinct_levels(&entries, highest);
+                self.clauses.used(id, lbd);
             }
         }
         // The conflict may lie wholly below the current level (a propagator that saw it late):
@@ -78,6 +81,25 @@ impl Learner {
         levels.sort_unstable();
         levels.dedup();
         levels
+    }
+
+    /// How many decision levels the log entries `entries` and the level `also` span.
+    fn distinct_levels(&mut self, entries: &[usize], also: usize) -> u32 {
+        self.level_marks.resize(self.levels.len() + 1, 0);
+        self.level_stamp = self.level_stamp.wrapping_add(1);
+        if self.level_stamp == 0 {
+            self.level_marks.fill(0);
+            self.level_stamp = 1;
+        }
+        let mut count = 0;
+        for i in 0..=entries.len() {
+            let level = entries.get(i).map_or(also, |&e| self.level_of(e));
+            if self.level_marks[level] != self.level_stamp {
+                self.level_marks[level] = self.level_stamp;
+                count += 1;
+            }
+        }
+        count
     }
 
     /// Keeps a learned clause (asserting literal first, then a literal of the level jumped to),
@@ -180,6 +202,11 @@ impl Learner {
             pending -= 1;
             reasons.clear();
             self.reason(model, store, p, &mut reasons);
+            if let Cause::Clause(id) = store.change_log()[p].cause {
+                // The clause's literals: its reasons, and the one it made true, at this level.
+                let lbd = self.distinct_levels(&reasons, current);
+                self.clauses.used(id, lbd);
+            }
         };
         let lower = self.simplify(model, store, lower);
         let mut literals = vec![store.change_log()[uip].literal.negate()];

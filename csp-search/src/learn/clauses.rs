@@ -1,7 +1,7 @@
 //! The clause database of a learning search: learned clauses and blocking clauses over numbered
 //! literals ([`super::literals`]), watched two literals at a time, propagated as the store's
-//! propagation runs (before each propagator, so that they reach their fixpoint first), and reduced
-//! by literal block distance.
+//! propagation runs (before each propagator, so that they reach their fixpoint first), and kept in
+//! three tiers.
 //!
 //! **Propagation** reads the store's change log: for each new entry, the literals it made false
 //! (found by binary search in the variable's propositions, from the bounds before and after it),
@@ -9,6 +9,13 @@
 //! already satisfied is not read (MiniSat's blocker, Eén & Sörensson; Chu, Harwood & Stuckey
 //! 2009), and a binary clause is its watch: the other literal is the blocker, and the clause is
 //! never read at all.
+//!
+//! **Tiers** (Oh 2016, "Between SAT and UNSAT: the fundamental difference in CDCL SAT"; Kochemazov
+//! et al.'s and CaDiCaL's three tiers): a learned clause of literal block distance two or less is
+//! kept for good; one of six or less stays while conflict analysis uses it, and falls to the local
+//! tier after a reduction interval without use; the local tier is halved at each reduction,
+//! keeping the clauses analysis used most (activity, bumped on use and decayed per conflict).
+//! A clause's distance is measured again whenever analysis uses it, and a lower one promotes it.
 
 use csp_core::{Cause, Literal, LiteralRelation, LogEntry, Model, Store, VarId};
 
@@ -20,10 +27,51 @@ struct Clause {
     lits: Vec<Lit>,
     /// For a learned clause, its literal block distance (Audemard & Simon 2009, "Predicting
     /// learnt clauses quality in modern SAT solvers"): how many decision levels its literals
-    /// spanned when it was learned. `None` for a clause that must stay (a solution's blocking
-    /// clause, which the constraints do not imply).
+    /// spanned when it was learned, or when analysis last used it if that was fewer. `None` for a
+    /// clause that must stay (a solution's blocking clause, which the constraints do not imply).
     lbd: Option<u32>,
+    tier: Tier,
+    /// Whether conflict analysis used it since the last reduction.
+    used: bool,
+    /// How much analysis has used it lately.
+    activity: f32,
 }
+
+/// Which tier a learned clause is in (see the module's documentation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tier {
+    /// Kept for good: a blocking clause, a binary clause, or distance two or less.
+    Core,
+    /// Kept while used.
+    Middle,
+    /// Halved at each reduction, by activity.
+    Local,
+}
+
+impl Tier {
+    /// The tier a clause of `len` literals and distance `lbd` belongs to.
+    fn of(len: usize, lbd: Option<u32>) -> Tier {
+        match lbd {
+            None => Tier::Core,
+            Some(_) if len <= 2 => Tier::Core,
+            Some(d) if d <= CORE_LBD => Tier::Core,
+            Some(d) if d <= MIDDLE_LBD => Tier::Middle,
+            Some(_) => Tier::Local,
+        }
+    }
+}
+
+/// The largest distance of the core tier.
+const CORE_LBD: u32 = 2;
+/// The largest distance of the middle tier.
+const MIDDLE_LBD: u32 = 6;
+/// Conflicts between the first two reductions; each interval is [`REDUCE_STEP`] longer.
+const REDUCE_FIRST: u64 = 2_000;
+/// How much longer each interval between reductions is than the last (Glucose's schedule, which
+/// lets the database grow with the square root of the conflicts).
+const REDUCE_STEP: u64 = 300;
+/// How much clause activities decay after each conflict (the bump grows by its inverse).
+const CLAUSE_DECAY: f32 = 0.999;
 
 /// A clause watching a literal: visited when that literal becomes false. Eight bytes, so that a
 /// long list (hundreds of clauses watch a literal of market_split's thirty Booleans) is read a
@@ -57,9 +105,6 @@ const TRUE: u8 = 1;
 /// False.
 const FALSE: u8 = 2;
 
-/// How many learned clauses are kept before the first reduction of the database.
-const INITIAL_MAX_LEARNED: usize = 2_000;
-
 /// The clauses, their watches, and where propagation stands on the store's change log.
 #[derive(Debug)]
 pub(super) struct ClauseDb {
@@ -89,10 +134,11 @@ pub(super) struct ClauseDb {
     made_false: Vec<Lit>,
     /// Slots of dropped clauses, for the next clauses learned.
     free_slots: Vec<u32>,
-    /// Learned clauses in the database now.
-    live_learned: usize,
-    /// How many learned clauses to keep before the next reduction.
-    max_learned: usize,
+    /// Conflicts since the last reduction, and how many the current interval has.
+    conflicts: u64,
+    interval: u64,
+    /// What using a clause adds to its activity now.
+    bump: f32,
 }
 
 impl ClauseDb {
@@ -111,8 +157,9 @@ impl ClauseDb {
             stamp: 0,
             made_false: Vec::new(),
             free_slots: Vec::new(),
-            live_learned: 0,
-            max_learned: INITIAL_MAX_LEARNED,
+            conflicts: 0,
+            interval: REDUCE_FIRST,
+            bump: 1.0,
         }
     }
 
@@ -401,7 +448,13 @@ impl ClauseDb {
     fn store(&mut self, lits: Vec<Lit>, lbd: Option<u32>) -> u32 {
         let (a, b) = (lits[0], lits[1]);
         let binary = lits.len() == 2;
-        let clause = Clause { lits, lbd };
+        let clause = Clause {
+            tier: Tier::of(lits.len(), lbd),
+            lits,
+            lbd,
+            used: false,
+            activity: self.bump,
+        };
         let id = match self.free_slots.pop() {
             Some(id) => {
                 self.clauses[id as usize] = clause;
@@ -412,59 +465,77 @@ impl ClauseDb {
                 (self.clauses.len() - 1) as u32
             }
         };
-        if lbd.is_some() {
-            self.live_learned += 1;
-        }
         let tagged = if binary { id | BINARY } else { id };
         self.watch(a, tagged, b);
         self.watch(b, tagged, a);
         id
     }
 
-    /// When more learned clauses are kept than the current limit: drops the half with the largest
-    /// literal block distance (keeping every clause of distance two or less, every blocking
-    /// clause, every binary clause, and every clause that is the reason of a change on the current
-    /// path, `log` from `root_end` on), and raises the limit by a tenth. A dropped clause's slot
-    /// is reused by a later one; no watch is left on it.
-    pub(super) fn reduce(&mut self, log: &[LogEntry], root_end: usize) {
-        if self.live_learned <= self.max_learned {
+    /// Conflict analysis used clause `id`, whose literals span `lbd` decision levels now: its
+    /// activity rises, and a lower distance than it had promotes it.
+    pub(super) fn used(&mut self, id: u32, lbd: u32) {
+        let clause = &mut self.clauses[id as usize];
+        clause.used = true;
+        clause.activity += self.bump;
+        if clause.activity > 1e20 {
+            for clause in &mut self.clauses {
+                clause.activity *= 1e-20;
+            }
+            self.bump *= 1e-20;
+        }
+        let clause = &mut self.clauses[id as usize];
+        if let Some(old) = clause.lbd
+            && lbd < old
+        {
+            clause.lbd = Some(lbd);
+            let tier = Tier::of(clause.lits.len(), clause.lbd);
+            if tier != clause.tier && (clause.tier == Tier::Local || tier == Tier::Core) {
+                clause.tier = tier;
+            }
+        }
+    }
+
+    /// After each conflict: ages the activities and, once per reduction interval, reduces the
+    /// database (see the module's documentation). The clauses that are the reasons of changes on
+    /// the current path (`log` from `root_end` on) stay whatever their tier.
+    pub(super) fn after_conflict(&mut self, log: &[LogEntry], root_end: usize) {
+        self.bump /= CLAUSE_DECAY;
+        self.conflicts += 1;
+        if self.conflicts < self.interval {
             return;
         }
-        self.max_learned += self.max_learned / 10;
+        self.conflicts = 0;
+        self.interval += REDUCE_STEP;
         let mut locked = vec![false; self.clauses.len()];
         for entry in &log[root_end..] {
             if let Cause::Clause(id) = entry.cause {
                 locked[id as usize] = true;
             }
         }
-        let mut distances: Vec<u32> = self
-            .clauses
-            .iter()
-            .filter(|c| c.lits.len() > 2)
-            .filter_map(|c| c.lbd)
-            .collect();
-        if distances.is_empty() {
+        let mut local = Vec::new();
+        for (id, clause) in self.clauses.iter_mut().enumerate() {
+            if clause.lits.is_empty() {
+                continue;
+            }
+            if clause.tier == Tier::Middle && !clause.used {
+                clause.tier = Tier::Local;
+            }
+            clause.used = false;
+            if clause.tier == Tier::Local && !locked[id] {
+                local.push((clause.activity, id as u32));
+            }
+        }
+        // The less active half of the local tier goes.
+        local.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+        let dropped = &local[..local.len() / 2];
+        if dropped.is_empty() {
             return;
         }
-        distances.sort_unstable();
-        let cut = distances[distances.len() / 2].max(3);
-        // Of the clauses at the cut, those in the later slots stay, up to half of the database
-        // (slots are reused, so these are only roughly the newer clauses).
-        let mut at_cut_budget =
-            (distances.len() / 2).saturating_sub(distances.iter().filter(|&&d| d < cut).count());
-        for (id, clause) in self.clauses.iter_mut().enumerate().rev() {
-            let Some(d) = clause.lbd else { continue };
-            if clause.lits.len() <= 2 || locked[id] || d < cut {
-                continue;
-            }
-            if d == cut && at_cut_budget > 0 {
-                at_cut_budget -= 1;
-                continue;
-            }
+        for &(_, id) in dropped {
+            let clause = &mut self.clauses[id as usize];
             clause.lits = Vec::new();
             clause.lbd = None;
-            self.free_slots.push(id as u32);
-            self.live_learned -= 1;
+            self.free_slots.push(id);
         }
         let clauses = &self.clauses;
         for list in &mut self.watches {

@@ -50,6 +50,9 @@ pub(crate) struct Learner {
     /// Scratch for a constraint's explanation, kept so that each explanation does not allocate
     /// its own.
     pub(super) explanation: Vec<Literal>,
+    /// Scratch for counting the decision levels a clause spans: a stamp per level.
+    pub(super) level_marks: Vec<u32>,
+    pub(super) level_stamp: u32,
     /// The decision level of each log entry up to some point: clause minimisation asks for the
     /// levels of many entries, each a binary search otherwise.
     pub(super) entry_levels: Vec<u32>,
@@ -88,6 +91,8 @@ impl Learner {
             reason_data: Vec::new(),
             explanation: Vec::new(),
             entry_levels: Vec::new(),
+            level_marks: Vec::new(),
+            level_stamp: 0,
             conflicts_since_restart: 0,
             restart_run: 1,
             restarts: learning.restarts,
@@ -246,7 +251,7 @@ impl Learner {
     /// Counts a conflict learned from, ages the activities and keeps the database in bounds.
     pub(crate) fn after_conflict(&mut self, store: &Store) {
         let root_end = self.root_end(store);
-        self.clauses.reduce(store.change_log(), root_end);
+        self.clauses.after_conflict(store.change_log(), root_end);
         self.activity.decay();
         self.conflicts_since_restart += 1;
     }
