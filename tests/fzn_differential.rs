@@ -1,6 +1,7 @@
 //! Differential testing of the FlatZinc front end and the engine: random small FlatZinc models, each
 //! solved for every solution (or for its optimum, with every improving solution, with and without
-//! large-neighbourhood search, and again with learning from failure, neighbourhoods included) through
+//! large-neighbourhood search, with learning from failure, neighbourhoods included, and with a
+//! learning search in turn with one that does not) through
 //! the library's run protocol, then again on two threads (a split tree, or a portfolio with a
 //! learning worker), and every tenth also through the `fzn-csp` binary, against a brute-force
 //! enumeration of the model's meaning. The meaning of each constraint is written here again from the
@@ -14,7 +15,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::process::Command;
 
-use csp::flatzinc::run::{RunOptions, Status, run};
+use csp::flatzinc::run::{Learns, RunOptions, Status, run};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -786,7 +787,7 @@ fn read_output(text: &str, vars: &[Var]) -> Printed {
 struct Setting {
     free: bool,
     lns: bool,
-    learning: Option<bool>,
+    learning: Option<Learns>,
     threads: usize,
 }
 
@@ -886,9 +887,7 @@ fn check(seed: u64, model: &Model, setting: Setting, binary: bool) {
             .arg(if lns { "on" } else { "off" })
             .arg(&path);
         if let Some(learning) = learning {
-            command
-                .arg("--learning")
-                .arg(if learning { "on" } else { "off" });
+            command.arg("--learning").arg(learning.name());
         }
         if free {
             command.arg("-f");
@@ -964,8 +963,10 @@ fn random_models_agree_with_enumeration() {
             learning,
             threads,
         };
-        check(seed, &model, setting(Some(false), 1), binary);
-        check(seed, &model, setting(Some(true), 1), binary);
+        check(seed, &model, setting(Some(Learns::Off), 1), binary);
+        check(seed, &model, setting(Some(Learns::On), 1), binary);
+        // A learning search beside one that does not, in turn, sharing the bound.
+        check(seed, &model, setting(Some(Learns::Mix), 1), binary);
         // Two threads: a split tree for an enumeration, and under an objective a portfolio (or a
         // split tree, for a satisfaction problem) whose second worker learns.
         check(seed, &model, setting(None, 2), false);

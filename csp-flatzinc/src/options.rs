@@ -32,9 +32,9 @@ pub struct RunOptions {
     /// ([`csp_search::split`]) rather than a portfolio of different searches; `None` chooses by
     /// the problem ([`crate::plan::splits`]).
     pub split: Option<bool>,
-    /// Learning from failure ([`csp_search::Conflicts::Learn`]) in every search; `None` chooses
-    /// (see [`crate::plan::plan`]).
-    pub learning: Option<bool>,
+    /// Learning from failure ([`csp_search::Conflicts::Learn`]): in no search, in every search, or
+    /// a learning search beside one that does not; `None` chooses (see [`crate::plan::plan`]).
+    pub learning: Option<Learns>,
     /// For the first solution of a satisfaction problem with search annotations, searched by one
     /// thread without learning: the annotated search and free search in turn, a slice of nodes
     /// each ([`csp_search::Interleaved`]); `None`: on.
@@ -43,4 +43,38 @@ pub struct RunOptions {
     pub deadline: Option<Instant>,
     /// Time spent reading and compiling the model, reported as `initTime`.
     pub init_time: Duration,
+}
+
+/// Whether the searches of a run learn from failure (`--learning off|on|mix`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Learns {
+    /// None does.
+    Off,
+    /// Every search does.
+    On,
+    /// A learning search beside one that does not: in turn on one thread, sharing the bound (an
+    /// enumeration, which two searches would repeat, does not learn), or as workers of `-p N`.
+    Mix,
+}
+
+impl Learns {
+    /// The name the command line gives it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Learns::Off => "off",
+            Learns::On => "on",
+            Learns::Mix => "mix",
+        }
+    }
+}
+
+impl std::str::FromStr for Learns {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        [Learns::Off, Learns::On, Learns::Mix]
+            .into_iter()
+            .find(|learns| learns.name() == text)
+            .ok_or_else(|| format!("`off`, `on` or `mix`, not `{text}`"))
+    }
 }

@@ -36,7 +36,7 @@ use csp_core::{Model, Objective, Store};
 use csp_search::portfolio::{PortfolioConfig, run_portfolio};
 use csp_search::{Outcome, SearchObserver, SearchResult};
 
-pub use crate::options::RunOptions;
+pub use crate::options::{Learns, RunOptions};
 use crate::plan::{Searches, plan};
 use crate::{Compiled, VerifyError};
 
@@ -151,7 +151,7 @@ pub fn run<P: Printer + ?Sized, O: SearchObserver>(
         best: None,
     };
     let learning = match &plan.searches {
-        Searches::One(one) => one.config().conflicts.learns(),
+        Searches::One(one) => one.learns(),
         Searches::Portfolio(portfolio) => portfolio
             .workers
             .iter()

@@ -59,7 +59,7 @@ pub use csp_core::{Rng, rng_for};
 pub use engine::{Limit, Outcome, Search, SearchResult, solve};
 pub use estimate::TreeSizeEstimator;
 pub use event::{FnObserver, SearchEvent, SearchObserver};
-pub use interleave::{Interleaved, TURN_NODES};
+pub use interleave::{Interleaved, LEARNING_NODE_COST, TURN_NODES};
 pub use knuth::{ProbeEstimate, knuth_probes, knuth_probes_on_store};
 pub use lns::{Grid, LnsConfig, LnsSearch, Neighbourhood};
 pub use order::{SelectCtx, VariableOrder};

@@ -26,7 +26,7 @@ use crate::branch::BuiltinBrancher;
 use crate::split::SubproblemPool;
 use crate::{
     Limit, Limits, Outcome, Rng, Search, SearchConfig, SearchEvent, SearchObserver, SearchResult,
-    Statistics, ValueSelection, rng_for,
+    Solutions, Statistics, ValueSelection, rng_for,
 };
 
 /// The random stream neighbourhoods draw from (see [`rng_for`]).
@@ -245,6 +245,28 @@ impl<'m> LnsSearch<'m> {
                 self.finished_propagations += result.propagations;
             }
             None => self.complete_over = true,
+        }
+    }
+
+    /// Lets the run make at most `nodes` more nodes (the complete search's and the
+    /// neighbourhoods' together) and spend at most `time` more (from now; `None`: no limit), in
+    /// place of the node and time limits it had: a caller that runs it in slices
+    /// ([`crate::Interleaved`]) gives it one at a time.
+    pub fn set_budget(&mut self, nodes: Option<u64>, time: Option<Duration>) {
+        let (complete, neighbourhoods) = self.nodes();
+        self.config.limits.nodes =
+            nodes.map(|more| (complete + neighbourhoods).saturating_add(more));
+        self.config.limits.time = time.map(|more| self.started.elapsed() + more);
+    }
+
+    /// Lets a run that a node or time limit stopped go on; whether it can.
+    pub fn resume(&mut self) -> bool {
+        match self.outcome {
+            Some(Outcome::LimitReached(Limit::Nodes | Limit::Time)) => {
+                self.outcome = None;
+                true
+            }
+            _ => false,
         }
     }
 
@@ -666,5 +688,35 @@ impl std::fmt::Debug for LnsSearch<'_> {
             .field("neighbourhoods", &self.neighbourhoods)
             .field("outcome", &self.outcome)
             .finish_non_exhaustive()
+    }
+}
+
+impl Solutions for LnsSearch<'_> {
+    fn next(&mut self, mut observer: &mut dyn SearchObserver) -> Option<&[i32]> {
+        self.next_solution(&mut observer)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        LnsSearch::outcome(self)
+    }
+
+    fn result(&self) -> SearchResult {
+        LnsSearch::result(self)
+    }
+
+    fn nodes(&self) -> u64 {
+        self.stats().nodes
+    }
+
+    fn set_budget(&mut self, nodes: Option<u64>, time: Option<Duration>) {
+        LnsSearch::set_budget(self, nodes, time);
+    }
+
+    fn resume(&mut self) -> bool {
+        LnsSearch::resume(self)
+    }
+
+    fn share_bound(&mut self, bound: SharedBound) {
+        LnsSearch::share_bound(self, bound);
     }
 }

@@ -1,11 +1,12 @@
 //! The one interface of the searches that report solutions one at a time, so that a caller that
 //! chooses among them at run time holds one value rather than matching on which it chose.
 
-use crate::branch::Brancher;
-use crate::{Interleaved, LnsSearch, Outcome, Search, SearchObserver, SearchResult};
+use std::time::Duration;
 
-/// A search that reports solutions one at a time: [`Search`] (with or without learning),
-/// [`LnsSearch`] and [`Interleaved`]. Under an objective each solution is better than the last.
+use crate::{Outcome, SearchObserver, SearchResult, SharedBound};
+
+/// A search that reports solutions one at a time: [`crate::Search`] (with or without learning),
+/// [`crate::LnsSearch`] and [`crate::Interleaved`]. Under an objective each solution is better than the last.
 ///
 /// ```
 /// use csp_core::ModelBuilder;
@@ -32,49 +33,20 @@ pub trait Solutions {
     /// The result so far: its outcome ([`Outcome::Stopped`] while the search is not over), its
     /// statistics and its best solution.
     fn result(&self) -> SearchResult;
-}
 
-impl<B: Brancher> Solutions for Search<'_, B> {
-    fn next(&mut self, mut observer: &mut dyn SearchObserver) -> Option<&[i32]> {
-        // `&mut dyn SearchObserver` is itself an observer, and sized.
-        self.next_solution(&mut observer)
-    }
+    /// The nodes it has made so far.
+    fn nodes(&self) -> u64;
 
-    fn outcome(&self) -> Option<Outcome> {
-        Search::outcome(self)
-    }
+    /// Lets it make at most `nodes` more nodes and spend at most `time` more (from now; `None`:
+    /// no limit), in place of the node and time limits it had, so that a caller can run it in
+    /// slices ([`crate::Interleaved`]).
+    fn set_budget(&mut self, nodes: Option<u64>, time: Option<Duration>);
 
-    fn result(&self) -> SearchResult {
-        Search::result(self)
-    }
-}
+    /// Lets it go on after a node or time limit stopped it; whether it can (see
+    /// [`crate::Search::resume`]).
+    fn resume(&mut self) -> bool;
 
-impl Solutions for LnsSearch<'_> {
-    fn next(&mut self, mut observer: &mut dyn SearchObserver) -> Option<&[i32]> {
-        // `&mut dyn SearchObserver` is itself an observer, and sized.
-        self.next_solution(&mut observer)
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        LnsSearch::outcome(self)
-    }
-
-    fn result(&self) -> SearchResult {
-        LnsSearch::result(self)
-    }
-}
-
-impl Solutions for Interleaved<'_> {
-    fn next(&mut self, mut observer: &mut dyn SearchObserver) -> Option<&[i32]> {
-        // `&mut dyn SearchObserver` is itself an observer, and sized.
-        self.next_solution(&mut observer)
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        Interleaved::outcome(self)
-    }
-
-    fn result(&self) -> SearchResult {
-        Interleaved::result(self)
-    }
+    /// Searches under `bound` too, shared with other searches of the model (see
+    /// [`crate::Search::share_bound`]).
+    fn share_bound(&mut self, bound: SharedBound);
 }

@@ -20,8 +20,8 @@ use crate::bound::SharedBound;
 use crate::branch::{Brancher, BuiltinBrancher, Decision, Enumerate};
 use crate::learn::Learner;
 use crate::{
-    Conflicts, Limits, Propagation, Restarts, SearchConfig, SearchObserver, Statistics, Strategy,
-    ValueOrder, VariableOrder,
+    Conflicts, Limits, Propagation, Restarts, SearchConfig, SearchObserver, Solutions, Statistics,
+    Strategy, ValueOrder, VariableOrder,
 };
 
 /// The most bytes of trail a search keeps. On a deeper path the oldest entries are forgotten, and
@@ -252,6 +252,11 @@ impl<'m, B: Brancher> Search<'m, B> {
         self.limits = limits;
     }
 
+    /// The node, backtrack, time and solution limits.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
     /// Restart from the root on a Luby schedule (`None`: never). Set it before the search starts.
     pub fn set_restarts(&mut self, restarts: Option<Restarts>) {
         self.restarts = restarts;
@@ -448,5 +453,42 @@ pub(super) fn decision_of(literal: Literal) -> Decision {
         LiteralRelation::Ne => Decision::Exclude(var, value),
         LiteralRelation::Le => Decision::AtMost(var, value),
         LiteralRelation::Ge => Decision::AtLeast(var, value),
+    }
+}
+
+impl<B: Brancher> Solutions for Search<'_, B> {
+    fn next(&mut self, mut observer: &mut dyn SearchObserver) -> Option<&[i32]> {
+        // `&mut dyn SearchObserver` is itself an observer, and sized.
+        self.next_solution(&mut observer)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        Search::outcome(self)
+    }
+
+    fn result(&self) -> SearchResult {
+        Search::result(self)
+    }
+
+    fn nodes(&self) -> u64 {
+        self.stats().nodes
+    }
+
+    fn set_budget(&mut self, nodes: Option<u64>, time: Option<Duration>) {
+        // The search counts its own nodes and its own time (its calls'), not the run's.
+        let limits = Limits {
+            nodes: nodes.map(|more| self.stats().nodes.saturating_add(more)),
+            time: time.map(|more| self.elapsed() + more),
+            ..self.limits()
+        };
+        self.set_limits(limits);
+    }
+
+    fn resume(&mut self) -> bool {
+        Search::resume(self)
+    }
+
+    fn share_bound(&mut self, bound: SharedBound) {
+        Search::share_bound(self, bound);
     }
 }

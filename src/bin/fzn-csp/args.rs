@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use csp::app::{Budget, at_least_one, milliseconds, on_off};
-use csp::flatzinc::run::RunOptions;
+use csp::flatzinc::run::{Learns, RunOptions};
 use csp::flatzinc::solver::SolverRun;
 
 /// Solves a FlatZinc model with the csp engine, printing solutions as the FlatZinc specification
@@ -63,12 +63,13 @@ pub struct Args {
     /// Large-neighbourhood search beside branch and bound, for optimisation problems. Default: on.
     #[arg(long, value_name = "on|off", value_parser = on_off)]
     pub lns: Option<bool>,
-    /// Learning from failure: conflict analysis, learned clauses, backjumping, in every search
-    /// (with neighbourhoods, and in every worker of -p N). It alternates the model's search
-    /// annotations with activity-based search at each restart (with -f or without annotations:
-    /// activity alone). Default: off for one search; with -p N, the second worker learns.
-    #[arg(long, value_name = "on|off", value_parser = on_off)]
-    pub learning: Option<bool>,
+    /// Learning from failure (conflict analysis, learned clauses, backjumping): off, on in every
+    /// search (with neighbourhoods, and in every worker of -p N), or mix: a learning search
+    /// beside one that does not, in turn on one thread (with -p N, the second worker learns). A
+    /// learning search alternates the model's search annotations with activity-based search at
+    /// each restart (with -f or without annotations: activity alone).
+    #[arg(long, value_name = "off|on|mix", value_parser = learns)]
+    pub learning: Option<Learns>,
     /// For the first solution of a satisfaction problem: the model's annotated search and free
     /// search (dom/wdeg with restarts) in turn, 10,000 nodes each, until either finds a solution
     /// or proves there is none. Off: the annotations alone. Default: on; it does not apply with
@@ -119,4 +120,9 @@ impl Args {
             ..RunOptions::default()
         }
     }
+}
+
+/// `--learning`'s value.
+fn learns(text: &str) -> Result<Learns, String> {
+    text.parse()
 }
