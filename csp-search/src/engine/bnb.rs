@@ -24,6 +24,35 @@ impl<B: Brancher> Search<'_, B> {
         }
     }
 
+    /// The walk has made the nodes of `restart_at`: a restart is due, or under learning (whose
+    /// `restart_at` is 0, so that the walk keeps one test of a count on its way) a new bound may
+    /// wait to be assumed or the learner's schedule of conflicts may call a restart. `Some(true)`
+    /// when the search is at a solution, `Some(false)` when it went back to the root or the
+    /// assumptions (the walk starts its loop again), `None` when nothing happened. Restarts
+    /// without learning end with the first solution (see [`crate::Restarts`]).
+    #[inline(never)]
+    pub(super) fn at_restart_point<O: SearchObserver>(
+        &mut self,
+        observer: &mut O,
+    ) -> Result<Option<bool>, Outcome> {
+        if let Some(learner) = &self.learner {
+            if self.bound() != self.bound_assumption {
+                // Another search found a better solution: its bound is assumed first.
+                let expanded = self.assume_new_bound(observer)?;
+                return Ok(Some(matches!(expanded, Expanded::Solution)));
+            }
+            if learner.restart_due() && self.frames.len() > 1 {
+                return self.restart(observer).map(Some);
+            }
+            return Ok(None);
+        }
+        if self.stats.solutions > 0 {
+            self.restart_at = u64::MAX;
+            return Ok(None);
+        }
+        self.restart(observer).map(Some)
+    }
+
     /// Abandons the current run: undoes the whole path (one `Undo` per decision, deepest first),
     /// reports the restart, and expands the root again. Returns whether the root is a solution.
     pub(super) fn restart<O: SearchObserver>(&mut self, observer: &mut O) -> Result<bool, Outcome> {
@@ -31,6 +60,7 @@ impl<B: Brancher> Search<'_, B> {
         self.restart_at = self.next_restart_budget();
         if let Some(learner) = &mut self.learner {
             learner.on_restart();
+            self.restart_at = 0;
         }
         // Without learning, restarts happen only before the first solution, so the root needs no
         // new bound: its state, propagated when the search started, is back. Under learning the

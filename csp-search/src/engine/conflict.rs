@@ -24,6 +24,9 @@ impl<B: Brancher> Search<'_, B> {
     /// turn and they have one, else the learner's activity-based one; `None` when every variable
     /// is fixed (a solution). An assumption that is false ends the search: no solution is left
     /// under the assumptions, and the core names those it rests on.
+    // Each step here is out of line: the walk of a search without learning, Stone & Stone's LEX
+    // among them, keeps only a test of the learner where it calls one.
+    #[inline(never)]
     pub(super) fn learning_branch(&mut self) -> Result<Option<Decision>, Outcome> {
         let depth = self.frames.len();
         let Some(assumption) = self.assumption(depth)? else {
@@ -78,6 +81,7 @@ impl<B: Brancher> Search<'_, B> {
     /// through the shared bound): the search goes back to the caller's assumptions, reported as
     /// a restart, and assumes the new bound next. Called at the top of the walk (the deepest
     /// frame has no child in place) or at a solution (every frame has one).
+    #[inline(never)]
     pub(super) fn assume_new_bound<O: SearchObserver>(
         &mut self,
         observer: &mut O,
@@ -123,6 +127,7 @@ impl<B: Brancher> Search<'_, B> {
     /// the clause added and propagated, and, if that fails too, learned from again, until a new
     /// node is expanded ([`Expanded::Branched`], or a solution) or the failure holds at the root
     /// (the tree is exhausted).
+    #[inline(never)]
     pub(super) fn learn<O: SearchObserver>(
         &mut self,
         mut failure: Failure,
@@ -175,6 +180,7 @@ impl<B: Brancher> Search<'_, B> {
     /// reported as an `Undo` or `Retract` and counted as a backtrack; every frame has its child in
     /// place (at a failure or a solution). Refused, with nothing undone, if the backtrack limit
     /// does not allow them all.
+    #[inline(never)]
     pub(super) fn backjump<O: SearchObserver>(
         &mut self,
         level: usize,
@@ -211,6 +217,7 @@ impl<B: Brancher> Search<'_, B> {
     /// Goes on from a solution under learning. Under an objective, back to the root, where the
     /// better bound becomes a fact. Otherwise the solution is excluded by a clause (its decisions,
     /// negated), and search goes on below the newest decision, whose negation the clause asserts.
+    #[inline(never)]
     pub(super) fn after_learning_solution<O: SearchObserver>(
         &mut self,
         observer: &mut O,

@@ -110,6 +110,7 @@ pub(super) enum Failure {
 
 /// The event that reports undoing `frame`'s child in place: an assignment's `Undo`, another
 /// decision's `Retract`, one level below the frame's child.
+#[inline]
 pub(super) fn undo_event(frame: &Frame) -> SearchEvent<'static> {
     let level = frame.level + 1;
     match frame.current() {
@@ -118,8 +119,10 @@ pub(super) fn undo_event(frame: &Frame) -> SearchEvent<'static> {
     }
 }
 
-/// Feeds an event to the search's own statistics, then to the caller's observer.
-#[inline]
+/// Feeds an event to the search's own statistics, then to the caller's observer. Always inlined,
+/// so that each emit site keeps only its own event's arm of the statistics (a LEX node makes
+/// three events); out of line, it cost 3 % of a LEX count's instructions.
+#[inline(always)]
 pub(super) fn emit<O: SearchObserver>(
     stats: &mut Statistics,
     observer: &mut O,

@@ -179,6 +179,9 @@ impl<'m, B: Brancher> Search<'m, B> {
                     config.seed,
                     annotated,
                 )));
+                // Every node is a point where the learner may restart (see
+                // `Search::at_restart_point`).
+                search.restart_at = 0;
             }
         }
         search
@@ -260,7 +263,12 @@ impl<'m, B: Brancher> Search<'m, B> {
     /// Restart from the root on a Luby schedule (`None`: never). Set it before the search starts.
     pub fn set_restarts(&mut self, restarts: Option<Restarts>) {
         self.restarts = restarts;
-        self.restart_at = self.next_restart_budget();
+        // A learning search restarts by its learner's schedule, looked at every node.
+        self.restart_at = if self.learner.is_some() {
+            0
+        } else {
+            self.next_restart_budget()
+        };
     }
 
     /// Bounds the memory of the search's path: at most `trail_bytes` of trail (beyond that the oldest

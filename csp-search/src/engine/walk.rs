@@ -298,23 +298,6 @@ impl<B: Brancher> Search<'_, B> {
     /// when a frame runs out. Returns `Ok` at a solution.
     pub(super) fn descend<O: SearchObserver>(&mut self, observer: &mut O) -> Result<(), Outcome> {
         loop {
-            if let Some(learner) = &self.learner
-                && !self.frames.is_empty()
-            {
-                if self.bound() != self.bound_assumption {
-                    // Another search found a better solution: its bound is assumed first.
-                    match self.assume_new_bound(observer)? {
-                        Expanded::Solution => return Ok(()),
-                        Expanded::Branched | Expanded::DeadEnd => continue,
-                    }
-                }
-                if learner.restart_due() && self.frames.len() > 1 {
-                    if self.restart(observer)? {
-                        return Ok(());
-                    }
-                    continue;
-                }
-            }
             let Some(frame) = self.frames.last_mut() else {
                 return Err(self.exhausted());
             };
@@ -332,11 +315,12 @@ impl<B: Brancher> Search<'_, B> {
             if self.limits.nodes.is_some_and(|max| self.stats.nodes >= max) {
                 return Err(Outcome::LimitReached(crate::Limit::Nodes));
             }
-            if self.stats.nodes >= self.restart_at && self.stats.solutions == 0 {
-                if self.restart(observer)? {
-                    return Ok(());
+            if self.stats.nodes >= self.restart_at {
+                match self.at_restart_point(observer)? {
+                    Some(true) => return Ok(()),
+                    Some(false) => continue,
+                    None => {}
                 }
-                continue;
             }
             if self.stats.nodes.is_multiple_of(self.clock_interval)
                 && let Some(max) = self.limits.time
@@ -344,6 +328,7 @@ impl<B: Brancher> Search<'_, B> {
             {
                 return Err(Outcome::LimitReached(crate::Limit::Time));
             }
+            let frame = self.frames.last_mut().expect("the top frame");
             // A frame given its first value alone has it in place already.
             if frame.kind == Kind::Values && !(frame.first_only && frame.next == 0) {
                 if frame.start == DROPPED {
@@ -374,7 +359,10 @@ impl<B: Brancher> Search<'_, B> {
             }
             let decision = frame.current();
             let level = frame.level + 1;
-            if let Some(learner) = &mut self.learner {
+            // Value enumeration never learns (a learning search's nodes are binary).
+            if frame.kind != Kind::Values
+                && let Some(learner) = &mut self.learner
+            {
                 learner.new_level(&self.store);
             }
             let applied = self.apply(decision, frame.kind != Kind::Values);
@@ -582,7 +570,9 @@ impl<B: Brancher> Search<'_, B> {
         } else {
             self.store.undo_to(self.model, frame.checkpoint);
         }
-        if let Some(learner) = &mut self.learner {
+        if frame.kind != Kind::Values
+            && let Some(learner) = &mut self.learner
+        {
             learner.backjump(frame.level as usize - 1, &self.store);
         }
         if self.lowest_commit >= frame.level {

@@ -137,6 +137,7 @@ impl Learner {
     }
 
     /// The search undid every decision above `level`; the store's log is cut back with them.
+    #[inline(never)]
     pub(crate) fn backjump(&mut self, level: usize, store: &Store) {
         self.levels.truncate(level);
         self.activity.backjump(level);
