@@ -1,4 +1,4 @@
-//! The benchmark instances: the two answer tables of `data/`, and the `--instances` filter.
+//! The benchmark instances: the three answer tables of `data/`, and the `--instances` filter.
 
 use std::path::{Path, PathBuf};
 
@@ -45,7 +45,8 @@ impl Expected {
 pub struct Instance {
     /// The model's path without `.mzn`, then `:` and the data file's stem (`golomb/golomb:11`).
     pub name: String,
-    /// `easy`, `medium` or `hard` (by Gecode's time in `ANSWERS.tsv`), or `minizinc`.
+    /// `easy`, `medium` or `hard` (by Gecode's time in `minizinc-bench/ANSWERS.tsv`, by the best
+    /// peer's in `minizinc-sched/ANSWERS.tsv`), or `minizinc`.
     pub tier: String,
     /// The folder the model and data paths are relative to.
     pub dir: PathBuf,
@@ -77,7 +78,8 @@ fn rows(path: &Path) -> Result<Vec<Vec<String>>, String> {
         .collect())
 }
 
-/// The 49 instances of `minizinc-bench`, from its `ANSWERS.tsv`.
+/// The instances of `minizinc-bench` (49) or `minizinc-sched` (scheduling and other problems where
+/// learning solvers do well), from the folder's `ANSWERS.tsv`: both tables have the same columns.
 pub fn bench_instances(dir: &Path) -> Result<Vec<Instance>, String> {
     let mut out = Vec::new();
     for row in rows(&dir.join("ANSWERS.tsv"))? {
@@ -306,6 +308,21 @@ mod tests {
         let picked = select(suite.clone(), &["golomb/golomb:11".to_owned()]).unwrap();
         assert_eq!(names(&picked), ["golomb/golomb:11"]);
         assert!(select(suite, &["gollomb".to_owned()]).is_err());
+    }
+
+    #[test]
+    fn both_bench_tables_read_and_name_files_that_exist() {
+        // A row naming a file that was not copied would only fail mid-run, on every solver.
+        let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+        for folder in ["minizinc-bench", "minizinc-sched"] {
+            let instances = bench_instances(&data.join(folder)).unwrap();
+            assert!(!instances.is_empty(), "{folder} has no instances");
+            for instance in &instances {
+                for file in instance.files() {
+                    assert!(instance.dir.join(file).is_file(), "{folder}: no {file}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -25,8 +25,10 @@ usage: cargo run --release --example mzn-bench -- [OPTIONS]
   --instances NAMES|FILE   only these instances: comma-separated names or parts of names
                            (`golomb:11`, `jobshop_ft10`), or a file of them, one a line;
                            repeatable; a name that matches nothing is an error
-  --folder minizinc-bench|minizinc|all
-                           the answer tables to read (default minizinc-bench)
+  --folder minizinc-bench|minizinc-sched|minizinc|all
+                           the answer tables to read (default minizinc-bench;
+                           minizinc-sched holds scheduling instances where learning
+                           solvers do well; all reads the three)
   --check last|all|none    the solutions of each run fed back to the model for Gecode to
                            accept (default last: the one the run's answer rests on)
   --anchors DIR            the peers' installation (default $CSP_ANCHORS, else
@@ -43,7 +45,7 @@ usage: cargo run --release --example mzn-bench -- [OPTIONS]
 pub struct Options {
     /// Where things are, and the limit of each run.
     pub setup: Setup,
-    /// The folder holding `minizinc-bench/` and `minizinc/`.
+    /// The folder holding `minizinc-bench/`, `minizinc-sched/` and `minizinc/`.
     pub data: PathBuf,
     /// The answer tables to read.
     pub folders: Vec<String>,
@@ -142,10 +144,17 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Options, String> 
             "--instances" | "--only" => patterns.extend(instances::patterns(&value(&arg)?)?),
             "--folder" => {
                 let folder = value(&arg)?;
+                // `minizinc-sched` has the same table as `minizinc-bench`, so `main` reads it
+                // with `bench_instances` too; only `minizinc` has a reader of its own.
                 folders = match folder.as_str() {
-                    "all" => vec!["minizinc-bench".to_owned(), "minizinc".to_owned()],
-                    "minizinc-bench" | "minizinc" => vec![folder],
-                    _ => return Err("--folder is minizinc-bench, minizinc or all".to_owned()),
+                    "all" => ["minizinc-bench", "minizinc", "minizinc-sched"]
+                        .map(str::to_owned)
+                        .to_vec(),
+                    "minizinc-bench" | "minizinc-sched" | "minizinc" => vec![folder],
+                    _ => {
+                        let folders = "minizinc-bench, minizinc-sched, minizinc or all";
+                        return Err(format!("--folder is {folders}"));
+                    }
                 }
             }
             "--check" => {
@@ -221,6 +230,12 @@ mod tests {
         assert_eq!(options.solvers.len(), 5);
         assert_eq!(options.folders, ["minizinc-bench"]);
         assert_eq!(options.check, CheckMode::Last);
+        let options = args("--folder all").unwrap();
+        assert_eq!(
+            options.folders,
+            ["minizinc-bench", "minizinc", "minizinc-sched"]
+        );
+        assert!(args("--folder sched").is_err());
         let options = args("--instances golomb:11,still_life:9x9 --only ft10").unwrap();
         assert_eq!(options.instances, ["golomb:11", "still_life:9x9", "ft10"]);
     }
