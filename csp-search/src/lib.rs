@@ -46,7 +46,7 @@ mod stats;
 mod trace;
 pub mod value;
 
-pub use bound::SharedBound;
+pub use bound::{Incumbent, SharedBound};
 pub use branch::{
     Branch, Brancher, Decision, DecisionBrancher, Enumerate, IntSearch, ValueSelection,
     VariableSelection,

@@ -143,6 +143,8 @@ pub struct LnsSearch<'m> {
     /// The best solution so far.
     incumbent: Vec<i32>,
     best: Option<i64>,
+    /// The version of the shared bound's solution last looked at ([`LnsSearch::adopt_shared`]).
+    seen: u64,
     /// Whether the neighbourhood being searched improved the incumbent.
     improved: bool,
     /// Whether the current phase of neighbourhoods improved it.
@@ -197,6 +199,7 @@ impl<'m> LnsSearch<'m> {
             rng: rng_for(config.seed, LNS_STREAM),
             incumbent: Vec::new(),
             best: None,
+            seen: 0,
             improved: false,
             phase_improved: false,
             halvings: 0,
@@ -215,9 +218,12 @@ impl<'m> LnsSearch<'m> {
     /// Shares the bound with other searches too (a portfolio's other workers): the complete search
     /// and every neighbourhood then use `bound` rather than one of their own.
     pub fn share_bound(&mut self, bound: SharedBound) {
-        if let Some(best) = self.bound.get() {
+        if let Some(best) = self.best {
+            bound.offer_solution(best, &self.incumbent);
+        } else if let Some(best) = self.bound.get() {
             bound.offer(best);
         }
+        self.seen = 0;
         self.bound = bound.clone();
         self.complete.share_bound(bound);
     }
@@ -348,6 +354,7 @@ impl<'m> LnsSearch<'m> {
                 self.outcome = Some(Outcome::LimitReached(Limit::Time));
                 return None;
             }
+            self.adopt_shared();
             match self.phase {
                 Phase::Complete { .. } if self.complete_over => {
                     // Every subproblem is taken: neighbourhoods alone, if there is an incumbent
@@ -457,6 +464,28 @@ impl<'m> LnsSearch<'m> {
                     self.finish_neighbourhood();
                 }
             }
+        }
+    }
+
+    /// Takes the best solution of the searches sharing the bound as the incumbent when another
+    /// search found it: the neighbourhoods are then cut around the best solution, whoever found
+    /// it. Without this, a search beside another (a portfolio's worker, a turn of
+    /// [`crate::Interleaved`]) whose partner finds the solutions has no incumbent, or a worse one,
+    /// and cannot search neighbourhoods at all (template_design catfood_3 went unproven in 20 s
+    /// beside a learning search, where either alone proves it in 3 s). Alone, the kept solution is
+    /// always this search's own, so nothing changes.
+    fn adopt_shared(&mut self) {
+        let version = self.bound.version();
+        if version == self.seen {
+            return;
+        }
+        self.seen = version;
+        if let Some((value, values)) = self.bound.solution()
+            && self.best.is_none_or(|best| self.bound.better(value, best))
+        {
+            self.incumbent.clear();
+            self.incumbent.extend_from_slice(&values);
+            self.best = Some(value);
         }
     }
 

@@ -1024,3 +1024,40 @@ fn cores_are_often_smaller_than_the_assumptions() {
         "{smaller} of {infeasible} cores smaller than their assumptions"
     );
 }
+
+/// Large-neighbourhood search beside another search (as in a portfolio or a turn of
+/// `Interleaved`) starts from the best solution the other found: given a shared bound that holds
+/// the optimum with its solution, it finds nothing better, proves the optimum, and reports that
+/// solution as its best, although its own searches found none.
+#[test]
+fn large_neighbourhood_search_starts_from_a_solution_another_search_found() {
+    let mut builder = ModelBuilder::new();
+    let x: Vec<VarId> = (0..5)
+        .map(|i| builder.int_var(format!("x{i}"), 0..=6).unwrap())
+        .collect();
+    let cost = builder.int_var("cost", 0..=30).unwrap();
+    builder.post(AllDifferent::new(x.clone())).unwrap();
+    let mut terms: Vec<(i32, VarId)> = x.iter().map(|&v| (1, v)).collect();
+    terms.push((-1, cost));
+    builder
+        .post(Linear::new(terms, Relation::Equal, 0))
+        .unwrap();
+    builder.minimize(cost).unwrap();
+    let model = builder.build();
+
+    let optimal = solve(&model, &SearchConfig::free(), &mut ());
+    assert_eq!(optimal.outcome, Outcome::Optimal);
+    let values = optimal.solution.expect("an optimum");
+    assert!(model.is_solution(&values));
+    assert_eq!(values[cost.index()], 10);
+
+    let bound = csp_search::SharedBound::new(model.objective()).unwrap();
+    bound.offer_solution(10, &values);
+    let mut search = LnsSearch::new(&model, &SearchConfig::free(), LnsConfig::default());
+    search.share_bound(bound);
+    assert!(search.next_solution(&mut ()).is_none());
+    let result = search.result();
+    assert_eq!(result.outcome, Outcome::Optimal);
+    assert_eq!(result.objective, Some(10));
+    assert_eq!(result.solution.as_deref(), Some(&values[..]));
+}

@@ -278,7 +278,7 @@ impl<B: Brancher> Search<'_, B> {
             self.best = objective;
             self.bounding = true;
             if let Some(shared) = &self.shared {
-                shared.offer(i64::from(value));
+                shared.offer_solution(i64::from(value), values);
             }
         }
         if let Some(learner) = &mut self.learner {
