@@ -151,7 +151,7 @@ pub fn plan(compiled: &Compiled, options: &RunOptions) -> Plan {
     }
     let learns = options
         .learning
-        .unwrap_or_else(|| learns_by_default(compiled, options));
+        .unwrap_or_else(|| learns_by_default(compiled));
     let interleaving = !optimising
         && !enumerating
         && !parallel
@@ -201,7 +201,7 @@ pub fn plan(compiled: &Compiled, options: &RunOptions) -> Plan {
 /// in 0.38 s and 0.07 s rather than 18 s and 16 s. The two in turn (`--learning mix`) proved 39
 /// of the public 49, losing market_split u4-01, and lost template_design catfood_3 when the
 /// learning search had the larger share.
-pub fn learns_by_default(compiled: &Compiled, _options: &RunOptions) -> Learns {
+pub fn learns_by_default(compiled: &Compiled) -> Learns {
     if compiled.model().objective() == Objective::Satisfy {
         Learns::Off
     } else {

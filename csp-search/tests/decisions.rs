@@ -667,36 +667,44 @@ fn learning_branching() -> impl Strategy<Value = LearningBranching> {
     prop::option::of((searches(8), any::<bool>()))
 }
 
+/// The annotated searches of `branching` over the variables `model` has (the generated
+/// searches may name more than a small model holds); none without annotations.
+fn annotations_of(model: &Model, branching: &LearningBranching) -> Vec<IntSearch> {
+    let Some((searches, _)) = branching else {
+        return Vec::new();
+    };
+    searches
+        .iter()
+        .map(|search| {
+            let vars = search
+                .vars
+                .iter()
+                .copied()
+                .filter(|v| v.index() < model.num_vars())
+                .collect();
+            IntSearch::new(vars, search.variable, search.value)
+        })
+        .collect()
+}
+
+/// Whether a learning search under `branching` alternates its annotations with activity at
+/// restarts: as generated, and always without annotations.
+fn alternates(branching: &LearningBranching) -> bool {
+    branching.as_ref().is_none_or(|(_, alternate)| *alternate)
+}
+
 /// Every solution a learning search reports, in order, with its outcome.
 fn run_learning(
     model: &Model,
     config: &SearchConfig,
     branching: &LearningBranching,
 ) -> (Outcome, Vec<Vec<i32>>) {
-    let (searches, alternate) = match branching {
-        Some((searches, alternate)) => {
-            let searches = searches
-                .iter()
-                .map(|search| {
-                    let vars = search
-                        .vars
-                        .iter()
-                        .copied()
-                        .filter(|v| v.index() < model.num_vars())
-                        .collect();
-                    IntSearch::new(vars, search.variable, search.value)
-                })
-                .collect();
-            (searches, *alternate)
-        }
-        None => (Vec::new(), true),
-    };
     let config = SearchConfig {
-        strategy: Branching::Decisions(searches),
+        strategy: Branching::Decisions(annotations_of(model, branching)),
         ..config.clone()
     }
     .learning(Learning {
-        alternate,
+        alternate: alternates(branching),
         ..Learning::default()
     });
     let mut search = Search::new(model, &config);
@@ -876,27 +884,13 @@ fn run_assuming(
     seed: u64,
     branching: &LearningBranching,
 ) -> (Outcome, Vec<Vec<i32>>, Option<Vec<Literal>>) {
-    let searches = branching.as_ref().map_or_else(Vec::new, |(searches, _)| {
-        searches
-            .iter()
-            .map(|search| {
-                let vars = search
-                    .vars
-                    .iter()
-                    .copied()
-                    .filter(|v| v.index() < model.num_vars())
-                    .collect();
-                IntSearch::new(vars, search.variable, search.value)
-            })
-            .collect()
-    });
     let config = SearchConfig {
         seed,
-        strategy: Branching::Decisions(searches),
+        strategy: Branching::Decisions(annotations_of(model, branching)),
         ..SearchConfig::default()
     }
     .learning(Learning {
-        alternate: branching.as_ref().is_none_or(|(_, alternate)| *alternate),
+        alternate: alternates(branching),
         ..Learning::default()
     });
     let mut search = Search::new(model, &config);
