@@ -214,6 +214,21 @@ pub trait Propagator: Constraint {
         let _ = (literal, ctx, reasons);
         false
     }
+
+    /// Why this constraint's propagator failed without a change the store refused (an emptied
+    /// table, no matching for all-different, a cumulative overload): pushes literals that held at
+    /// the failure (read the domains of that moment from `ctx`, the end of the log) and that the
+    /// constraint cannot satisfy together, then returns true.
+    ///
+    /// A failure by a refused change ([`crate::Store::take_failure`]) is explained through
+    /// [`explain`](Propagator::explain) of that change instead, and needs nothing here.
+    ///
+    /// Default: no explanation of its own (false), and the learner explains the failure by the
+    /// domains of the whole scope.
+    fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        let _ = (ctx, reasons);
+        false
+    }
 }
 
 /// The value-enumeration role: the hooks of search that assigns one variable at a time (Stone &
@@ -351,6 +366,12 @@ impl dyn Constraint + '_ {
     ) -> bool {
         self.propagator()
             .is_some_and(|p| p.explain(literal, ctx, reasons))
+    }
+
+    /// [`Propagator::explain_failure`], or no explanation of its own.
+    pub fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        self.propagator()
+            .is_some_and(|p| p.explain_failure(ctx, reasons))
     }
 
     /// [`ValueEnumeration::on_assign`], or nothing.

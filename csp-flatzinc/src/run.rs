@@ -179,7 +179,11 @@ pub fn run<P: Printer + ?Sized, O: SearchObserver>(
             result
         }
     };
-    let learned = learning.then_some((result.stats.learned_clauses, result.stats.learned_literals));
+    let learned = learning.then_some(Learned {
+        clauses: result.stats.learned_clauses,
+        literals: result.stats.learned_literals,
+        fallbacks: result.stats.explanation_fallbacks,
+    });
     let found = collector.found;
     if let Some(text) = &collector.best {
         collector.printer.solution(text)?;
@@ -209,6 +213,17 @@ pub fn run<P: Printer + ?Sized, O: SearchObserver>(
     })
 }
 
+/// What a learning run reports of its clauses in the statistics.
+struct Learned {
+    /// Clauses learned from failures.
+    clauses: u64,
+    /// Their literals in all, for the mean length.
+    literals: u64,
+    /// Explanations that fell back on a scope's domains
+    /// ([`csp_search::Statistics::explanation_fallbacks`]).
+    fallbacks: u64,
+}
+
 /// The `%%%mzn-stat:` lines, closed by `%%%mzn-stat-end`.
 fn statistics(
     out: &mut String,
@@ -216,7 +231,7 @@ fn statistics(
     options: &RunOptions,
     found: u64,
     result: &SearchResult,
-    learned: Option<(u64, u64)>,
+    learned: Option<Learned>,
 ) {
     let model = compiled.model();
     let mut stat = |name: &str, value: &dyn std::fmt::Display| {
@@ -240,10 +255,11 @@ fn statistics(
     stat("peakDepth", &result.stats.max_depth);
     // Under learning, how many clauses it learned and their mean length: what tells strong
     // explanations from weak ones when comparing runs.
-    if let Some((clauses, literals)) = learned {
-        stat("learnedClauses", &clauses);
-        let mean = literals as f64 / clauses.max(1) as f64;
+    if let Some(learned) = learned {
+        stat("learnedClauses", &learned.clauses);
+        let mean = learned.literals as f64 / learned.clauses.max(1) as f64;
         stat("learnedLiteralsMean", &format_args!("{mean:.1}"));
+        stat("explanationFallbacks", &learned.fallbacks);
     }
     if model.objective() != Objective::Satisfy {
         let objective = result

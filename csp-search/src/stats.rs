@@ -55,6 +55,10 @@ pub struct Statistics {
     /// Their literals in all, as learned (shortened, before any was dropped): with
     /// [`Statistics::learned_clauses`], their mean length.
     pub learned_literals: u64,
+    /// Under learning, the changes and failures explained by the domains of a constraint's whole
+    /// scope because the constraint gave no explanation of its own: long, specific reasons, and
+    /// so long clauses. Zero when every constraint of the model explains itself.
+    pub explanation_fallbacks: u64,
 }
 
 impl Statistics {
@@ -84,7 +88,7 @@ impl Statistics {
     }
 
     /// Adds another search's counts of nodes, backtracks, committed decisions, dead ends,
-    /// solutions and learned clauses to these, and keeps the deeper of the two depths. Restarts and the per-level
+    /// solutions, learned clauses and explanation fallbacks to these, and keeps the deeper of the two depths. Restarts and the per-level
     /// figures are left alone: searches run side by side or one after another count them their
     /// own way.
     pub fn absorb(&mut self, other: &Statistics) {
@@ -95,6 +99,7 @@ impl Statistics {
         self.solutions += other.solutions;
         self.learned_clauses += other.learned_clauses;
         self.learned_literals += other.learned_literals;
+        self.explanation_fallbacks += other.explanation_fallbacks;
         self.max_depth = self.max_depth.max(other.max_depth);
     }
 

@@ -11,12 +11,19 @@
 //!   assignment exactly when the oracle does, and is a fixpoint (propagating again changes nothing);
 //! - the fixpoint is as strong as the constraint's documented [`Level`], computed by brute force
 //!   (generalised arc consistency, bounds(D) or bounds(Z) consistency), plus any property of its own
-//!   the case adds.
+//!   the case adds;
+//! - every change propagation makes and every failure it reports is explained for learning
+//!   ([`csp_core::Propagator::explain`], [`csp_core::Propagator::explain_failure`]), and each
+//!   explanation is checked by brute force: its literals held, and with the constraint they imply
+//!   the change (or, for a failure, admit no solution). A constraint listed in [`UNEXPLAINED`]
+//!   may still leave a change to the learner's fallback; every other must explain all of them.
 //!
 //! Every test file of the catalogue includes this module; each uses part of it.
 #![allow(dead_code)]
 
-use csp_core::{Constraint, Model, ModelBuilder, Store, VarId};
+use csp_core::{
+    Cause, Constraint, ExplainCtx, Literal, LiteralRelation, Model, ModelBuilder, Store, VarId,
+};
 use proptest::prelude::*;
 use proptest::test_runner::{FileFailurePersistence, TestCaseError};
 
@@ -277,6 +284,200 @@ fn check_fixpoint(
     Ok(())
 }
 
+/// The constraints (by the name their `Debug` form starts with) that may still leave a change or
+/// a failure unexplained, to be explained by the domains of their scope. Every other constraint
+/// of the catalogue explains each of its inferences.
+const UNEXPLAINED: &[&str] = &[
+    "Conjunction",
+    "Parity",
+    "Circuit",
+    "GlobalCardinality",
+    "LexLess",
+    "NotEqual",
+    "ValuePrecede",
+    "ArgExtremum",
+    "Increasing",
+    "Diffn",
+    "BinPacking",
+    "Predicate",
+    "Regular",
+    "CostRegular",
+    "SetIn",
+    "Subcircuit",
+    "NValue",
+    "Member",
+    "AllDifferentExcept",
+    "VarCumulative",
+    "VarDisjunctive",
+    "Reified",
+    "ReifiedCompare",
+    "AllDifferent",
+    "Table",
+    "Cumulative",
+    "Disjunctive",
+    "Among",
+    "Element",
+    "VarElement",
+    "Inverse",
+    "Arithmetic",
+    "Extremum",
+    "Linear",
+    "BoolSum",
+    "Clause",
+    "BoolAnd",
+    "Compare",
+];
+
+/// Whether `constraint` may leave changes to the learner's fallback ([`UNEXPLAINED`]).
+fn may_fall_back(constraint: &dyn Constraint) -> bool {
+    let name = format!("{constraint:?}");
+    UNEXPLAINED.iter().any(|u| {
+        name.strip_prefix(u)
+            .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric()))
+    })
+}
+
+/// The values `var` had just before log entry `before` (the log's length: now).
+fn domain_before(case: &Case<'_>, store: &Store, var: VarId, before: usize) -> Vec<i32> {
+    let ctx = ExplainCtx::new(store, before);
+    case.domains[var.index()]
+        .iter()
+        .copied()
+        .filter(|&v| ctx.contains(var, v))
+        .collect()
+}
+
+/// Whether every value `var` had just before log entry `before` satisfies `literal`.
+fn held(case: &Case<'_>, store: &Store, literal: Literal, before: usize) -> bool {
+    domain_before(case, store, literal.var, before)
+        .into_iter()
+        .all(|v| literal.holds_for(v))
+}
+
+/// Checks the explanations of the changes logged from entry `from` on, and of the failure if
+/// propagation failed (see the module's documentation).
+fn check_explanations(
+    case: &Case<'_>,
+    model: &Model,
+    store: &mut Store,
+    from: usize,
+    failed: bool,
+) -> Result<(), TestCaseError> {
+    let failure = store.take_failure().filter(|_| failed);
+    let end = store.change_log().len();
+    let mut reasons = Vec::new();
+    for e in from..end {
+        let entry = store.change_log()[e];
+        let Cause::Constraint(c) = entry.cause else {
+            continue;
+        };
+        let constraint = model.constraint(c);
+        reasons.clear();
+        if !constraint.explain(entry.literal, &ExplainCtx::new(store, e), &mut reasons) {
+            prop_assert!(
+                may_fall_back(constraint),
+                "{constraint:?} made {:?} without an explanation",
+                entry.literal
+            );
+            continue;
+        }
+        check_implied(case, store, entry.literal, &reasons, e)?;
+    }
+    if !failed {
+        return Ok(());
+    }
+    // As the learner does: a refused change false by bounds is explained as if made at the end;
+    // any other failure by the constraint's explanation of its failure.
+    let c = match failure {
+        Some((literal, Cause::Constraint(c))) => {
+            let (lo, hi) = store.bounds_before(literal.var, end);
+            let false_by_bounds = match literal.relation {
+                LiteralRelation::Ge => hi < literal.value,
+                LiteralRelation::Le => lo > literal.value,
+                LiteralRelation::Ne => lo == literal.value && hi == literal.value,
+                LiteralRelation::Eq => false,
+            };
+            reasons.clear();
+            if false_by_bounds
+                && model
+                    .constraint(c)
+                    .explain(literal, &ExplainCtx::new(store, end), &mut reasons)
+            {
+                return check_implied(case, store, literal, &reasons, end);
+            }
+            c
+        }
+        // A failure without a refused change: the one constraint failed.
+        _ => model
+            .constraint_ids()
+            .next()
+            .expect("a case has its constraint"),
+    };
+    let constraint = model.constraint(c);
+    reasons.clear();
+    if !constraint.explain_failure(&ExplainCtx::new(store, end), &mut reasons) {
+        prop_assert!(
+            may_fall_back(constraint),
+            "{constraint:?} failed without an explanation"
+        );
+        return Ok(());
+    }
+    for reason in &reasons {
+        prop_assert!(
+            held(case, store, *reason, end),
+            "reason {reason:?} of {constraint:?}'s failure did not hold"
+        );
+    }
+    let mut witness = None;
+    for_each_tuple(&case.domains, |t| {
+        if (case.oracle)(t) && reasons.iter().all(|r| r.holds_for(t[r.var.index()])) {
+            witness = Some(t.to_vec());
+            return false;
+        }
+        true
+    });
+    prop_assert!(
+        witness.is_none(),
+        "{constraint:?}'s failure explained by {reasons:?}, but {witness:?} is a solution"
+    );
+    Ok(())
+}
+
+/// Checks that `reasons` held just before entry `e` and, with the constraint and the variable's
+/// own domain then, imply `literal`.
+fn check_implied(
+    case: &Case<'_>,
+    store: &Store,
+    literal: Literal,
+    reasons: &[Literal],
+    e: usize,
+) -> Result<(), TestCaseError> {
+    for reason in reasons {
+        prop_assert!(
+            held(case, store, *reason, e),
+            "reason {reason:?} of {literal:?} (entry {e}) did not hold"
+        );
+    }
+    let own = domain_before(case, store, literal.var, e);
+    let mut witness = None;
+    for_each_tuple(&case.domains, |t| {
+        if (case.oracle)(t)
+            && reasons.iter().all(|r| r.holds_for(t[r.var.index()]))
+            && own.contains(&t[literal.var.index()])
+            && !literal.holds_for(t[literal.var.index()])
+        {
+            witness = Some(t.to_vec());
+            return false;
+        }
+        true
+    });
+    prop_assert!(
+        witness.is_none(),
+        "{literal:?} explained by {reasons:?}, but {witness:?} satisfies both"
+    );
+    Ok(())
+}
+
 /// Holds `case` to its promises at the root and along `walk` (see the module's documentation).
 pub fn check(case: &Case<'_>, walk: &[Step]) -> Result<(), TestCaseError> {
     let constraint = (case.build)();
@@ -298,8 +499,10 @@ pub fn check(case: &Case<'_>, walk: &[Step]) -> Result<(), TestCaseError> {
     let model = model(&case.domains, (case.build)());
     let n = case.domains.len();
     let mut store = Store::new(&model);
+    store.enable_change_log();
     let before = domains_of(&store);
     let result = store.establish_arc_consistency(&model);
+    check_explanations(case, &model, &mut store, 0, result.is_err())?;
     check_fixpoint(case, &model, &mut store, &before, result)?;
     if result.is_err() {
         return Ok(());
@@ -340,11 +543,13 @@ pub fn check(case: &Case<'_>, walk: &[Step]) -> Result<(), TestCaseError> {
             continue;
         }
         let before = domains_of(&store);
+        let from = store.change_log().len();
         let result = if step.kind == 0 {
             store.maintain_arc_consistency(&model, v)
         } else {
             store.propagate(&model)
         };
+        check_explanations(case, &model, &mut store, from, result.is_err())?;
         check_fixpoint(case, &model, &mut store, &before, result)?;
         marks.push(mark);
         if result.is_err() || step.undo > 0 {

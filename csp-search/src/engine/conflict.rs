@@ -164,6 +164,7 @@ impl<B: Brancher> Search<'_, B> {
             let learner = self.learner.as_deref_mut().expect("a learning search");
             learner.learn(&mut self.store, literals, lbd);
             learner.after_conflict(&self.store);
+            self.stats.explanation_fallbacks = learner.fallbacks();
             match self.fixpoint() {
                 Ok(()) => return self.expand(observer),
                 Err(next) => {

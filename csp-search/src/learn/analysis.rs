@@ -10,7 +10,8 @@ impl Learner {
     /// The log entries a conflict rests on, and the highest decision level among them (0: the
     /// conflict holds at the root, and there is nothing left to search). A constraint that failed
     /// by a change the store refused is explained by that change ([`Self::failure_entries`]),
-    /// any other by the domains of its scope; a clause by its literals.
+    /// any other by its own explanation of the failure or, without one, by the domains of its
+    /// scope; a clause by its literals.
     pub(crate) fn conflict_entries(
         &mut self,
         model: &Model,
@@ -25,7 +26,18 @@ impl Learner {
                 let failure = store.take_failure();
                 if !self.failure_entries(model, store, c, failure, end, &mut entries) {
                     entries.clear();
-                    self.scope_entries(model, store, c, end, &mut entries);
+                    let mut reasons = std::mem::take(&mut self.explanation);
+                    reasons.clear();
+                    let ctx = ExplainCtx::new(store, end);
+                    if model.constraint(c).explain_failure(&ctx, &mut reasons) {
+                        for &literal in &reasons {
+                            self.witnesses(store, literal, end, &mut entries);
+                        }
+                    } else {
+                        self.fallbacks.set(self.fallbacks.get() + 1);
+                        self.scope_entries(model, store, c, end, &mut entries);
+                    }
+                    self.explanation = reasons;
                 }
             }
             Conflict::Clause(id) => {

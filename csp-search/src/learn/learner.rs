@@ -56,6 +56,10 @@ pub(crate) struct Learner {
     /// The decision level of each log entry up to some point: clause minimisation asks for the
     /// levels of many entries, each a binary search otherwise.
     pub(super) entry_levels: Vec<u32>,
+    /// How many changes and failures were explained by the domains of a constraint's whole scope,
+    /// because the constraint gave no explanation of its own: the count that says where learning
+    /// is weakest (a cell, as reasons are computed behind shared references).
+    pub(super) fallbacks: std::cell::Cell<u64>,
     /// Conflicts since the last restart, and the number of the current restart run (from 1).
     conflicts_since_restart: u64,
     restart_run: u64,
@@ -78,6 +82,11 @@ pub(crate) struct Learner {
 }
 
 impl Learner {
+    /// How many explanations so far fell back on the domains of a constraint's scope.
+    pub(crate) fn fallbacks(&self) -> u64 {
+        self.fallbacks.get()
+    }
+
     /// A learner for `model` as `learning` says, activity ties broken by `seed`; `annotated` when
     /// the search has annotated decisions to follow.
     pub(crate) fn new(model: &Model, learning: &Learning, seed: u64, annotated: bool) -> Self {
@@ -91,6 +100,7 @@ impl Learner {
             reason_data: Vec::new(),
             explanation: Vec::new(),
             entry_levels: Vec::new(),
+            fallbacks: std::cell::Cell::new(0),
             level_marks: Vec::new(),
             level_stamp: 0,
             conflicts_since_restart: 0,

@@ -59,6 +59,7 @@ impl Learner {
                 reasons.clear();
                 let ctx = ExplainCtx::new(store, e);
                 if !model.constraint(c).explain(entry.literal, &ctx, reasons) {
+                    self.fallbacks.set(self.fallbacks.get() + 1);
                     self.scope_entries(model, store, c, e, out);
                     return;
                 }
