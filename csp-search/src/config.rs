@@ -158,15 +158,20 @@ pub struct Learning {
     /// Variables activity branches on first, while any of them is open (a model's own decision
     /// variables rather than the sums and flags a compiler introduced); empty: none first.
     pub first: Vec<VarId>,
+    /// How strongly the propagators that offer a choice propagate while it learns
+    /// ([`csp_core::Propagation`]).
+    pub propagation: csp_core::Propagation,
 }
 
 impl Default for Learning {
-    /// Luby restarts of 100 conflicts a unit, annotated decisions alternating with activity.
+    /// Luby restarts of 100 conflicts a unit, annotated decisions alternating with activity, every
+    /// propagator at its strongest.
     fn default() -> Self {
         Learning {
             restarts: LearningRestarts::Luby { base: 100 },
             alternate: true,
             first: Vec::new(),
+            propagation: csp_core::Propagation::Strongest,
         }
     }
 }

@@ -103,6 +103,13 @@ impl PropagationCtx<'_> {
         }
     }
 
+    /// How strongly a propagator that offers a choice should propagate
+    /// ([`crate::Propagation`]): search that learns asks for short reasons.
+    #[inline]
+    pub fn propagation(&self) -> crate::Propagation {
+        self.store.propagation()
+    }
+
     /// A read-only view of the same state.
     #[inline]
     pub fn as_check(&self) -> CheckCtx<'_> {

@@ -74,6 +74,8 @@ pub(crate) struct Learner {
     annotated: bool,
     /// Whether restarts alternate between the annotated decisions and activity.
     alternate: bool,
+    /// How strongly the propagators propagate while it learns.
+    propagation: csp_core::Propagation,
     /// Whether the current restart run follows the annotated decisions.
     annotated_turn: bool,
     /// In tests, the model's solutions not found yet: no clause may exclude one.
@@ -112,15 +114,18 @@ impl Learner {
             total_conflicts: 0,
             annotated,
             alternate: learning.alternate,
+            propagation: learning.propagation,
             annotated_turn: annotated,
             #[cfg(test)]
             oracle: Vec::new(),
         }
     }
 
-    /// Before the root is propagated: every change from now on is logged with its cause.
+    /// Before the root is propagated: every change from now on is logged with its cause, under
+    /// the learning's propagation profile.
     pub(crate) fn start(&mut self, store: &mut Store) {
         store.enable_change_log();
+        store.set_propagation(self.propagation);
         self.clauses.start(store);
     }
 
