@@ -55,4 +55,4 @@ pub use rng::{Rng, rng_for};
 pub use state::{Slot, Slots, StateLayout, StateValue};
 pub use store::change_log::{ExplainCtx, explain_by_bounds};
 pub use store::context::{CheckCtx, PropagationCtx};
-pub use store::{Checkpoint, Propagation, Store};
+pub use store::{Checkpoint, PropagationProfile, Store};

@@ -201,8 +201,8 @@ pub struct Store {
     /// The line counts of a constraint whose forward checking the store keeps itself (see
     /// [`Store::keep_lines`]); `None` for most searches.
     lines: Option<Box<OccupiedLines>>,
-    /// How strongly the propagators that offer a choice propagate (see [`Propagation`]).
-    propagation: Propagation,
+    /// How strongly the propagators that offer a choice propagate (see [`PropagationProfile`]).
+    profile: PropagationProfile,
 }
 
 /// How strongly a propagator that offers a choice propagates. Each built-in documents what it
@@ -214,7 +214,7 @@ pub struct Store {
 /// learning the weaker propagation can prove more in the same time. Which propagators switch was
 /// chosen by measurement on the public MiniZinc suite (README, "The propagation profile").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
-pub enum Propagation {
+pub enum PropagationProfile {
     /// Every propagator at its own strongest (the default, and what every search without learning
     /// runs).
     #[default]
@@ -225,16 +225,16 @@ pub enum Propagation {
 }
 
 impl Store {
-    /// Sets how strongly the propagators that offer a choice propagate (see [`Propagation`]).
+    /// Sets how strongly the propagators that offer a choice propagate (see [`PropagationProfile`]).
     /// Search sets it once, before its first propagation.
-    pub fn set_propagation(&mut self, propagation: Propagation) {
-        self.propagation = propagation;
+    pub fn set_profile(&mut self, profile: PropagationProfile) {
+        self.profile = profile;
     }
 
-    /// How strongly the propagators that offer a choice propagate (see [`Propagation`]).
+    /// How strongly the propagators that offer a choice propagate (see [`PropagationProfile`]).
     #[inline]
-    pub fn propagation(&self) -> Propagation {
-        self.propagation
+    pub fn profile(&self) -> PropagationProfile {
+        self.profile
     }
 
     /// How many variables the store holds.

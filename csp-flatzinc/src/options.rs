@@ -36,10 +36,10 @@ pub struct RunOptions {
     /// a learning search beside one that does not; `None` chooses (see [`crate::plan::plan`]).
     pub learning: Option<Learns>,
     /// How strongly the propagators that offer a choice propagate in a learning search
-    /// ([`csp_core::Propagation`], `--propagation strongest|short-reasons`); `None`: the
-    /// measured default ([`crate::plan::LEARNING_PROPAGATION`]). A search that does not learn
+    /// ([`csp_core::PropagationProfile`], `--learning-profile strongest|short-reasons`); `None`: the
+    /// measured default ([`crate::plan::LEARNING_PROFILE`]). A search that does not learn
     /// always runs every propagator at its strongest.
-    pub propagation: Option<csp_core::Propagation>,
+    pub learning_profile: Option<csp_core::PropagationProfile>,
     /// For the first solution of a satisfaction problem with search annotations, searched by one
     /// thread without learning: the annotated search and free search in turn, a slice of nodes
     /// each ([`csp_search::Interleaved`]); `None`: on.
@@ -85,20 +85,20 @@ impl std::str::FromStr for Learns {
 }
 
 /// The name the command line gives a propagation profile.
-pub fn propagation_name(propagation: csp_core::Propagation) -> &'static str {
-    match propagation {
-        csp_core::Propagation::Strongest => "strongest",
-        csp_core::Propagation::ShortReasons => "short-reasons",
+pub fn profile_name(profile: csp_core::PropagationProfile) -> &'static str {
+    match profile {
+        csp_core::PropagationProfile::Strongest => "strongest",
+        csp_core::PropagationProfile::ShortReasons => "short-reasons",
     }
 }
 
 /// A propagation profile from its name on the command line (`strongest` or `short-reasons`).
-pub fn parse_propagation(text: &str) -> Result<csp_core::Propagation, String> {
+pub fn parse_profile(text: &str) -> Result<csp_core::PropagationProfile, String> {
     [
-        csp_core::Propagation::Strongest,
-        csp_core::Propagation::ShortReasons,
+        csp_core::PropagationProfile::Strongest,
+        csp_core::PropagationProfile::ShortReasons,
     ]
     .into_iter()
-    .find(|&p| propagation_name(p) == text)
+    .find(|&p| profile_name(p) == text)
     .ok_or_else(|| format!("`strongest` or `short-reasons`, not `{text}`"))
 }

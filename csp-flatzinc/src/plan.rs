@@ -111,8 +111,8 @@ impl fmt::Display for Ignored {
 ///   [`learns_by_default`] chooses for one thread, and with `-p N` the mix.
 /// - **Neighbourhoods** (`--lns`, on unless turned off) beside branch and bound, under an
 ///   objective.
-/// - **Propagation** (`--propagation`): how strongly a learning search's propagators propagate;
-///   unset, [`LEARNING_PROPAGATION`].
+/// - **The learning profile** (`--learning-profile`): how strongly a learning search's propagators propagate;
+///   unset, [`LEARNING_PROFILE`].
 /// - **Interleaving** (`--interleave`, on unless turned off): a satisfaction problem's first
 ///   solution by its annotated search and free search in turn, when it has annotations, one
 ///   thread searches without learning, and free search was not asked for.
@@ -154,9 +154,9 @@ pub fn plan(compiled: &Compiled, options: &RunOptions) -> Plan {
     let learns = options
         .learning
         .unwrap_or_else(|| learns_by_default(compiled));
-    if options.propagation.is_some() && learns == Learns::Off {
+    if options.learning_profile.is_some() && learns == Learns::Off {
         ignore(
-            "--propagation",
+            "--learning-profile",
             "it sets how a learning search propagates, and no search learns",
         );
     }
@@ -303,14 +303,14 @@ fn learning_config(
     configured(compiled.search_config(free), options, time).learning(Learning {
         alternate: true,
         first: compiled.decision_vars().to_vec(),
-        propagation: options.propagation.unwrap_or(LEARNING_PROPAGATION),
+        profile: options.learning_profile.unwrap_or(LEARNING_PROFILE),
         ..Learning::default()
     })
 }
 
-/// How strongly a learning search's propagators propagate unless `--propagation` says: chosen by
+/// How strongly a learning search's propagators propagate unless `--learning-profile` says: chosen by
 /// measurement on the public suite (README, "The propagation profile").
-pub const LEARNING_PROPAGATION: csp_core::Propagation = csp_core::Propagation::Strongest;
+pub const LEARNING_PROFILE: csp_core::PropagationProfile = csp_core::PropagationProfile::Strongest;
 
 /// Worker `i` of `-p N`. The workers of a split tree search its subproblems alike (so that none
 /// holds the last subproblem long after the others are done), under an objective each with its

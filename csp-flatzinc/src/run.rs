@@ -36,7 +36,7 @@ use csp_core::{Model, Objective, Store};
 use csp_search::portfolio::{PortfolioConfig, run_portfolio};
 use csp_search::{Outcome, SearchObserver, SearchResult};
 
-pub use crate::options::{Learns, RunOptions, parse_propagation, propagation_name};
+pub use crate::options::{Learns, RunOptions, parse_profile, profile_name};
 use crate::plan::{Searches, plan};
 use crate::{Compiled, VerifyError};
 

@@ -159,8 +159,8 @@ pub struct Learning {
     /// variables rather than the sums and flags a compiler introduced); empty: none first.
     pub first: Vec<VarId>,
     /// How strongly the propagators that offer a choice propagate while it learns
-    /// ([`csp_core::Propagation`]).
-    pub propagation: csp_core::Propagation,
+    /// ([`csp_core::PropagationProfile`]).
+    pub profile: csp_core::PropagationProfile,
 }
 
 impl Default for Learning {
@@ -171,7 +171,7 @@ impl Default for Learning {
             restarts: LearningRestarts::Luby { base: 100 },
             alternate: true,
             first: Vec::new(),
-            propagation: csp_core::Propagation::Strongest,
+            profile: csp_core::PropagationProfile::Strongest,
         }
     }
 }

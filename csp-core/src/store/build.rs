@@ -116,7 +116,7 @@ impl Store {
             tracking: model.notifies(),
             always_tracking: model.notifies(),
             queueing: false,
-            propagation: crate::Propagation::Strongest,
+            profile: crate::PropagationProfile::Strongest,
             pending: vec![EventSet::EMPTY; model.num_vars()],
             modified: Vec::new(),
             queues: Default::default(),

@@ -104,10 +104,10 @@ impl PropagationCtx<'_> {
     }
 
     /// How strongly a propagator that offers a choice should propagate
-    /// ([`crate::Propagation`]): search that learns asks for short reasons.
+    /// ([`crate::PropagationProfile`]): search that learns asks for short reasons.
     #[inline]
-    pub fn propagation(&self) -> crate::Propagation {
-        self.store.propagation()
+    pub fn profile(&self) -> crate::PropagationProfile {
+        self.store.profile()
     }
 
     /// A read-only view of the same state.

@@ -75,7 +75,7 @@ pub(crate) struct Learner {
     /// Whether restarts alternate between the annotated decisions and activity.
     alternate: bool,
     /// How strongly the propagators propagate while it learns.
-    propagation: csp_core::Propagation,
+    profile: csp_core::PropagationProfile,
     /// Whether the current restart run follows the annotated decisions.
     annotated_turn: bool,
     /// In tests, the model's solutions not found yet: no clause may exclude one.
@@ -114,7 +114,7 @@ impl Learner {
             total_conflicts: 0,
             annotated,
             alternate: learning.alternate,
-            propagation: learning.propagation,
+            profile: learning.profile,
             annotated_turn: annotated,
             #[cfg(test)]
             oracle: Vec::new(),
@@ -125,7 +125,7 @@ impl Learner {
     /// the learning's propagation profile.
     pub(crate) fn start(&mut self, store: &mut Store) {
         store.enable_change_log();
-        store.set_propagation(self.propagation);
+        store.set_profile(self.profile);
         self.clauses.start(store);
     }
 

@@ -73,8 +73,8 @@ pub struct Args {
     /// Under learning, how strongly the propagators that offer a choice propagate: strongest
     /// (each at its own strength) or short-reasons (bounds reasoning where it gives shorter
     /// explanations). Searches that do not learn always run the strongest.
-    #[arg(long, value_name = "strongest|short-reasons", value_parser = csp_flatzinc::run::parse_propagation)]
-    pub propagation: Option<csp_core::Propagation>,
+    #[arg(long, value_name = "strongest|short-reasons", value_parser = csp_flatzinc::run::parse_profile)]
+    pub learning_profile: Option<csp_core::PropagationProfile>,
     /// For the first solution of a satisfaction problem: the model's annotated search and free
     /// search (dom/wdeg with restarts) in turn, 10,000 nodes each, until either finds a solution
     /// or proves there is none. Off: the annotations alone. Default: on; it does not apply with
@@ -120,7 +120,7 @@ impl Args {
             deterministic: self.deterministic,
             split: self.split,
             learning: self.learning,
-            propagation: self.propagation,
+            learning_profile: self.learning_profile,
             interleave: self.interleave,
             deadline: budget.deadline(),
             ..RunOptions::default()
