@@ -92,8 +92,11 @@ pub fn report_panics(program: &'static str) {
     std::panic::set_hook(Box::new(move |info| {
         // `info` itself displays as two lines ("panicked at FILE:LINE:COLUMN:" and the message);
         // the message comes first here, and any line break in it becomes a space.
-        let message = info
-            .payload_as_str()
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<&str>()
+            .copied()
+            .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
             .unwrap_or("a panic")
             .replace('\n', " ");
         let place = info
