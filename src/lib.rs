@@ -48,3 +48,9 @@ pub use nqueens_model as nqueens;
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
+
+/// ARCHITECTURE.md's code blocks (the constraint of "Adding a constraint"), compiled and run as
+/// doctests so that the walk-through stays true to the API.
+#[doc = include_str!("../ARCHITECTURE.md")]
+#[cfg(doctest)]
+pub struct ArchitectureDoctests;

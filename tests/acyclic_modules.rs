@@ -1,11 +1,12 @@
 //! No import cycle between the modules of any crate in the workspace.
 //!
-//! Every crate root of every package (`src/lib.rs`, `src/main.rs`, `src/bin/…`, `tests/*.rs`,
-//! `benches/*.rs`, `examples/*.rs`) is parsed with `syn`, its `mod` declarations followed to their
-//! files, and each module (a file, or an inline `mod` such as `mod tests`) becomes a node. A module
-//! depends on another when its code names one of the other's items: a `use` declaration, or any path
-//! in its code (types, expressions, patterns, `impl` headers, and the paths inside macro invocations)
-//! that starts with `crate::`, `super::`, `self::`, a child module or a name the module imported.
+//! Every crate root of every package (`src/lib.rs`, `src/main.rs`, and in `src/bin`, `tests`,
+//! `benches` and `examples` each `*.rs` and each `*/main.rs`) is parsed with `syn`, its `mod`
+//! declarations followed to their files, and each module (a file, or an inline `mod` such as
+//! `mod tests`) becomes a node. A module depends on another when its code names one of the
+//! other's items: a `use` declaration, or any path in its code (types, expressions, patterns,
+//! `impl` headers, and the paths inside macro invocations) that starts with `crate::`, `super::`,
+//! `self::`, a child module or a name the module imported.
 //! Each path is resolved to the module that *defines* the item, following re-exports
 //! (`pub use self::error::Exit` in `cli/mod.rs` makes `crate::cli::Exit` a use of `cli/error.rs`,
 //! not of `cli/mod.rs`) and glob imports. Declaring a child (`mod child;`) is ownership, not use, so
@@ -554,7 +555,9 @@ fn crate_roots(workspace: &Path) -> Vec<PathBuf> {
                 let path = entry.path();
                 if path.extension().is_some_and(|e| e == "rs") {
                     roots.push(path);
-                } else if dir == "src/bin" && path.join("main.rs").is_file() {
+                } else if path.join("main.rs").is_file() {
+                    // A target of several files, as Cargo finds it: `src/bin/fzn-csp/main.rs`,
+                    // `examples/mzn-bench/main.rs` (`tests/common/` has none: it is no target).
                     roots.push(path.join("main.rs"));
                 }
             }

@@ -691,3 +691,55 @@ fn solution_of(report: &serde_json::Value) -> Vec<u32> {
         .map(|column| column.as_u64().expect("a column") as u32)
         .collect()
 }
+
+/// A panic is a bug: both binaries end it with one line on stderr and exit code 70, never Rust's
+/// exit code 101 and a backtrace. No input makes them panic, so the test uses the application
+/// layer's documented trigger (`csp::app::PANIC_FOR_TESTS`).
+#[test]
+fn a_panic_is_one_line_and_exit_code_70() {
+    for (program, binary, args) in [
+        (
+            "csp",
+            env!("CARGO_BIN_EXE_csp"),
+            &["queens", "solve", "8"][..],
+        ),
+        (
+            "fzn-csp",
+            env!("CARGO_BIN_EXE_fzn-csp"),
+            &["-a", "tests/fzn/alpha.fzn"],
+        ),
+    ] {
+        let output = Command::new(binary)
+            .args(args)
+            .env(csp::app::PANIC_FOR_TESTS, "1")
+            .env("RUST_BACKTRACE", "1")
+            .output()
+            .expect("the binary runs");
+        let err = stderr(&output);
+        assert_eq!(output.status.code(), Some(70), "{program}: {err}");
+        assert_eq!(err.lines().count(), 1, "{program}: one line, got {err:?}");
+        assert!(
+            err.starts_with(&format!("{program}: internal error: ")),
+            "{err}"
+        );
+        assert!(err.contains(csp::app::PANIC_FOR_TESTS), "{err}");
+        assert!(!err.contains("backtrace"), "{err}");
+        assert!(stdout(&output).is_empty(), "{program}: {}", stdout(&output));
+    }
+}
+
+/// Running out of memory is one line and exit code 3 (a limit stopped the work), as for `fzn-csp`,
+/// never an abort: QS4's 10^8 columns (400 MB) do not fit in 256 MiB of address space.
+#[test]
+fn running_out_of_memory_is_one_line_and_exit_code_3() {
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 262144 && exec \"$0\" queens solve 100000000 --method qs4 --no-progress")
+        .arg(env!("CARGO_BIN_EXE_csp"))
+        .output()
+        .expect("sh runs");
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(3), "{err}");
+    assert!(err.starts_with("csp: out of memory"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}

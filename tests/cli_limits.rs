@@ -1,5 +1,5 @@
 //! Issue 16, item 2: every limit is honoured by every method. The limits are counted from the
-//! command's start in one place (`src/cli/budget.rs`), so a method stops within a few tens of
+//! command's start in one place (`src/app/budget.rs`), so a method stops within a few tens of
 //! milliseconds of its time limit. No test here asserts a speed: the bounds are many times the
 //! limit, and only catch a method that ignores it (each took from 7 to 47 seconds before).
 

@@ -18,7 +18,7 @@ use std::io::BufRead;
 use hashbrown::HashSet;
 use thiserror::Error;
 
-use crate::lines::{Lines, MAX_LINE_BYTES, ReadError};
+use crate::line_reader::{LineReader, MAX_LINE_BYTES, ReadError};
 
 /// The most vertices a graph may have: enough for every published colouring instance, and a bound
 /// on what a bad header can make the parser allocate.
@@ -227,7 +227,7 @@ pub fn parse(text: &str) -> Result<Graph, DimacsError> {
 /// [`MAX_EDGES`] distinct edges. The first bad line is reported as soon as it is read (an edge
 /// before any header at line 1, say), without reading further.
 pub fn parse_reader<R: BufRead>(reader: R) -> Result<Graph, DimacsError> {
-    let mut lines = Lines::new(reader, MAX_LINE_BYTES);
+    let mut lines = LineReader::new(reader, MAX_LINE_BYTES);
     let mut graph: Option<(Graph, usize)> = None;
     let mut seen = HashSet::new();
     let mut last_line = 0;

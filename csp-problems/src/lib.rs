@@ -29,5 +29,5 @@ pub mod dimacs;
 pub mod golomb;
 pub mod jobshop;
 pub mod knapsack;
-pub mod lines;
+pub mod line_reader;
 pub mod sudoku;

@@ -20,7 +20,7 @@ use csp_search::{
 };
 use thiserror::Error;
 
-use crate::lines::{Lines, MAX_LINE_BYTES, ReadError};
+use crate::line_reader::{LineReader, MAX_LINE_BYTES, ReadError};
 
 /// The number of cells.
 pub const CELLS: usize = 81;
@@ -219,7 +219,7 @@ pub fn parse_puzzles(text: &str) -> Result<Vec<Puzzle>, SudokuError> {
 /// the puzzles with its error; an input with no puzzle at all gives [`SudokuError::NoPuzzles`].
 pub fn puzzles<R: BufRead>(reader: R) -> Puzzles<R> {
     Puzzles {
-        lines: Lines::new(reader, MAX_LINE_BYTES),
+        lines: LineReader::new(reader, MAX_LINE_BYTES),
         found: 0,
         done: false,
     }
@@ -228,7 +228,7 @@ pub fn puzzles<R: BufRead>(reader: R) -> Puzzles<R> {
 /// The iterator of [`puzzles`].
 #[derive(Debug)]
 pub struct Puzzles<R> {
-    lines: Lines<R>,
+    lines: LineReader<R>,
     found: usize,
     done: bool,
 }

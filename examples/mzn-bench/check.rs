@@ -6,8 +6,8 @@ use std::process::Command;
 use std::time::Duration;
 
 use crate::instances::Instance;
+use crate::process::execute;
 use crate::run::{Run, Solution};
-use crate::solvers::execute;
 
 /// Which solutions of a run the cross-check feeds back to the model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -14,8 +14,9 @@ use std::process::Command;
 use std::time::Duration;
 
 use crate::instances::Instance;
+use crate::process::execute;
 use crate::run::Solution;
-use crate::solvers::{Setup, execute};
+use crate::setup::Setup;
 
 /// A model variable the output model defines from one of MiniZinc's own: `X_INTRODUCED_0_` is `x`,
 /// through `array1d(0..6,` … `)` (or directly, with no wrapper).

@@ -23,9 +23,11 @@ mod check;
 mod huub;
 mod instances;
 mod options;
+mod process;
 mod report;
 mod run;
 mod score;
+mod setup;
 mod solvers;
 
 use std::path::Path;
@@ -51,7 +53,7 @@ fn main() {
 fn bench() -> Result<usize, String> {
     let options = options::parse(std::env::args().skip(1))?;
     let setup = &options.setup;
-    if !solvers::on_path("minizinc") {
+    if !process::on_path("minizinc") {
         return Err("minizinc is not on the PATH (Debian: apt-get install minizinc)".to_owned());
     }
     let mut instances = Vec::new();

@@ -4,7 +4,8 @@ use std::path::PathBuf;
 
 use crate::check::CheckMode;
 use crate::instances;
-use crate::solvers::{Kind, Setup, Solver};
+use crate::setup::Setup;
+use crate::solvers::{Kind, Solver};
 
 /// The usage text of `--help`.
 const USAGE: &str = "\

@@ -31,6 +31,10 @@ use nqueens_model::stream::{Format, verify_columns, verify_stream, write_placeme
 use nqueens_model::verify;
 use rand::RngExt;
 
+mod clock;
+
+use clock::{Clock, peak_resident_bytes, reset_peak_memory};
+
 /// The sections, in the order they run.
 const SECTIONS: [&str; 6] = [
     "explicit",
@@ -86,14 +90,14 @@ fn main() -> io::Result<()> {
 fn explicit_section(n: usize) {
     println!("## explicit, n = {n} (wall time; CPU time of all threads; peak memory)");
     reset_peak_memory();
-    let clock = Clock::start();
+    let clock = Clock::process();
     let board = explicit(n).expect("the benchmark size is in scope");
     println!(
         "build into Vec<u32>:              {}   peak memory {}",
         clock.read(),
         peak_memory()
     );
-    let clock = Clock::start();
+    let clock = Clock::process();
     let verdict = verify(&board.placement);
     assert_eq!(verdict, Ok(()));
     println!(
@@ -103,7 +107,7 @@ fn explicit_section(n: usize) {
     );
     drop(board);
     reset_peak_memory();
-    let clock = Clock::start();
+    let clock = Clock::process();
     let columns = ExplicitColumns::new(n).expect("the benchmark size is in scope");
     verify_columns(columns).expect("the explicit board is a solution");
     println!(
@@ -112,40 +116,6 @@ fn explicit_section(n: usize) {
         peak_memory()
     );
     println!();
-}
-
-/// Wall-clock and CPU time since a start: on a shared machine the two differ, and both matter.
-struct Clock {
-    wall: Instant,
-    cpu: Option<f64>,
-}
-
-impl Clock {
-    fn start() -> Self {
-        Clock {
-            wall: Instant::now(),
-            cpu: cpu_seconds(),
-        }
-    }
-
-    /// "wall 1.234 s, cpu 2.345 s".
-    fn read(&self) -> String {
-        let wall = self.wall.elapsed().as_secs_f64();
-        match (self.cpu, cpu_seconds()) {
-            (Some(start), Some(now)) => format!("wall {wall:>6.3} s, cpu {:>6.2} s", now - start),
-            _ => format!("wall {wall:>6.3} s"),
-        }
-    }
-}
-
-/// User and system CPU time of the whole process, from `/proc/self/stat` (fields 14 and 15, in clock
-/// ticks of 1/100 s, the value on every Linux this runs on).
-fn cpu_seconds() -> Option<f64> {
-    let stat = fs::read_to_string("/proc/self/stat").ok()?;
-    // The command name (field 2) may hold spaces; the fields after it follow its closing parenthesis.
-    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-    let ticks = |index: usize| fields.get(index)?.parse::<f64>().ok();
-    Some((ticks(11)? + ticks(12)?) / 100.0)
 }
 
 /// Streams the explicit board of `n` rows to a file in each format and reads it back.
@@ -157,13 +127,13 @@ fn stream_section(n: usize, formats: &[Format]) -> io::Result<()> {
     for &format in formats {
         let path = directory.join(format!("construct-bench-{n}.{format}"));
         reset_peak_memory();
-        let (started, clock) = (Instant::now(), Clock::start());
+        let clock = Clock::process();
         let file = File::create(&path)?;
         let columns = ExplicitColumns::new(n).expect("the benchmark size is in scope");
         let rows = write_placement(&file, columns, format)?;
-        let (written, times) = (started.elapsed(), clock.read());
+        let (written, times) = (clock.wall(), clock.read());
         file.sync_all()?;
-        let synced = started.elapsed();
+        let synced = clock.wall();
         let bytes = fs::metadata(&path)?.len();
         assert_eq!(rows, n as u64);
         println!(
@@ -175,9 +145,9 @@ fn stream_section(n: usize, formats: &[Format]) -> io::Result<()> {
             peak_memory()
         );
         reset_peak_memory();
-        let (started, clock) = (Instant::now(), Clock::start());
+        let clock = Clock::process();
         let verified = verify_stream(File::open(&path)?, format);
-        let (elapsed, times) = (started.elapsed(), clock.read());
+        let (elapsed, times) = (clock.wall(), clock.read());
         assert_eq!(verified.expect("the streamed board is a solution"), n);
         println!(
             "{format:>5}: verify_stream ({times}, {}); peak memory {}",
@@ -327,23 +297,12 @@ fn odd_trick_section(largest: usize) {
     println!();
 }
 
-/// Resets the kernel's peak-RSS mark for this process (Linux ≥ 4.0), so that the next reading covers
-/// only what follows. Where it is not allowed, readings are peaks since the process started.
-fn reset_peak_memory() {
-    let _ = fs::write("/proc/self/clear_refs", "5");
-}
-
-/// VmHWM, the peak resident memory, from `/proc/self/status`.
+/// VmHWM, the peak resident memory, as `/proc/self/status` gives it (in kB).
 fn peak_memory() -> String {
-    fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|status| {
-            status
-                .lines()
-                .find_map(|line| line.strip_prefix("VmHWM:"))
-                .map(|value| value.trim().to_owned())
-        })
-        .unwrap_or_else(|| "unavailable".to_owned())
+    peak_resident_bytes().map_or_else(
+        || "unavailable".to_owned(),
+        |bytes| format!("{} kB", bytes / 1024),
+    )
 }
 
 /// Bytes as GB or MB.

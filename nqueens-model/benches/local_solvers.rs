@@ -21,11 +21,15 @@
 //! queen at 10⁸. Every solution is checked with `nqueens_model::verify`, outside the timing.
 
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use nqueens_model::local_search::{Limits, LocalMethod, LocalOutcome, RunReport};
 use nqueens_model::verify;
 use rayon::prelude::*;
+
+mod clock;
+
+use clock::{Clock, peak_resident_bytes};
 
 /// The cases run when none is named: one per performance target of the issue, at its size.
 const DEFAULT_CASES: [&str; 5] = [
@@ -117,15 +121,11 @@ fn run_seeds_from(
     seeds
         .map(|seed| {
             let stop = AtomicBool::new(false);
-            let start = Instant::now();
-            let cpu_start = thread_cpu_time();
+            let clock = Clock::thread();
             let report = method
                 .run(n, seed, &Limits::default(), &stop)
                 .unwrap_or_else(|error| panic!("{method} n = {n}: {error}"));
-            let elapsed = start.elapsed();
-            let cpu = thread_cpu_time()
-                .zip(cpu_start)
-                .map(|(end, start)| end.saturating_sub(start));
+            let (elapsed, cpu) = (clock.wall(), clock.cpu());
             CPU_TIMES.with(|times| times.borrow_mut().push(cpu));
             if std::env::var_os("LOCAL_BENCH_PER_SEED").is_some() {
                 let stats: Vec<String> = report
@@ -165,15 +165,6 @@ fn run_seeds_from(
 thread_local! {
     /// The on-CPU time of every run of this thread, in order; [`print_summary`] takes them.
     static CPU_TIMES: std::cell::RefCell<Vec<Option<Duration>>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// The time this thread has spent on a CPU, from /proc/thread-self/schedstat (None off Linux). On a
-/// shared machine it leaves out the time spent waiting for a core, which wall-clock time includes. It is
-/// updated at the scheduler's ticks, so it reads 0 for runs of a few milliseconds.
-fn thread_cpu_time() -> Option<Duration> {
-    let schedstat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let nanos: u64 = schedstat.split_whitespace().next()?.parse().ok()?;
-    Some(Duration::from_nanos(nanos))
 }
 
 /// The median on-CPU time of the runs recorded since the last call, if every run has one.
@@ -217,14 +208,6 @@ fn sorted_stat(runs: &[(Duration, RunReport)], name: &str) -> Vec<f64> {
         .collect();
     values.sort_by(f64::total_cmp);
     values
-}
-
-/// The process's peak resident memory in bytes, from /proc/self/status (None off Linux).
-fn peak_resident_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
 }
 
 fn print_summary(method: LocalMethod, n: usize, runs: &[(Duration, RunReport)]) {

@@ -80,11 +80,33 @@ pub fn finish(program: &str, result: Result<Exit, CliError>) -> ExitCode {
     ExitCode::from(exit.code())
 }
 
+/// The environment variable that makes [`report_panics`] panic as soon as its hook is installed.
+/// No input makes a binary panic (a panic is a bug), so this is the tests' one way to see a panic
+/// end `csp` and `fzn-csp` with one line and exit code 70; it is for them alone.
+pub const PANIC_FOR_TESTS: &str = "CSP_PANIC_FOR_TESTS";
+
 /// Makes a panic, on any thread, one line naming it and exit code 70 ([`Exit::Internal`]): a panic
-/// is a bug, and a solver run by another program must not print a backtrace.
+/// is a bug, and a solver run by another program must not print a backtrace. With
+/// [`PANIC_FOR_TESTS`] set in the environment, it then panics.
 pub fn report_panics(program: &'static str) {
     std::panic::set_hook(Box::new(move |info| {
-        let _ = writeln!(io::stderr(), "{program}: internal error: {info}");
+        // `info` itself displays as two lines ("panicked at FILE:LINE:COLUMN:" and the message);
+        // the message comes first here, and any line break in it becomes a space.
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<&str>()
+            .copied()
+            .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+            .unwrap_or("a panic")
+            .replace('\n', " ");
+        let place = info
+            .location()
+            .map(|at| format!(" (at {}:{})", at.file(), at.line()))
+            .unwrap_or_default();
+        let _ = writeln!(io::stderr(), "{program}: internal error: {message}{place}");
         std::process::exit(i32::from(Exit::Internal.code()));
     }));
+    if std::env::var_os(PANIC_FOR_TESTS).is_some() {
+        panic!("{PANIC_FOR_TESTS} is set");
+    }
 }

@@ -19,7 +19,7 @@ mod progress;
 pub use args::{Parsed, at_least_one, milliseconds, on_off, one_line, parse};
 pub use atomic_file::{AtomicFile, cancel_writes};
 pub use budget::Budget;
-pub use error::{CliError, finish, report_panics};
+pub use error::{CliError, PANIC_FOR_TESTS, finish, report_panics};
 pub use exit::Exit;
 pub use memory::Guarded;
 pub use progress::{Progress, SubproblemBar, Tracker, progress_wanted};

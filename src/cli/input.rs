@@ -1,5 +1,5 @@
 //! Opening the input of `csp sudoku` and `csp color`: FILE, or standard input for `-`. The parsers
-//! read it a line at a time with bounded memory (`csp_problems::lines`), so nothing here reads it
+//! read it a line at a time with bounded memory (`csp_problems::line_reader`), so nothing here reads it
 //! whole.
 
 use std::fs::File;

@@ -10,6 +10,7 @@
 
 mod args;
 mod arith;
+mod array_globals;
 mod automaton;
 mod boolean;
 mod element;
@@ -19,7 +20,6 @@ mod packing;
 mod poster;
 mod relation;
 mod scheduling;
-mod values;
 
 pub use args::{Arg, Val};
 pub use poster::{Poster, Reif, set_in_constraint};
@@ -130,6 +130,7 @@ pub static BUILTINS: &[Builtin] = {
     use Comparison::{Equal, Less, LessOrEqual, NotEqual};
     use Suffix::{Implied, Plain, Reified};
     use arith::*;
+    use array_globals::*;
     use automaton::*;
     use boolean::*;
     use element::*;
@@ -137,7 +138,6 @@ pub static BUILTINS: &[Builtin] = {
     use linear::*;
     use packing::*;
     use scheduling::*;
-    use values::*;
     &[
         // Integer comparisons: a `Compare`, reified by a `ReifiedCompare`.
         builtin!(

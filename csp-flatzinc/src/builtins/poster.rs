@@ -12,7 +12,7 @@ use super::args::Arg;
 use crate::Elem;
 use crate::ast::Ranges;
 use crate::error::Error;
-use crate::fallback::{Checked, Slot, Slots};
+use crate::fallback::{Checked, ScopedArg, ScopedArgs};
 
 /// How a constraint is tied to a Boolean, as FlatZinc's name suffixes say.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -402,19 +402,19 @@ impl Poster<'_> {
     /// give a repeated variable two values, are dropped, and the rest are projected on the distinct
     /// variables.
     pub fn table(&mut self, args: &[Elem], tuples: &[i64]) -> Result<(), Error> {
-        let slots = Slots::new(args);
+        let scoped = ScopedArgs::new(args);
         let arity = args.len();
-        let width = slots.scope().len();
+        let width = scoped.scope().len();
         let mut rows: Vec<Vec<i32>> = Vec::new();
         let mut any_row = false;
         if arity > 0 {
             'rows: for tuple in tuples.chunks_exact(arity) {
                 let mut row: Vec<Option<i32>> = vec![None; width];
                 for (i, &value) in tuple.iter().enumerate() {
-                    match slots.slot(i) {
-                        Slot::Const(c) if c != value => continue 'rows,
-                        Slot::Const(_) => {}
-                        Slot::Var(p) => {
+                    match scoped.arg(i) {
+                        ScopedArg::Const(c) if c != value => continue 'rows,
+                        ScopedArg::Const(_) => {}
+                        ScopedArg::Var(p) => {
                             let Ok(value) = i32::try_from(value) else {
                                 continue 'rows;
                             };
@@ -435,7 +435,7 @@ impl Poster<'_> {
             return self.post_truth(any_row || arity == 0, Reif::Plain);
         }
         let table =
-            Table::new(slots.scope().to_vec(), rows).map_err(|e| self.invalid(e.to_string()))?;
+            Table::new(scoped.scope().to_vec(), rows).map_err(|e| self.invalid(e.to_string()))?;
         self.post(table)
     }
 }

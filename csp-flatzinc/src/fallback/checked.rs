@@ -4,7 +4,7 @@ use std::fmt;
 
 use csp_core::{CheckCtx, Constraint, Propagator, VarId};
 
-use super::slots::Slots;
+use super::scoped_args::ScopedArgs;
 use crate::Elem;
 
 /// The checker a [`Checked`] relation is given: whether the arguments' values (constants included, one per
@@ -17,7 +17,7 @@ pub type Check = Box<dyn Fn(&[i64]) -> bool + Send + Sync>;
 /// checker while the domains are small, and the check once every variable is fixed.
 pub struct Checked {
     name: String,
-    slots: Slots,
+    args: ScopedArgs,
     check: Check,
 }
 
@@ -26,7 +26,7 @@ impl Checked {
     pub fn new(name: impl Into<String>, args: &[Elem], check: Check) -> Self {
         Checked {
             name: name.into(),
-            slots: Slots::new(args),
+            args: ScopedArgs::new(args),
             check,
         }
     }
@@ -34,18 +34,18 @@ impl Checked {
 
 impl fmt::Debug for Checked {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Checked({}, {:?})", self.name, self.slots.scope())
+        write!(f, "Checked({}, {:?})", self.name, self.args.scope())
     }
 }
 
 impl Constraint for Checked {
     fn scope(&self) -> &[VarId] {
-        self.slots.scope()
+        self.args.scope()
     }
 
     fn is_satisfied(&self, values: &[i32]) -> bool {
-        let args: smallvec::SmallVec<[i64; 8]> = (0..self.slots.len())
-            .map(|i| self.slots.value(i, values))
+        let args: smallvec::SmallVec<[i64; 8]> = (0..self.args.len())
+            .map(|i| self.args.value(i, values))
             .collect();
         (self.check)(&args)
     }

@@ -56,7 +56,7 @@ impl ReadError {
 /// The lines of a reader, numbered from 1, each without its `\n` (or `\r\n`), each at most `max`
 /// bytes. A byte-order mark at the start is skipped.
 #[derive(Debug)]
-pub struct Lines<R> {
+pub struct LineReader<R> {
     reader: R,
     max: usize,
     line: usize,
@@ -64,10 +64,10 @@ pub struct Lines<R> {
     done: bool,
 }
 
-impl<R: BufRead> Lines<R> {
+impl<R: BufRead> LineReader<R> {
     /// The lines of `reader`, at most `max` bytes each.
     pub fn new(reader: R, max: usize) -> Self {
-        Lines {
+        LineReader {
             reader,
             max,
             line: 0,
@@ -135,7 +135,7 @@ mod tests {
     use super::*;
 
     fn all(text: &[u8], max: usize) -> Vec<Result<(usize, String), String>> {
-        let mut lines = Lines::new(text, max);
+        let mut lines = LineReader::new(text, max);
         let mut out = Vec::new();
         while let Some(line) = lines.next_line() {
             out.push(
@@ -175,7 +175,7 @@ mod tests {
     #[test]
     fn an_endless_line_is_refused_after_the_cap() {
         let endless = io::repeat(b'0');
-        let mut lines = Lines::new(io::BufReader::new(endless), 100);
+        let mut lines = LineReader::new(io::BufReader::new(endless), 100);
         assert!(matches!(
             lines.next_line(),
             Some(Err(ReadError::TooLong { line: 1, max: 100 }))

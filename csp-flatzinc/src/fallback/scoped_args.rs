@@ -1,4 +1,4 @@
-//! [`Slots`]: a builtin's arguments, constants and repeated variables included, mapped onto a
+//! [`ScopedArgs`]: a builtin's arguments, constants and repeated variables included, mapped onto a
 //! constraint's scope.
 
 use csp_core::{CheckCtx, PropagationCtx, VarId, Wipeout};
@@ -7,7 +7,7 @@ use crate::Elem;
 
 /// Where one argument of a constraint gets its value: a constant, or a scope variable (by position).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Slot {
+pub enum ScopedArg {
     /// A constant.
     Const(i64),
     /// The scope variable at this position.
@@ -18,29 +18,29 @@ pub enum Slot {
 /// FlatZinc may pass the same variable twice (`int_times(x, x, y)`) or a constant where a variable
 /// goes, and an engine scope may hold neither.
 #[derive(Debug, Clone)]
-pub struct Slots {
+pub struct ScopedArgs {
     scope: Vec<VarId>,
-    slots: Vec<Slot>,
+    args: Vec<ScopedArg>,
 }
 
-impl Slots {
+impl ScopedArgs {
     /// The arguments `elems`, in order.
     pub fn new(elems: &[Elem]) -> Self {
         let mut scope: Vec<VarId> = Vec::new();
-        let slots = elems
+        let args = elems
             .iter()
             .map(|elem| match *elem {
-                Elem::Const(value) => Slot::Const(value),
+                Elem::Const(value) => ScopedArg::Const(value),
                 Elem::Var(var) => match scope.iter().position(|&v| v == var) {
-                    Some(position) => Slot::Var(position),
+                    Some(position) => ScopedArg::Var(position),
                     None => {
                         scope.push(var);
-                        Slot::Var(scope.len() - 1)
+                        ScopedArg::Var(scope.len() - 1)
                     }
                 },
             })
             .collect();
-        Slots { scope, slots }
+        ScopedArgs { scope, args }
     }
 
     /// The distinct variables.
@@ -50,42 +50,42 @@ impl Slots {
 
     /// How many arguments there are.
     pub fn len(&self) -> usize {
-        self.slots.len()
+        self.args.len()
     }
 
     /// Whether there are no arguments.
     pub fn is_empty(&self) -> bool {
-        self.slots.is_empty()
+        self.args.is_empty()
     }
 
     /// Argument `i`.
-    pub fn slot(&self, i: usize) -> Slot {
-        self.slots[i]
+    pub fn arg(&self, i: usize) -> ScopedArg {
+        self.args[i]
     }
 
     /// Argument `i`'s variable, if it is one.
     pub fn var(&self, i: usize) -> Option<VarId> {
-        match self.slots[i] {
-            Slot::Const(_) => None,
-            Slot::Var(position) => Some(self.scope[position]),
+        match self.args[i] {
+            ScopedArg::Const(_) => None,
+            ScopedArg::Var(position) => Some(self.scope[position]),
         }
     }
 
     /// Argument `i`'s value, given the scope's values in scope order.
     #[inline]
     pub fn value(&self, i: usize, values: &[i32]) -> i64 {
-        match self.slots[i] {
-            Slot::Const(value) => value,
-            Slot::Var(position) => i64::from(values[position]),
+        match self.args[i] {
+            ScopedArg::Const(value) => value,
+            ScopedArg::Var(position) => i64::from(values[position]),
         }
     }
 
     /// Argument `i`'s current bounds.
     #[inline]
     pub fn bounds(&self, i: usize, ctx: &CheckCtx<'_>) -> (i64, i64) {
-        match self.slots[i] {
-            Slot::Const(value) => (value, value),
-            Slot::Var(position) => {
+        match self.args[i] {
+            ScopedArg::Const(value) => (value, value),
+            ScopedArg::Var(position) => {
                 let var = self.scope[position];
                 (i64::from(ctx.lb(var)), i64::from(ctx.ub(var)))
             }
@@ -94,9 +94,9 @@ impl Slots {
 
     /// Whether argument `i` can take `value` now.
     pub fn can_take(&self, i: usize, value: i64, ctx: &CheckCtx<'_>) -> bool {
-        match self.slots[i] {
-            Slot::Const(c) => c == value,
-            Slot::Var(position) => {
+        match self.args[i] {
+            ScopedArg::Const(c) => c == value,
+            ScopedArg::Var(position) => {
                 i32::try_from(value).is_ok_and(|v| ctx.domain(self.scope[position]).contains(v))
             }
         }
@@ -110,10 +110,10 @@ impl Slots {
         hi: i64,
         ctx: &mut PropagationCtx<'_>,
     ) -> Result<bool, Wipeout> {
-        match self.slots[i] {
-            Slot::Const(value) if value < lo || value > hi => Err(Wipeout),
-            Slot::Const(_) => Ok(false),
-            Slot::Var(position) => {
+        match self.args[i] {
+            ScopedArg::Const(value) if value < lo || value > hi => Err(Wipeout),
+            ScopedArg::Const(_) => Ok(false),
+            ScopedArg::Var(position) => {
                 let var = self.scope[position];
                 let (old_lo, old_hi) = (ctx.lb(var), ctx.ub(var));
                 ctx.restrict_bounds(var, lo, hi)?;
@@ -129,10 +129,10 @@ impl Slots {
         value: i64,
         ctx: &mut PropagationCtx<'_>,
     ) -> Result<bool, Wipeout> {
-        match self.slots[i] {
-            Slot::Const(c) if c == value => Err(Wipeout),
-            Slot::Const(_) => Ok(false),
-            Slot::Var(position) => match i32::try_from(value) {
+        match self.args[i] {
+            ScopedArg::Const(c) if c == value => Err(Wipeout),
+            ScopedArg::Const(_) => Ok(false),
+            ScopedArg::Var(position) => match i32::try_from(value) {
                 Ok(v) => ctx.remove(self.scope[position], v),
                 Err(_) => Ok(false),
             },
