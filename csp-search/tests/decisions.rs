@@ -764,6 +764,30 @@ proptest! {
         prop_assert_eq!(found, brute_force(&model));
     }
 
+    /// Learning under any search, value enumeration's orderings included, enumerates exactly the
+    /// brute-force solutions: value enumeration assigns variables that propagation has fixed
+    /// already, and such a decision must not stand in a blocking clause (it once made the search
+    /// report the same solution again and again).
+    #[test]
+    fn learning_under_any_search_finds_exactly_the_brute_force_solutions(
+        (problem, config) in problem_and_config(),
+    ) {
+        let model = problem.build(None);
+        let config = config.learning(Learning::default());
+        let mut search = Search::new(&model, &config);
+        let mut found = Vec::new();
+        while let Some(values) = search.next_solution(&mut ()) {
+            found.push(values.to_vec());
+            prop_assert!(found.len() <= 1 << 12, "the search repeats solutions");
+        }
+        prop_assert_eq!(search.outcome(), Some(Outcome::Exhausted));
+        found.sort();
+        let before = found.len();
+        found.dedup();
+        prop_assert_eq!(found.len(), before, "no solution is reported twice");
+        prop_assert_eq!(found, brute_force(&model));
+    }
+
     /// Under an objective learning proves the brute-force optimum, each solution better than the
     /// last.
     #[test]

@@ -241,7 +241,7 @@ impl<B: Brancher> Search<'_, B> {
         }
         let decisions: Vec<Decision> = self.frames.iter().map(Frame::current).collect();
         let learner = self.learner.as_deref_mut().expect("a learning search");
-        let Some((literals, jump)) = learner.blocking_clause(&decisions) else {
+        let Some((literals, jump)) = learner.blocking_clause(&self.store, &decisions) else {
             return Err(self.exhausted());
         };
         self.backjump(jump, observer)?;

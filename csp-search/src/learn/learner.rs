@@ -5,7 +5,7 @@
 
 use std::collections::VecDeque;
 
-use csp_core::{Literal, Model, PropagationFailure, Store};
+use csp_core::{Literal, LiteralRelation, Model, PropagationFailure, Store};
 
 use super::activity::Activity;
 use super::clauses::ClauseDb;
@@ -222,8 +222,15 @@ impl Learner {
     /// the initial domains made true already), with the level the search must jump back to for
     /// it to assert its first literal: the newest level among the others, or the root. `None` when
     /// it has no literal left: no other solution exists.
+    ///
+    /// A decision that held already when it was made (value enumeration assigns a variable that
+    /// propagation fixed) is left out too: the decisions before it imply it, so the clause
+    /// without it excludes the same solutions, and with it the clause's first literal would be
+    /// false at the level it is asserted at, so that no literal is asserted and the search finds
+    /// the same solution again.
     pub(crate) fn blocking_clause(
         &mut self,
+        store: &Store,
         decisions: &[Decision],
     ) -> Option<(Vec<Literal>, usize)> {
         let mut literals = Vec::with_capacity(decisions.len());
@@ -231,6 +238,11 @@ impl Learner {
         for (level, &decision) in decisions.iter().enumerate().rev() {
             let literal = literal_of(decision).negate();
             if self.clauses.constant(literal) == Some(false) {
+                continue;
+            }
+            if let Some(&start) = self.levels.get(level)
+                && held_before(store, literal.negate(), start)
+            {
                 continue;
             }
             if !literals.is_empty() && jump.is_none() {
@@ -293,5 +305,18 @@ fn literal_of(decision: Decision) -> Literal {
         Decision::Exclude(var, v) => Literal::ne(var, v),
         Decision::AtMost(var, v) => Literal::le(var, v),
         Decision::AtLeast(var, v) => Literal::ge(var, v),
+    }
+}
+
+/// Whether `literal` held just before log entry `before`: every value its variable had then
+/// satisfies it.
+fn held_before(store: &Store, literal: Literal, before: usize) -> bool {
+    let ctx = csp_core::ExplainCtx::new(store, before);
+    let (lo, hi) = ctx.bounds(literal.var);
+    match literal.relation {
+        LiteralRelation::Eq => lo == literal.value && hi == literal.value,
+        LiteralRelation::Ne => !ctx.contains(literal.var, literal.value),
+        LiteralRelation::Le => hi <= literal.value,
+        LiteralRelation::Ge => lo >= literal.value,
     }
 }
