@@ -300,8 +300,6 @@ const UNEXPLAINED: &[&str] = &[
     "Diffn",
     "BinPacking",
     "Predicate",
-    "Regular",
-    "CostRegular",
     "SetIn",
     "Subcircuit",
     "NValue",
