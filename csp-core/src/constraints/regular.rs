@@ -759,7 +759,8 @@ impl Layers {
     /// A label of `symbol` at one of the layers of scope position `position` that no path of
     /// `reach` passes through, if there is one.
     fn unsupported_label(&self, reach: &Reach, position: usize, symbol: u32) -> Option<u32> {
-        let layers = self.position_start[position] as usize..self.position_start[position + 1] as usize;
+        let layers =
+            self.position_start[position] as usize..self.position_start[position + 1] as usize;
         self.position_layers[layers]
             .iter()
             .map(|&layer| self.label(layer as usize, symbol))
@@ -1090,7 +1091,12 @@ impl Propagator for Regular {
     fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
         let var = |i: usize| self.args.var(i);
         let reach = self.layers.reach(ctx, var);
-        if self.layers.last_layer.iter().any(|&k| reach.forward[k as usize]) {
+        if self
+            .layers
+            .last_layer
+            .iter()
+            .any(|&k| reach.forward[k as usize])
+        {
             return false;
         }
         let start = reasons.len();
@@ -1328,7 +1334,12 @@ impl Propagator for CostRegular {
         let var = |i: usize| self.args.var(i);
         let reach = self.layers.reach(ctx, var);
         let start = reasons.len();
-        if self.layers.last_layer.iter().any(|&k| reach.forward[k as usize]) {
+        if self
+            .layers
+            .last_layer
+            .iter()
+            .any(|&k| reach.forward[k as usize])
+        {
             let cost_var = self.args.var(n);
             let (lo, hi) = ctx.bounds(cost_var);
             reasons.extend([Literal::ge(cost_var, lo), Literal::le(cost_var, hi)]);
