@@ -31,6 +31,34 @@ pub(super) fn explain_by_fixed(
     true
 }
 
+/// Pushes why every value of `literal.var` then that `literal` excludes was gone, by `gone`
+/// for each (which pushes its reasons, or returns false when it cannot show it), with the
+/// variable's own bounds then for a bound (the values beyond them need no reason). False when
+/// one value could not be shown, or too many values lie between the bounds to walk.
+pub(super) fn explain_values(
+    literal: Literal,
+    ctx: &ExplainCtx<'_>,
+    reasons: &mut Vec<Literal>,
+    mut gone: impl FnMut(i32, &mut Vec<Literal>) -> bool,
+) -> bool {
+    let x = literal.var;
+    let (lo, hi) = ctx.bounds(x);
+    let k = literal.value;
+    let excluded = match literal.relation {
+        LiteralRelation::Ne => k..=k,
+        LiteralRelation::Le => k.saturating_add(1)..=hi,
+        LiteralRelation::Ge => lo..=k.saturating_sub(1),
+        LiteralRelation::Eq => lo..=hi,
+    };
+    if i64::from(*excluded.end()) - i64::from(*excluded.start()) > 1 << 16 {
+        return false;
+    }
+    ctx.push_own_bounds(literal, reasons);
+    excluded
+        .into_iter()
+        .all(|w| literal.holds_for(w) || !ctx.contains_within(x, w, (lo, hi)) || gone(w, reasons))
+}
+
 /// The sides of a bound change that its constraint must explain: `(upper, lower)`, a largest
 /// value to show when the change lowered the variable's upper bound and a least value to show
 /// when it raised its lower bound (a removal of a bound counts as the bound moved). The store moves a bound to the next value of the domain, so
