@@ -1067,7 +1067,7 @@ impl Propagator for Regular {
     }
 
     /// A value gone from `xᵢ` had no path through its edges at one of `xᵢ`'s layers: explained
-    /// by the removed values that cut those paths ([`Layers::push_cut`]); a bound or a fixing by
+    /// by the removed values that cut those paths (see `Layers::push_cut`); a bound or a fixing by
     /// the same for each value it excludes, with the variable's own bound before it.
     fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
         let Some(position) = self.args.scope.iter().position(|&x| x == literal.var) else {
