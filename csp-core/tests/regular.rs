@@ -189,11 +189,11 @@ fn regular_explains_a_removal_by_the_values_that_cut_its_paths() {
             continue;
         };
         let mut reasons = Vec::new();
-        assert!(
-            model
-                .constraint(c)
-                .explain(entry.literal, &ExplainCtx::new(&store, e), &mut reasons)
-        );
+        assert!(model.constraint(c).explain(
+            entry.literal,
+            &ExplainCtx::new(&store, e),
+            &mut reasons
+        ));
         assert_eq!(reasons, vec![Literal::ne(var(2), 1)], "{:?}", entry.literal);
         explained += 1;
     }

@@ -5,7 +5,10 @@
 use crate::{
     Constraint, EventSet, ExplainCtx, Literal, LiteralRelation, ModelError, PropagationCtx,
     Propagator, Slot, Slots, StateLayout, VarId, Wipeout,
-    constraints::util::{Args, dedup_reasons, invalid},
+    constraints::{
+        lex::{bound_sides, explain_by_fixed},
+        util::{Args, dedup_reasons, invalid},
+    },
 };
 
 /// A deterministic finite automaton as MiniZinc gives it: states `1..=Q`, symbols `1..=S`, the
@@ -881,18 +884,21 @@ impl Layers {
         push_removals(gone, ctx, reasons);
     }
 
-    /// Pushes every removed value of the layers whose label has an edge: what the paths of the
-    /// whole graph rest on.
+    /// Pushes every removed value of the layers whose label is `relevant` (and has an edge):
+    /// what the paths of the whole graph rest on.
     fn push_all_removed(
         &self,
         reach: &Reach,
         var: impl Fn(usize) -> VarId,
+        relevant: impl Fn(u32) -> bool,
         ctx: &ExplainCtx<'_>,
         reasons: &mut Vec<Literal>,
     ) {
         let symbols = self.symbols();
         let gone = (0..self.n * symbols)
-            .filter(|&l| !reach.live[l] && !self.label_range(l as u32).is_empty())
+            .filter(|&l| {
+                !reach.live[l] && !self.label_range(l as u32).is_empty() && relevant(l as u32)
+            })
             .map(|l| (var(l / symbols), (l % symbols + 1) as i32));
         push_removals(gone, ctx, reasons);
     }
@@ -1070,15 +1076,19 @@ impl Propagator for Regular {
     /// by the removed values that cut those paths (see `Layers::push_cut`); a bound or a fixing by
     /// the same for each value it excludes, with the variable's own bound before it.
     fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
-        let Some(position) = self.args.scope.iter().position(|&x| x == literal.var) else {
-            return false;
-        };
+        let start = reasons.len();
         let var = |i: usize| self.args.var(i);
         let reach = self.layers.reach(ctx, var);
-        let Some(seeds) = self.layers.seeds_for(&reach, literal, position, ctx) else {
-            return false;
+        let seeds = self
+            .args
+            .scope
+            .iter()
+            .position(|&x| x == literal.var)
+            .and_then(|position| self.layers.seeds_for(&reach, literal, position, ctx));
+        let Some(seeds) = seeds else {
+            // The checker's forward checking, once the others are fixed.
+            return explain_by_fixed(&self.args.scope, Some(literal.var), ctx, reasons);
         };
-        let start = reasons.len();
         push_own_sequence_bounds(literal, self.layers.symbols() as i32, ctx, reasons);
         if !seeds.is_empty() {
             self.layers.push_cut(&reach, &seeds, var, ctx, reasons);
@@ -1097,7 +1107,8 @@ impl Propagator for Regular {
             .iter()
             .any(|&k| reach.forward[k as usize])
         {
-            return false;
+            // The checker's verdict on a fixed sequence.
+            return explain_by_fixed(&self.args.scope, None, ctx, reasons);
         }
         let start = reasons.len();
         self.layers.push_cut(&reach, &[], var, ctx, reasons);
@@ -1123,6 +1134,10 @@ pub struct CostRegular {
     layers: Layers,
     /// `costs[(q - 1) · S + (v - 1)]`, the cost of reading `v` in state `q`.
     costs: Vec<i64>,
+    /// For each edge of the graph, the cheapest and the dearest accepting path through it with
+    /// every value allowed: a removed value all of whose edges lie only on paths of costs an
+    /// explanation rules out anyway need not be cited.
+    through: Vec<(i128, i128)>,
 }
 
 impl CostRegular {
@@ -1143,10 +1158,63 @@ impl CostRegular {
         }
         let n = xs.len();
         let args = Args::new(xs.into_iter().chain([cost]));
-        Ok(CostRegular {
+        let mut regular = CostRegular {
             layers: Layers::new(n, automaton).with_positions(&args.slots[..n], args.scope.len()),
             args,
             costs,
+            through: Vec::new(),
+        };
+        regular.through = regular.paths_through();
+        Ok(regular)
+    }
+
+    /// The cheapest and dearest accepting path through each edge, every value allowed.
+    fn paths_through(&self) -> Vec<(i128, i128)> {
+        let layers = &self.layers;
+        let nodes = layers.states.len();
+        let symbols = layers.symbols() as u32;
+        let cost = |e: &Edge| self.cost_of(layers.states[e.from as usize], e.label % symbols + 1);
+        let mut from = vec![(i128::MAX, i128::MIN); nodes];
+        if let Some(start) = layers.start {
+            from[start as usize] = (0, 0);
+        }
+        for e in &layers.edges {
+            let (lo, hi) = from[e.from as usize];
+            if lo != i128::MAX {
+                let to = &mut from[e.to as usize];
+                *to = (to.0.min(lo + cost(e)), to.1.max(hi + cost(e)));
+            }
+        }
+        let mut to = vec![(i128::MAX, i128::MIN); nodes];
+        for &k in &layers.last_layer {
+            to[k as usize] = (0, 0);
+        }
+        for e in layers.edges.iter().rev() {
+            let (lo, hi) = to[e.to as usize];
+            if lo != i128::MAX {
+                let before = &mut to[e.from as usize];
+                *before = (before.0.min(lo + cost(e)), before.1.max(hi + cost(e)));
+            }
+        }
+        layers
+            .edges
+            .iter()
+            .map(|e| {
+                let (a, b) = (from[e.from as usize], to[e.to as usize]);
+                (a.0 + cost(e) + b.0, a.1 + cost(e) + b.1)
+            })
+            .collect()
+    }
+
+    /// Whether a path through an edge of `label` could have a cost in `lo..=hi` or, with a
+    /// second range, in that one: whether the label's removal matters to an explanation
+    /// that paths of such costs are gone.
+    fn may_cost(&self, label: u32, ranges: &[(i128, i128)]) -> bool {
+        self.layers.label_range(label).any(|i| {
+            let (cheapest, dearest) = self.through[i];
+            ranges
+                .iter()
+                .any(|&(lo, hi)| cheapest <= hi && dearest >= lo)
         })
     }
 
@@ -1289,47 +1357,71 @@ impl Propagator for CostRegular {
     }
 
     /// A value gone from `xᵢ` for want of any path through it is explained as by [`Regular`];
-    /// one gone by the cost of its paths, or a bound of the cost, by every removed value of the
-    /// graph (which fix its paths and their costs) and, for a value, the cost's bounds.
+    /// one gone by the cost of its paths by the cost's bounds and the removed values that
+    /// could have made a path of a cost within them; a bound of the cost by the removed values
+    /// that could have made a path of a cost it excludes. (A path through a removed value is
+    /// judged by the cheapest and dearest paths through its edges with every value allowed, so
+    /// the values cited are a superset of those needed, worked out in one pass.)
     fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
         let n = self.layers.n;
         let cost_var = self.args.var(n);
-        if self.args.slots[..n].contains(&self.args.slots[n]) {
-            return false;
-        }
-        let var = |i: usize| self.args.var(i);
-        let reach = self.layers.reach(ctx, var);
         let start = reasons.len();
-        if literal.var == cost_var {
-            // The cheapest and dearest accepting paths rest on the removed values alone.
-            self.layers.push_all_removed(&reach, var, ctx, reasons);
-        } else {
-            let Some(position) = self.args.scope.iter().position(|&x| x == literal.var) else {
-                return false;
-            };
-            push_own_sequence_bounds(literal, self.layers.symbols() as i32, ctx, reasons);
-            match self.layers.seeds_for(&reach, literal, position, ctx) {
-                Some(seeds) if !seeds.is_empty() => {
-                    self.layers.push_cut(&reach, &seeds, var, ctx, reasons);
-                }
-                Some(_) => {}
-                None => {
-                    let (lo, hi) = ctx.bounds(cost_var);
-                    reasons.extend([Literal::ge(cost_var, lo), Literal::le(cost_var, hi)]);
-                    self.layers.push_all_removed(&reach, var, ctx, reasons);
-                }
+        let shown = !self.args.slots[..n].contains(&self.args.slots[n]) && {
+            let var = |i: usize| self.args.var(i);
+            let reach = self.layers.reach(ctx, var);
+            if literal.var == cost_var {
+                // The cheapest and dearest accepting paths rest on the removed values alone.
+                bound_sides(literal, ctx, reasons).is_some_and(|(upper, lower)| {
+                    let mut excluded = Vec::new();
+                    if let Some(k) = upper {
+                        excluded.push((i128::from(k) + 1, i128::MAX));
+                    }
+                    if let Some(k) = lower {
+                        excluded.push((i128::MIN, i128::from(k) - 1));
+                    }
+                    let relevant = |l: u32| self.may_cost(l, &excluded);
+                    self.layers
+                        .push_all_removed(&reach, var, relevant, ctx, reasons);
+                    true
+                })
+            } else {
+                self.args
+                    .scope
+                    .iter()
+                    .position(|&x| x == literal.var)
+                    .is_some_and(|position| {
+                        push_own_sequence_bounds(
+                            literal,
+                            self.layers.symbols() as i32,
+                            ctx,
+                            reasons,
+                        );
+                        match self.layers.seeds_for(&reach, literal, position, ctx) {
+                            Some(seeds) if !seeds.is_empty() => {
+                                self.layers.push_cut(&reach, &seeds, var, ctx, reasons);
+                            }
+                            Some(_) => {}
+                            None => self.push_by_cost(&reach, ctx, reasons),
+                        }
+                        true
+                    })
             }
+        };
+        if shown {
+            dedup_reasons(reasons, start);
+            return true;
         }
-        dedup_reasons(reasons, start);
-        true
+        reasons.truncate(start);
+        explain_by_fixed(&self.args.scope, Some(literal.var), ctx, reasons)
     }
 
     /// No accepting path was left, or none of a cost within the cost's bounds: as for
-    /// [`Regular`], or by every removed value of the graph and the cost's bounds.
+    /// [`Regular`], or by the cost's bounds and the removed values that could have made a path
+    /// of a cost within them.
     fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
         let n = self.layers.n;
         if self.args.slots[..n].contains(&self.args.slots[n]) {
-            return false;
+            return explain_by_fixed(&self.args.scope, None, ctx, reasons);
         }
         let var = |i: usize| self.args.var(i);
         let reach = self.layers.reach(ctx, var);
@@ -1340,14 +1432,29 @@ impl Propagator for CostRegular {
             .iter()
             .any(|&k| reach.forward[k as usize])
         {
-            let cost_var = self.args.var(n);
-            let (lo, hi) = ctx.bounds(cost_var);
-            reasons.extend([Literal::ge(cost_var, lo), Literal::le(cost_var, hi)]);
-            self.layers.push_all_removed(&reach, var, ctx, reasons);
+            self.push_by_cost(&reach, ctx, reasons);
         } else {
             self.layers.push_cut(&reach, &[], var, ctx, reasons);
         }
         dedup_reasons(reasons, start);
         true
+    }
+}
+
+impl CostRegular {
+    /// Pushes the cost's bounds then and the removed values that could have made a path of a
+    /// cost within them: why no path left had its cost there (through some edges, or at all).
+    fn push_by_cost(&self, reach: &Reach, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) {
+        let cost_var = self.args.var(self.layers.n);
+        let (lo, hi) = ctx.bounds(cost_var);
+        reasons.extend([Literal::ge(cost_var, lo), Literal::le(cost_var, hi)]);
+        let range = [(i128::from(lo), i128::from(hi))];
+        self.layers.push_all_removed(
+            reach,
+            |i| self.args.var(i),
+            |l| self.may_cost(l, &range),
+            ctx,
+            reasons,
+        );
     }
 }
