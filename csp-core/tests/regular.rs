@@ -164,3 +164,38 @@ fn automata_refuse_states_outside_their_range() {
     assert!(Automaton::new(2, 1, vec![1], 1, [2]).is_err());
     assert!(Automaton::new(2, 1, vec![2, 0], 1, [2]).is_ok());
 }
+
+/// Words over {1, 2} without two 2s in a row: with `x₂ = 2`, the 2s of `x₁` and `x₃` lose their
+/// paths, and each removal is explained by the one removed value that cut them (`x₂ ≠ 1`), not
+/// by the domains of the whole sequence.
+#[test]
+fn regular_explains_a_removal_by_the_values_that_cut_its_paths() {
+    use csp_core::{Cause, ExplainCtx, Literal};
+    // State 1: the last symbol was not 2; state 2: it was.
+    let automaton = Automaton::new(2, 2, vec![1, 2, 1, 0], 1, [1, 2]).unwrap();
+    let n = 6;
+    let model = support::model(
+        &vec![vec![1, 2]; n],
+        Box::new(Regular::new((0..n).map(var).collect(), automaton)),
+    );
+    let mut store = csp_core::Store::new(&model);
+    store.enable_change_log();
+    store.establish_arc_consistency(&model).unwrap();
+    store.set_bounds(var(2), 2, 2).unwrap();
+    store.propagate(&model).unwrap();
+    let mut explained = 0;
+    for (e, entry) in store.change_log().iter().enumerate() {
+        let Cause::Constraint(c) = entry.cause else {
+            continue;
+        };
+        let mut reasons = Vec::new();
+        assert!(model.constraint(c).explain(
+            entry.literal,
+            &ExplainCtx::new(&store, e),
+            &mut reasons
+        ));
+        assert_eq!(reasons, vec![Literal::ne(var(2), 1)], "{:?}", entry.literal);
+        explained += 1;
+    }
+    assert_eq!(explained, 2);
+}

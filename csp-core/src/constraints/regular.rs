@@ -3,9 +3,12 @@
 //! variable).
 
 use crate::{
-    Constraint, EventSet, ModelError, PropagationCtx, Propagator, Slot, Slots, StateLayout, VarId,
-    Wipeout,
-    constraints::util::{Args, invalid},
+    Constraint, EventSet, ExplainCtx, Literal, LiteralRelation, ModelError, PropagationCtx,
+    Propagator, Slot, Slots, StateLayout, VarId, Wipeout,
+    constraints::{
+        lex::{bound_sides, explain_by_fixed},
+        util::{Args, dedup_reasons, invalid},
+    },
 };
 
 /// A deterministic finite automaton as MiniZinc gives it: states `1..=Q`, symbols `1..=S`, the
@@ -697,6 +700,288 @@ impl Layers {
     }
 }
 
+/// What an explanation of a [`Layers`] graph reads, worked out from the domains just before the
+/// change it explains: which labels' values were in their layer's domain, and which nodes were
+/// reachable from the start and which could reach an accepting node over those labels.
+struct Reach {
+    live: Vec<bool>,
+    forward: Vec<bool>,
+    backward: Vec<bool>,
+}
+
+impl Layers {
+    /// The labels alive in the domains of `ctx` and the nodes reachable both ways over them: the
+    /// graph the propagator kept then, or a wider one (a value it had yet to remove), as the
+    /// propagator's counts follow from the domains alone.
+    fn reach(&self, ctx: &ExplainCtx<'_>, var: impl Fn(usize) -> VarId) -> Reach {
+        let symbols = self.symbols();
+        let mut live = vec![false; self.n * symbols];
+        for layer in 0..self.n {
+            let x = var(layer);
+            let bounds = ctx.bounds(x);
+            for v in 1..=symbols {
+                live[layer * symbols + v - 1] = ctx.contains_within(x, v as i32, bounds);
+            }
+        }
+        let mut forward = vec![false; self.states.len()];
+        if let Some(start) = self.start {
+            forward[start as usize] = true;
+        }
+        for e in &self.edges {
+            if forward[e.from as usize] && live[e.label as usize] {
+                forward[e.to as usize] = true;
+            }
+        }
+        let mut backward = vec![false; self.states.len()];
+        for &k in &self.last_layer {
+            backward[k as usize] = true;
+        }
+        for e in self.edges.iter().rev() {
+            if backward[e.to as usize] && live[e.label as usize] {
+                backward[e.from as usize] = true;
+            }
+        }
+        Reach {
+            live,
+            forward,
+            backward,
+        }
+    }
+
+    /// The edges of `label`, by their index in `edges`.
+    fn label_range(&self, label: u32) -> std::ops::Range<usize> {
+        self.label_edges[label as usize] as usize..self.label_edges[label as usize + 1] as usize
+    }
+
+    /// The edges of `layer`, by their index in `edges`.
+    fn layer_range(&self, layer: usize) -> std::ops::Range<usize> {
+        let symbols = self.symbols();
+        self.label_edges[layer * symbols] as usize..self.label_edges[(layer + 1) * symbols] as usize
+    }
+
+    /// A label of `symbol` at one of the layers of scope position `position` that no path of
+    /// `reach` passes through, if there is one.
+    fn unsupported_label(&self, reach: &Reach, position: usize, symbol: u32) -> Option<u32> {
+        let layers =
+            self.position_start[position] as usize..self.position_start[position + 1] as usize;
+        self.position_layers[layers]
+            .iter()
+            .map(|&layer| self.label(layer as usize, symbol))
+            .find(|&label| {
+                self.label_range(label).all(|i| {
+                    let e = &self.edges[i];
+                    !reach.forward[e.from as usize] || !reach.backward[e.to as usize]
+                })
+            })
+    }
+
+    /// Pushes the removed values that cut every path of the graph through the labels `seeds`
+    /// (each of which no path of `reach` passes through), or, with no seeds, every path from the
+    /// start to an accepting node (there must be none in `reach`).
+    ///
+    /// This is the explanation of the layered graph of Katsirelos, Narodytska & Walsh
+    /// (*Reformulating Global Grammar Constraints*, CPAIOR 2009) and of Gange, Stuckey & Szymanek
+    /// (*MDD Propagators with Explanation*, Constraints 2011): each edge of a seed has a source
+    /// that was unreachable from the start or a target that could not reach the end. Walking
+    /// back from the unreachable sources, an edge into a node that must stay unreachable is cut by
+    /// its label's removal, which is cited, or else by its own source being unreachable, which
+    /// is then explained the same way one layer earlier; a label cited already cuts all its edges
+    /// of the layer at once, and a removed label is preferred to a longer walk. The targets that
+    /// could not reach the end are explained by the mirror walk forwards.
+    fn push_cut(
+        &self,
+        reach: &Reach,
+        seeds: &[u32],
+        var: impl Fn(usize) -> VarId,
+        ctx: &ExplainCtx<'_>,
+        reasons: &mut Vec<Literal>,
+    ) {
+        let symbols = self.symbols();
+        let nodes = self.states.len();
+        // Nodes that must stay unreachable from the start, and nodes that must not reach the end.
+        let mut cut_before = vec![false; nodes];
+        let mut cut_after = vec![false; nodes];
+        let mut cited = vec![false; self.n * symbols];
+        let (mut lowest, mut highest) = (self.n, 0);
+        if seeds.is_empty() {
+            for &k in &self.last_layer {
+                cut_before[k as usize] = true;
+            }
+            highest = self.n;
+            lowest = self.n;
+        }
+        for &label in seeds {
+            let layer = label as usize / symbols;
+            lowest = lowest.min(layer);
+            highest = highest.max(layer + 1);
+            for i in self.label_range(label) {
+                let e = &self.edges[i];
+                if !reach.forward[e.from as usize] {
+                    cut_before[e.from as usize] = true;
+                } else {
+                    cut_after[e.to as usize] = true;
+                }
+            }
+        }
+        // Backwards from the highest layer with a node to keep unreachable.
+        let mut layer = highest;
+        let mut pending = true;
+        while layer > 0 && (pending || layer >= lowest) {
+            layer -= 1;
+            let range = self.layer_range(layer);
+            // First the labels that must be cited (their sources were reachable), ...
+            for e in &self.edges[range.clone()] {
+                if cut_before[e.to as usize] && reach.forward[e.from as usize] {
+                    cited[e.label as usize] = true;
+                }
+            }
+            // ... then the other edges, by their label if it was removed, else by their source.
+            pending = false;
+            for e in &self.edges[range] {
+                if cut_before[e.to as usize]
+                    && !cited[e.label as usize]
+                    && !cut_before[e.from as usize]
+                {
+                    if reach.live[e.label as usize] {
+                        cut_before[e.from as usize] = true;
+                        pending = true;
+                    } else {
+                        cited[e.label as usize] = true;
+                    }
+                }
+            }
+        }
+        // Forwards from the lowest layer with a node that must not reach the end.
+        let mut layer = lowest;
+        let mut pending = true;
+        while layer < self.n && (pending || layer <= highest) {
+            let range = self.layer_range(layer);
+            for e in &self.edges[range.clone()] {
+                if cut_after[e.from as usize] && reach.backward[e.to as usize] {
+                    cited[e.label as usize] = true;
+                }
+            }
+            pending = false;
+            for e in &self.edges[range] {
+                if cut_after[e.from as usize]
+                    && !cited[e.label as usize]
+                    && !cut_after[e.to as usize]
+                {
+                    if reach.live[e.label as usize] {
+                        cut_after[e.to as usize] = true;
+                        pending = true;
+                    } else {
+                        cited[e.label as usize] = true;
+                    }
+                }
+            }
+            layer += 1;
+        }
+        let gone = (0..self.n * symbols).filter(|&l| cited[l]).map(|l| {
+            debug_assert!(!reach.live[l], "a cited label must have been removed");
+            (var(l / symbols), (l % symbols + 1) as i32)
+        });
+        push_removals(gone, ctx, reasons);
+    }
+
+    /// Pushes every removed value of the layers whose label is `relevant` (and has an edge):
+    /// what the paths of the whole graph rest on.
+    fn push_all_removed(
+        &self,
+        reach: &Reach,
+        var: impl Fn(usize) -> VarId,
+        relevant: impl Fn(u32) -> bool,
+        ctx: &ExplainCtx<'_>,
+        reasons: &mut Vec<Literal>,
+    ) {
+        let symbols = self.symbols();
+        let gone = (0..self.n * symbols)
+            .filter(|&l| {
+                !reach.live[l] && !self.label_range(l as u32).is_empty() && relevant(l as u32)
+            })
+            .map(|l| (var(l / symbols), (l % symbols + 1) as i32));
+        push_removals(gone, ctx, reasons);
+    }
+
+    /// Pushes why the values of `x` (at scope position `position`) that `literal` excludes were
+    /// gone by the graph alone, and returns the labels (seeds for [`Layers::push_cut`]) that
+    /// show it; `None` when one of them had a path through it then.
+    fn seeds_for(
+        &self,
+        reach: &Reach,
+        literal: Literal,
+        position: usize,
+        ctx: &ExplainCtx<'_>,
+    ) -> Option<Vec<u32>> {
+        let x = literal.var;
+        let symbols = self.symbols() as i32;
+        let (lo, hi) = ctx.bounds(x);
+        let mut seeds = Vec::new();
+        // Values outside `1..=S` are excluded by the constraint itself.
+        for w in lo.max(1)..=hi.min(symbols) {
+            if literal.holds_for(w) || !ctx.contains_within(x, w, (lo, hi)) {
+                continue;
+            }
+            seeds.push(self.unsupported_label(reach, position, w as u32)?);
+        }
+        Some(seeds)
+    }
+}
+
+/// Pushes, for a literal of a sequence variable (whose values the constraint keeps in
+/// `1..=symbols`), the variable's own bound before the change where the values beyond it
+/// needed one; bounds outside `1..=symbols` say nothing the constraint does not.
+fn push_own_sequence_bounds(
+    literal: Literal,
+    symbols: i32,
+    ctx: &ExplainCtx<'_>,
+    reasons: &mut Vec<Literal>,
+) {
+    let (lo, hi) = ctx.bounds(literal.var);
+    if matches!(literal.relation, LiteralRelation::Ge | LiteralRelation::Eq) && lo > 1 {
+        reasons.push(Literal::ge(literal.var, lo));
+    }
+    if matches!(literal.relation, LiteralRelation::Le | LiteralRelation::Eq) && hi < symbols {
+        reasons.push(Literal::le(literal.var, hi));
+    }
+}
+
+/// Pushes `x ≠ w` for the removed values `gone`, but
+/// a variable's values below its lower bound by that bound when there are several (one literal
+/// rather than many), likewise above its upper bound, and a variable both of whose bounds are
+/// pushed and meet by `x = v`.
+fn push_removals(
+    gone: impl Iterator<Item = (VarId, i32)>,
+    ctx: &ExplainCtx<'_>,
+    reasons: &mut Vec<Literal>,
+) {
+    let mut gone: Vec<(VarId, i32)> = gone.collect();
+    gone.sort_unstable_by_key(|&(x, w)| (x.index(), w));
+    gone.dedup();
+    for group in gone.chunk_by(|a, b| a.0 == b.0) {
+        let x = group[0].0;
+        let (lo, hi) = ctx.bounds(x);
+        let below = group.iter().filter(|&&(_, w)| w < lo).count();
+        let above = group.iter().filter(|&&(_, w)| w > hi).count();
+        let (by_lower, by_upper) = (below >= 2, above >= 2);
+        if by_lower && by_upper && lo == hi {
+            reasons.push(Literal::eq(x, lo));
+        } else {
+            if by_lower {
+                reasons.push(Literal::ge(x, lo));
+            }
+            if by_upper {
+                reasons.push(Literal::le(x, hi));
+            }
+        }
+        for &(_, w) in group {
+            if (w < lo && !by_lower) || (w > hi && !by_upper) || (lo..=hi).contains(&w) {
+                reasons.push(Literal::ne(x, w));
+            }
+        }
+    }
+}
+
 /// One edge in, in a node's cell (the edges out count in the low half).
 const IN_ONE: i64 = 1 << 32;
 
@@ -786,6 +1071,50 @@ impl Propagator for Regular {
     fn uses_notify(&self) -> bool {
         true
     }
+
+    /// A value gone from `xᵢ` had no path through its edges at one of `xᵢ`'s layers: explained
+    /// by the removed values that cut those paths (see `Layers::push_cut`); a bound or a fixing by
+    /// the same for each value it excludes, with the variable's own bound before it.
+    fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        let start = reasons.len();
+        let var = |i: usize| self.args.var(i);
+        let reach = self.layers.reach(ctx, var);
+        let seeds = self
+            .args
+            .scope
+            .iter()
+            .position(|&x| x == literal.var)
+            .and_then(|position| self.layers.seeds_for(&reach, literal, position, ctx));
+        let Some(seeds) = seeds else {
+            // The checker's forward checking, once the others are fixed.
+            return explain_by_fixed(&self.args.scope, Some(literal.var), ctx, reasons);
+        };
+        push_own_sequence_bounds(literal, self.layers.symbols() as i32, ctx, reasons);
+        if !seeds.is_empty() {
+            self.layers.push_cut(&reach, &seeds, var, ctx, reasons);
+        }
+        dedup_reasons(reasons, start);
+        true
+    }
+
+    /// No accepting path was left: the removed values that cut every path from the start.
+    fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        let var = |i: usize| self.args.var(i);
+        let reach = self.layers.reach(ctx, var);
+        if self
+            .layers
+            .last_layer
+            .iter()
+            .any(|&k| reach.forward[k as usize])
+        {
+            // The checker's verdict on a fixed sequence.
+            return explain_by_fixed(&self.args.scope, None, ctx, reasons);
+        }
+        let start = reasons.len();
+        self.layers.push_cut(&reach, &[], var, ctx, reasons);
+        dedup_reasons(reasons, start);
+        true
+    }
 }
 
 /// `regular` with a cost on every transition: MiniZinc's `cost_regular(x, Q, S, d, q0, F, c, C)`.
@@ -805,6 +1134,10 @@ pub struct CostRegular {
     layers: Layers,
     /// `costs[(q - 1) · S + (v - 1)]`, the cost of reading `v` in state `q`.
     costs: Vec<i64>,
+    /// For each edge of the graph, the cheapest and the dearest accepting path through it with
+    /// every value allowed: a removed value all of whose edges lie only on paths of costs an
+    /// explanation rules out anyway need not be cited.
+    through: Vec<(i128, i128)>,
 }
 
 impl CostRegular {
@@ -825,10 +1158,63 @@ impl CostRegular {
         }
         let n = xs.len();
         let args = Args::new(xs.into_iter().chain([cost]));
-        Ok(CostRegular {
+        let mut regular = CostRegular {
             layers: Layers::new(n, automaton).with_positions(&args.slots[..n], args.scope.len()),
             args,
             costs,
+            through: Vec::new(),
+        };
+        regular.through = regular.paths_through();
+        Ok(regular)
+    }
+
+    /// The cheapest and dearest accepting path through each edge, every value allowed.
+    fn paths_through(&self) -> Vec<(i128, i128)> {
+        let layers = &self.layers;
+        let nodes = layers.states.len();
+        let symbols = layers.symbols() as u32;
+        let cost = |e: &Edge| self.cost_of(layers.states[e.from as usize], e.label % symbols + 1);
+        let mut from = vec![(i128::MAX, i128::MIN); nodes];
+        if let Some(start) = layers.start {
+            from[start as usize] = (0, 0);
+        }
+        for e in &layers.edges {
+            let (lo, hi) = from[e.from as usize];
+            if lo != i128::MAX {
+                let to = &mut from[e.to as usize];
+                *to = (to.0.min(lo + cost(e)), to.1.max(hi + cost(e)));
+            }
+        }
+        let mut to = vec![(i128::MAX, i128::MIN); nodes];
+        for &k in &layers.last_layer {
+            to[k as usize] = (0, 0);
+        }
+        for e in layers.edges.iter().rev() {
+            let (lo, hi) = to[e.to as usize];
+            if lo != i128::MAX {
+                let before = &mut to[e.from as usize];
+                *before = (before.0.min(lo + cost(e)), before.1.max(hi + cost(e)));
+            }
+        }
+        layers
+            .edges
+            .iter()
+            .map(|e| {
+                let (a, b) = (from[e.from as usize], to[e.to as usize]);
+                (a.0 + cost(e) + b.0, a.1 + cost(e) + b.1)
+            })
+            .collect()
+    }
+
+    /// Whether a path through an edge of `label` could have a cost in `lo..=hi` or, with a
+    /// second range, in that one: whether the label's removal matters to an explanation
+    /// that paths of such costs are gone.
+    fn may_cost(&self, label: u32, ranges: &[(i128, i128)]) -> bool {
+        self.layers.label_range(label).any(|i| {
+            let (cheapest, dearest) = self.through[i];
+            ranges
+                .iter()
+                .any(|&(lo, hi)| cheapest <= hi && dearest >= lo)
         })
     }
 
@@ -968,5 +1354,107 @@ impl Propagator for CostRegular {
 
     fn uses_notify(&self) -> bool {
         true
+    }
+
+    /// A value gone from `xᵢ` for want of any path through it is explained as by [`Regular`];
+    /// one gone by the cost of its paths by the cost's bounds and the removed values that
+    /// could have made a path of a cost within them; a bound of the cost by the removed values
+    /// that could have made a path of a cost it excludes. (A path through a removed value is
+    /// judged by the cheapest and dearest paths through its edges with every value allowed, so
+    /// the values cited are a superset of those needed, worked out in one pass.)
+    fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        let n = self.layers.n;
+        let cost_var = self.args.var(n);
+        let start = reasons.len();
+        let shown = !self.args.slots[..n].contains(&self.args.slots[n]) && {
+            let var = |i: usize| self.args.var(i);
+            let reach = self.layers.reach(ctx, var);
+            if literal.var == cost_var {
+                // The cheapest and dearest accepting paths rest on the removed values alone.
+                bound_sides(literal, ctx, reasons).is_some_and(|(upper, lower)| {
+                    let mut excluded = Vec::new();
+                    if let Some(k) = upper {
+                        excluded.push((i128::from(k) + 1, i128::MAX));
+                    }
+                    if let Some(k) = lower {
+                        excluded.push((i128::MIN, i128::from(k) - 1));
+                    }
+                    let relevant = |l: u32| self.may_cost(l, &excluded);
+                    self.layers
+                        .push_all_removed(&reach, var, relevant, ctx, reasons);
+                    true
+                })
+            } else {
+                self.args
+                    .scope
+                    .iter()
+                    .position(|&x| x == literal.var)
+                    .is_some_and(|position| {
+                        push_own_sequence_bounds(
+                            literal,
+                            self.layers.symbols() as i32,
+                            ctx,
+                            reasons,
+                        );
+                        match self.layers.seeds_for(&reach, literal, position, ctx) {
+                            Some(seeds) if !seeds.is_empty() => {
+                                self.layers.push_cut(&reach, &seeds, var, ctx, reasons);
+                            }
+                            Some(_) => {}
+                            None => self.push_by_cost(&reach, ctx, reasons),
+                        }
+                        true
+                    })
+            }
+        };
+        if shown {
+            dedup_reasons(reasons, start);
+            return true;
+        }
+        reasons.truncate(start);
+        explain_by_fixed(&self.args.scope, Some(literal.var), ctx, reasons)
+    }
+
+    /// No accepting path was left, or none of a cost within the cost's bounds: as for
+    /// [`Regular`], or by the cost's bounds and the removed values that could have made a path
+    /// of a cost within them.
+    fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        let n = self.layers.n;
+        if self.args.slots[..n].contains(&self.args.slots[n]) {
+            return explain_by_fixed(&self.args.scope, None, ctx, reasons);
+        }
+        let var = |i: usize| self.args.var(i);
+        let reach = self.layers.reach(ctx, var);
+        let start = reasons.len();
+        if self
+            .layers
+            .last_layer
+            .iter()
+            .any(|&k| reach.forward[k as usize])
+        {
+            self.push_by_cost(&reach, ctx, reasons);
+        } else {
+            self.layers.push_cut(&reach, &[], var, ctx, reasons);
+        }
+        dedup_reasons(reasons, start);
+        true
+    }
+}
+
+impl CostRegular {
+    /// Pushes the cost's bounds then and the removed values that could have made a path of a
+    /// cost within them: why no path left had its cost there (through some edges, or at all).
+    fn push_by_cost(&self, reach: &Reach, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) {
+        let cost_var = self.args.var(self.layers.n);
+        let (lo, hi) = ctx.bounds(cost_var);
+        reasons.extend([Literal::ge(cost_var, lo), Literal::le(cost_var, hi)]);
+        let range = [(i128::from(lo), i128::from(hi))];
+        self.layers.push_all_removed(
+            reach,
+            |i| self.args.var(i),
+            |l| self.may_cost(l, &range),
+            ctx,
+            reasons,
+        );
     }
 }

@@ -1,8 +1,14 @@
 //! Subcircuits: a circuit over some of the nodes, the others left out.
 
 use crate::{
-    Constraint, PropagationCtx, Propagator, Slots, StateLayout, VarId, Wipeout,
-    constraints::{AllDifferent, util::Args},
+    Constraint, ExplainCtx, Literal, PropagationCtx, Propagator, Slots, StateLayout, VarId,
+    Wipeout,
+    constraints::{
+        AllDifferent,
+        circuit::{fixed_chain_to, push_chain, push_hall_violation, push_short_cycle},
+        lex::{explain_by_fixed, explain_values},
+        util::{Args, dedup_reasons},
+    },
     revision::Priority,
 };
 
@@ -180,5 +186,115 @@ impl Propagator for Subcircuit {
 
     fn priority(&self) -> Priority {
         Priority::Low
+    }
+
+    /// A value removed from the end of a chain of fixed successors, its start, by the chain's
+    /// successors and a node outside it that must be in the circuit (`nextₖ ≠ k`); a node fixed
+    /// to itself by the closed cycle of fixed successors; a change of all-different by its
+    /// explanation, value by value.
+    fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        let start = reasons.len();
+        let n = self.n();
+        let shown = self.args.scope.len() == n
+            && (0..n)
+                .find(|&i| self.args.var(i) == literal.var)
+                .is_some_and(|end| {
+                    let successor = |i: usize| self.successor_then(ctx, i);
+                    let chain = fixed_chain_to(end, n, successor);
+                    let head = chain.last().copied().unwrap_or(end);
+                    explain_values(literal, ctx, reasons, |w, reasons| {
+                        if self.node(w).is_none() {
+                            return true;
+                        }
+                        let mark = reasons.len();
+                        // The chain may not close while a node outside it must be in.
+                        let closes = chain.len() >= 2
+                            && w == self.value(head)
+                            && successor(end) != Some(head);
+                        if closes
+                            && let Some(k) =
+                                (0..n).find(|&k| !chain.contains(&k) && self.must_be_in(ctx, k))
+                        {
+                            push_chain(&chain, |i| self.args.var(i), |k| self.value(k), reasons);
+                            reasons.push(Literal::ne(self.args.var(k), self.value(k)));
+                            return true;
+                        }
+                        // A closed cycle leaves `end` out.
+                        if w != self.value(end)
+                            && push_short_cycle(
+                                n,
+                                successor,
+                                |cycle, _| !cycle.contains(&end),
+                                |i| self.args.var(i),
+                                |k| self.value(k),
+                                reasons,
+                            )
+                        {
+                            return true;
+                        }
+                        reasons.truncate(mark);
+                        let shown =
+                            self.all_different
+                                .explain(Literal::ne(literal.var, w), ctx, reasons);
+                        if !shown {
+                            reasons.truncate(mark);
+                        }
+                        shown
+                    })
+                });
+        if shown {
+            dedup_reasons(reasons, start);
+            return true;
+        }
+        reasons.truncate(start);
+        self.explain_failure(ctx, reasons) || {
+            reasons.truncate(start);
+            explain_by_fixed(&self.args.scope, Some(literal.var), ctx, reasons)
+        }
+    }
+
+    /// A closed cycle of fixed successors leaving out a node that must be in, two fixed
+    /// successors naming one node, or no matching of the successors to distinct nodes (a Hall
+    /// set).
+    fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        let n = self.n();
+        if self.args.scope.len() != n {
+            // A variable named twice: no subcircuit at all.
+            return true;
+        }
+        let start = reasons.len();
+        let leaves_out = |cycle: &[usize], reasons: &mut Vec<Literal>| {
+            let out = (0..n).find(|&k| !cycle.contains(&k) && self.must_be_in(ctx, k));
+            if let Some(k) = out {
+                reasons.push(Literal::ne(self.args.var(k), self.value(k)));
+            }
+            out.is_some()
+        };
+        let shown = push_short_cycle(
+            n,
+            |i| self.successor_then(ctx, i),
+            leaves_out,
+            |i| self.args.var(i),
+            |k| self.value(k),
+            reasons,
+        ) || push_hall_violation(&self.args.scope, ctx, reasons)
+            || explain_by_fixed(&self.args.scope, None, ctx, reasons);
+        if shown {
+            dedup_reasons(reasons, start);
+        }
+        shown
+    }
+}
+
+impl Subcircuit {
+    /// Node `i`'s successor when it was fixed then (itself included).
+    fn successor_then(&self, ctx: &ExplainCtx<'_>, i: usize) -> Option<usize> {
+        let (lo, hi) = ctx.bounds(self.args.var(i));
+        if lo == hi { self.node(lo) } else { None }
+    }
+
+    /// Whether node `k` could not be its own successor then: it must be in the circuit.
+    fn must_be_in(&self, ctx: &ExplainCtx<'_>, k: usize) -> bool {
+        !ctx.contains(self.args.var(k), self.value(k))
     }
 }
