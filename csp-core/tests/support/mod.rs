@@ -313,8 +313,6 @@ const UNEXPLAINED: &[&str] = &[
     "ReifiedCompare",
     "AllDifferent",
     "Table",
-    "Cumulative",
-    "Disjunctive",
     "Among",
     "Element",
     "VarElement",
