@@ -298,7 +298,6 @@ const UNEXPLAINED: &[&str] = &[
     "ArgExtremum",
     "Increasing",
     "Diffn",
-    "BinPacking",
     "Predicate",
     "Regular",
     "CostRegular",
