@@ -212,6 +212,30 @@ impl Propagator for Diffn {
         Ok(())
     }
 
+    /// See [`Diffn::explain_change`].
+    fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        let start = reasons.len();
+        let explained = self.explain_change(literal, ctx, reasons);
+        if explained {
+            dedup_reasons(reasons, start);
+        } else {
+            reasons.truncate(start);
+        }
+        explained
+    }
+
+    /// See [`Diffn::explain_overlap`].
+    fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        let start = reasons.len();
+        let explained = self.explain_overlap(ctx, reasons);
+        if explained {
+            dedup_reasons(reasons, start);
+        } else {
+            reasons.truncate(start);
+        }
+        explained
+    }
+
     fn subscribe(&self, _position: usize) -> EventSet {
         // Whether a size can be zero matters to the non-strict form (a variable may be both a size
         // and a coordinate, so every position subscribes alike).
@@ -935,5 +959,308 @@ impl BinPacking {
         }
         reasons.extend((from..=to).map(|v| Literal::ne(load, clamp(v))));
         true
+    }
+}
+
+/// Explanations (lazy clause generation) of the sweep, from the domains of the moment asked
+/// about: a bound of a rectangle's origin moved because every origin it passed lies, across the
+/// other axis's bounds, in the boxes the other rectangles' compulsory parts forbid (a 2-D
+/// time-table); each box is cited by the bounds that make it, lifted to the part of it the
+/// passed origins need (Schutt et al.'s lifting of time-table reasons, *Explaining the
+/// cumulative propagator*, 2011, applied to both axes).
+impl Diffn {
+    /// The argument holding coordinate `axis` (0: x, 1: y) of rectangle `i`, or its size along
+    /// that axis (`size`).
+    fn arg(&self, axis: usize, size: bool, i: usize) -> VarId {
+        self.args.var((2 * usize::from(size) + axis) * self.n + i)
+    }
+
+    /// [`Diffn::forbidden`] from the domains of `ctx`'s moment.
+    fn forbidden_then(&self, ctx: &ExplainCtx<'_>, i: usize, j: usize) -> Option<Region> {
+        let lb = |v: VarId| i64::from(ctx.bounds(v).0);
+        let ub = |v: VarId| i64::from(ctx.bounds(v).1);
+        if !self.strict && self.sizes(i, j).iter().any(|&v| ctx.contains(v, 0)) {
+            return None;
+        }
+        let region = Region {
+            xa: ub(self.arg(0, false, j)) - lb(self.arg(0, true, i)) + 1,
+            xb: lb(self.arg(0, false, j)) + lb(self.arg(0, true, j)) - 1,
+            ya: ub(self.arg(1, false, j)) - lb(self.arg(1, true, i)) + 1,
+            yb: lb(self.arg(1, false, j)) + lb(self.arg(1, true, j)) - 1,
+        };
+        (region.xa <= region.xb && region.ya <= region.yb).then_some(region)
+    }
+
+    /// The four sizes of rectangles `i` and `j`.
+    fn sizes(&self, i: usize, j: usize) -> [VarId; 4] {
+        [
+            self.arg(0, true, i),
+            self.arg(1, true, i),
+            self.arg(0, true, j),
+            self.arg(1, true, j),
+        ]
+    }
+
+    /// Cites why rectangle `i`'s origin may not lie in `part` (a part of the box rectangle `j`
+    /// forbids): `j`'s coordinates and the least sizes, each coordinate bound lifted to the
+    /// weakest that still forbids all of `part`; in the non-strict form, that no size is zero.
+    fn cite_box(
+        &self,
+        ctx: &ExplainCtx<'_>,
+        i: usize,
+        j: usize,
+        part: Region,
+        reasons: &mut Vec<Literal>,
+    ) {
+        let lb = |v: VarId| i64::from(ctx.bounds(v).0);
+        for (axis, (from, to)) in [(0, (part.xa, part.xb)), (1, (part.ya, part.yb))] {
+            let (own, other) = (self.arg(axis, true, i), self.arg(axis, true, j));
+            let at = self.arg(axis, false, j);
+            // `i` overlaps `j` along the axis from any origin in `from..=to` as long as
+            // `at − dᵢ < from` and `to < at + dⱼ`.
+            reasons.push(Literal::le(at, clamp(from + lb(own) - 1)));
+            reasons.push(Literal::ge(at, clamp(to - lb(other) + 1)));
+            reasons.push(Literal::ge(own, clamp(lb(own))));
+            reasons.push(Literal::ge(other, clamp(lb(other))));
+        }
+        if !self.strict {
+            reasons.extend(self.sizes(i, j).iter().map(|&v| Literal::ne(v, 0)));
+        }
+    }
+
+    /// Whether every origin of rectangle `i` with its coordinate `axis` in `from..=to` and the
+    /// other coordinate between its bounds is forbidden, citing the other coordinate's bounds
+    /// and the boxes that meet that area; false, citing nothing, when some origin is free.
+    fn covered(
+        &self,
+        ctx: &ExplainCtx<'_>,
+        i: usize,
+        axis: usize,
+        (from, to): (i64, i64),
+        reasons: &mut Vec<Literal>,
+    ) -> bool {
+        if from > to {
+            return true;
+        }
+        let across = self.arg(1 - axis, false, i);
+        let (a_lo, a_hi) = ctx.bounds(across);
+        let (a_lo, a_hi) = (i64::from(a_lo), i64::from(a_hi));
+        let boxes: Vec<(usize, Region)> = (0..self.n)
+            .filter(|&j| j != i)
+            .filter_map(|j| self.forbidden_then(ctx, i, j).map(|r| (j, r)))
+            .collect();
+        let oriented: Vec<Region> = boxes
+            .iter()
+            .map(|&(_, r)| if axis == 0 { r } else { r.transposed() })
+            .collect();
+        if least_free(from, to, a_lo, a_hi, &oriented).is_some() {
+            return false;
+        }
+        self.cite_cover(ctx, i, axis, (from, to), &boxes, reasons);
+        true
+    }
+
+    /// Cites the other coordinate's bounds and the boxes meeting the area `from..=to` (along
+    /// `axis`) × the other coordinate's bounds, each clipped to it.
+    fn cite_cover(
+        &self,
+        ctx: &ExplainCtx<'_>,
+        i: usize,
+        axis: usize,
+        (from, to): (i64, i64),
+        boxes: &[(usize, Region)],
+        reasons: &mut Vec<Literal>,
+    ) {
+        let across = self.arg(1 - axis, false, i);
+        let (a_lo, a_hi) = ctx.bounds(across);
+        reasons.push(Literal::ge(across, a_lo));
+        reasons.push(Literal::le(across, a_hi));
+        let (a_lo, a_hi) = (i64::from(a_lo), i64::from(a_hi));
+        let area = if axis == 0 {
+            Region {
+                xa: from,
+                xb: to,
+                ya: a_lo,
+                yb: a_hi,
+            }
+        } else {
+            Region {
+                xa: a_lo,
+                xb: a_hi,
+                ya: from,
+                yb: to,
+            }
+        };
+        for &(j, r) in boxes {
+            let part = Region {
+                xa: r.xa.max(area.xa),
+                xb: r.xb.min(area.xb),
+                ya: r.ya.max(area.ya),
+                yb: r.yb.min(area.yb),
+            };
+            if part.xa <= part.xb && part.ya <= part.yb {
+                self.cite_box(ctx, i, j, part, reasons);
+            }
+        }
+    }
+
+    /// Why the propagator made `literal` true: for a bound of an origin's coordinate, the
+    /// boxes covering the origins it passed ([`Diffn::covered`]); for a removal (forward
+    /// checking, the rest fixed), the rectangle the removed value would overlap.
+    fn explain_change(
+        &self,
+        literal: Literal,
+        ctx: &ExplainCtx<'_>,
+        reasons: &mut Vec<Literal>,
+    ) -> bool {
+        let var = literal.var;
+        if literal.relation == LiteralRelation::Ne {
+            return self.pair_reason(ctx, Some((var, literal.value)), reasons);
+        }
+        let (lb, ub) = ctx.bounds(var);
+        let v = i64::from(literal.value);
+        let (lower, upper) = match literal.relation {
+            LiteralRelation::Ge => (true, false),
+            LiteralRelation::Le => (false, true),
+            _ => (i64::from(lb) < v, i64::from(ub) > v),
+        };
+        // A bound lands on the nearest value left; the values passed were holes already.
+        let (mut from_below, mut from_above) = (v, v);
+        if ctx.has_holes(var) {
+            while from_below > i64::from(lb) && !ctx.contains(var, clamp(from_below - 1)) {
+                from_below -= 1;
+            }
+            while from_above < i64::from(ub) && !ctx.contains(var, clamp(from_above + 1)) {
+                from_above += 1;
+            }
+        }
+        let start = reasons.len();
+        for i in 0..self.n {
+            for axis in 0..2 {
+                if self.arg(axis, false, i) != var {
+                    continue;
+                }
+                let (lb, ub) = (i64::from(lb), i64::from(ub));
+                let explained = (!lower
+                    || self.covered(ctx, i, axis, (lb, from_below - 1), reasons))
+                    && (!upper || self.covered(ctx, i, axis, (from_above + 1, ub), reasons));
+                if explained {
+                    // The bound the sweep started from on the side it moved, and for a fixing
+                    // the other side's too.
+                    let fixing = literal.relation == LiteralRelation::Eq;
+                    if lower || fixing {
+                        reasons.push(Literal::ge(var, clamp(lb)));
+                    }
+                    if upper || fixing {
+                        reasons.push(Literal::le(var, clamp(ub)));
+                    }
+                    return true;
+                }
+                reasons.truncate(start);
+            }
+        }
+        false
+    }
+
+    /// Why no placement is left: a rectangle none of whose origins (within its bounds, but
+    /// for values its domain had lost) is free of the boxes, or two placed rectangles that
+    /// overlap.
+    fn explain_overlap(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        let start = reasons.len();
+        for i in 0..self.n {
+            let boxes: Vec<(usize, Region)> = (0..self.n)
+                .filter(|&j| j != i)
+                .filter_map(|j| self.forbidden_then(ctx, i, j).map(|r| (j, r)))
+                .collect();
+            if boxes.is_empty() {
+                continue;
+            }
+            for axis in 0..2 {
+                let along = self.arg(axis, false, i);
+                let across = self.arg(1 - axis, false, i);
+                let (lo, hi) = ctx.bounds(along);
+                let (lo, hi) = (i64::from(lo), i64::from(hi));
+                let (a_lo, a_hi) = ctx.bounds(across);
+                let oriented: Vec<Region> = boxes
+                    .iter()
+                    .map(|&(_, r)| if axis == 0 { r } else { r.transposed() })
+                    .collect();
+                // The free values along the axis must all be holes.
+                let mut holes = Vec::new();
+                let mut x = lo;
+                let failed = loop {
+                    match least_free(x, hi, i64::from(a_lo), i64::from(a_hi), &oriented) {
+                        None => break true,
+                        Some(free) if holes.len() < 64 && !ctx.contains(along, clamp(free)) => {
+                            holes.push(Literal::ne(along, clamp(free)));
+                            x = free + 1;
+                        }
+                        Some(_) => break false,
+                    }
+                };
+                if failed {
+                    reasons.push(Literal::ge(along, clamp(lo)));
+                    reasons.push(Literal::le(along, clamp(hi)));
+                    reasons.extend(holes);
+                    self.cite_cover(ctx, i, axis, (lo, hi), &boxes, reasons);
+                    return true;
+                }
+            }
+        }
+        reasons.truncate(start);
+        self.pair_reason(ctx, None, reasons)
+    }
+
+    /// Two rectangles whose variables are all fixed (but `var`, taken at `value`) and overlap:
+    /// their values. Forward checking's removals and failures, which the checker finds.
+    fn pair_reason(
+        &self,
+        ctx: &ExplainCtx<'_>,
+        removed: Option<(VarId, i32)>,
+        reasons: &mut Vec<Literal>,
+    ) -> bool {
+        let value_of = |v: VarId| match removed {
+            Some((var, value)) if var == v => Some(value),
+            _ => {
+                let (lo, hi) = ctx.bounds(v);
+                (lo == hi).then_some(lo)
+            }
+        };
+        let vars = |i: usize| [0, 1].map(|axis| [false, true].map(|size| self.arg(axis, size, i)));
+        let mut values = vec![0; self.args.scope.len()];
+        for i in 0..self.n {
+            for j in i + 1..self.n {
+                let both: Vec<VarId> = [vars(i), vars(j)].into_iter().flatten().flatten().collect();
+                if removed.is_some_and(|(var, _)| !both.contains(&var)) {
+                    continue;
+                }
+                let Some(fixed) = both
+                    .iter()
+                    .map(|&v| value_of(v))
+                    .collect::<Option<Vec<i32>>>()
+                else {
+                    continue;
+                };
+                for (&v, &x) in both.iter().zip(&fixed) {
+                    let slot = self
+                        .args
+                        .scope
+                        .iter()
+                        .position(|&s| s == v)
+                        .expect("in scope");
+                    values[slot] = x;
+                }
+                if self.overlap(&values, i, j) {
+                    reasons.extend(
+                        both.iter()
+                            .zip(&fixed)
+                            .filter(|&(&v, _)| removed.is_none_or(|(var, _)| var != v))
+                            .map(|(&v, &x)| Literal::eq(v, x)),
+                    );
+                    return true;
+                }
+            }
+        }
+        false
     }
 }

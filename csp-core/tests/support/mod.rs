@@ -297,7 +297,6 @@ const UNEXPLAINED: &[&str] = &[
     "ValuePrecede",
     "ArgExtremum",
     "Increasing",
-    "Diffn",
     "Predicate",
     "Regular",
     "CostRegular",
