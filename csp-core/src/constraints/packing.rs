@@ -887,11 +887,11 @@ impl BinPacking {
                 if room >= total {
                     return false;
                 }
-                for b in 0..self.m {
+                for (b, &capacity) in c.iter().enumerate() {
                     // Where the weight that may still go is below the capacity, the items
                     // that cannot go there are why.
                     let p = possible(b);
-                    if p < c[b] {
+                    if p < capacity {
                         self.cite_excluded(b, None, p, ctx, reasons);
                     }
                 }
