@@ -212,7 +212,8 @@ impl Propagator for Diffn {
         Ok(())
     }
 
-    /// See [`Diffn::explain_change`].
+    /// A coordinate's bound by the boxes of origins the other rectangles forbid over the
+    /// origins it passed, each lifted to the part needed; a removal by the rectangle it overlaps.
     fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
         let start = reasons.len();
         let explained = self.explain_change(literal, ctx, reasons);
@@ -224,7 +225,8 @@ impl Propagator for Diffn {
         explained
     }
 
-    /// See [`Diffn::explain_overlap`].
+    /// A rectangle left no free origin, by the boxes that cover them all, or two placed
+    /// rectangles that overlap.
     fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
         let start = reasons.len();
         let explained = self.explain_overlap(ctx, reasons);
@@ -483,7 +485,9 @@ impl Propagator for BinPacking {
         Ok(())
     }
 
-    /// See [`BinPacking::explain_change`].
+    /// An item's lost bins by the items committed there and the load's largest value, or by the
+    /// bin that needs the item; a load's bound by the committed or excluded items, or by the
+    /// other loads and the total weight.
     fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
         let start = reasons.len();
         let explained = self.explain_change(literal, ctx, reasons);
@@ -495,7 +499,8 @@ impl Propagator for BinPacking {
         explained
     }
 
-    /// See [`BinPacking::explain_infeasible`].
+    /// An overfilled or unreachable bin, capacities that cannot hold the total weight, or a load
+    /// left no value.
     fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
         let start = reasons.len();
         let explained = self.explain_infeasible(ctx, reasons);

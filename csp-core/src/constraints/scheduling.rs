@@ -309,13 +309,16 @@ impl Propagator for Cumulative {
         Priority::Low
     }
 
-    /// See [`Cumulative::explain_change`]: each bound by the rule that can account for it, from
-    /// the domains just before the change.
+    /// Each bound by the rule that accounts for it, from the domains just before the change:
+    /// time-tabling's lifted pointwise reasons (Schutt, Feydy, Stuckey & Wallace 2011), a
+    /// detectable precedence, or edge-finding's task interval; a removal by the point the
+    /// removed start would overload.
     fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
         self.explain_change(literal, ctx, reasons)
     }
 
-    /// See [`Cumulative::explain_overload`].
+    /// An overloaded point, a task pushed onto no value, a pair that cannot be ordered, or an
+    /// overloaded task interval of the tasks that run one at a time.
     fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
         self.explain_overload(ctx, reasons)
     }
@@ -399,12 +402,12 @@ impl Propagator for Disjunctive {
         Priority::Low
     }
 
-    /// The cumulative resource's explanations ([`Cumulative::explain_change`]).
+    /// The cumulative resource's explanations.
     fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
         self.resource.explain_change(literal, ctx, reasons)
     }
 
-    /// The cumulative resource's explanations of failure ([`Cumulative::explain_overload`]).
+    /// The cumulative resource's explanations of failure.
     fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
         self.resource.explain_overload(ctx, reasons)
     }
