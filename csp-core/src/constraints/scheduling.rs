@@ -167,7 +167,7 @@ impl Cumulative {
 
     /// Fails a profile that exceeds the capacity by pushing a task of its first overloaded
     /// stretch past that stretch, which its latest start forbids: the store refuses the bound,
-    /// and learning explains it by time-tabling ([`Cumulative::explain_change`]), that is by the
+    /// and learning explains it by time-tabling ([`Snapshot::explain_change`]), that is by the
     /// other tasks of the stretch, rather than by every domain of the scope. Search without
     /// learning sees the same wipe-out either way.
     fn fail_through_a_task(
@@ -190,6 +190,24 @@ impl Cumulative {
             }
         }
         Err(Wipeout)
+    }
+
+    /// The tasks that take something, for explanations: constant durations and requirements,
+    /// which need no literal.
+    fn snapshot(&self) -> Snapshot {
+        let tasks: Vec<usize> = self.tasks().collect();
+        let unary = (0..tasks.len())
+            .filter(|&k| 2 * self.heights[tasks[k]] > self.capacity)
+            .collect();
+        Snapshot {
+            starts: tasks.iter().map(|&i| self.start(i)).collect(),
+            durations: tasks.iter().map(|&i| self.durations[i]).collect(),
+            heights: tasks.iter().map(|&i| self.heights[i]).collect(),
+            given: vec![Vec::new(); tasks.len()],
+            capacity: self.capacity,
+            capacity_given: Vec::new(),
+            unary,
+        }
     }
 
     /// One round of time-tabling over every task; returns whether a bound moved.
@@ -314,13 +332,19 @@ impl Propagator for Cumulative {
     /// detectable precedence, or edge-finding's task interval; a removal by the point the
     /// removed start would overload.
     fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
-        self.explain_change(literal, ctx, reasons)
+        self.snapshot().explain_change(literal, ctx, reasons)
     }
 
     /// An overloaded point, a task pushed onto no value, a pair that cannot be ordered, or an
     /// overloaded task interval of the tasks that run one at a time.
     fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
-        self.explain_overload(ctx, reasons)
+        // A negative capacity, or a task taller than it, needs no reason: no schedule exists.
+        if self.n() > 0 && self.capacity < 0
+            || self.tasks().any(|i| self.heights[i] > self.capacity)
+        {
+            return true;
+        }
+        self.snapshot().explain_overload(ctx, reasons)
     }
 }
 
@@ -404,12 +428,12 @@ impl Propagator for Disjunctive {
 
     /// The cumulative resource's explanations.
     fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
-        self.resource.explain_change(literal, ctx, reasons)
+        self.resource.explain(literal, ctx, reasons)
     }
 
     /// The cumulative resource's explanations of failure.
     fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
-        self.resource.explain_overload(ctx, reasons)
+        self.resource.explain_failure(ctx, reasons)
     }
 }
 
@@ -631,16 +655,49 @@ fn strongest_reasons(reasons: &mut Vec<Literal>, start: usize) {
     reasons.extend(added);
 }
 
+/// The tasks of a resource as its explanations see them at one moment: each task that surely
+/// takes something, with its start, its least duration and requirement, and the literals that
+/// give it those (none for [`Cumulative`]'s constants; for a task of variable duration,
+/// requirement or presence, `dᵢ ≥ …`, `hᵢ ≥ …`, `presentᵢ ≥ 1`); the largest capacity and its
+/// literal; and the tasks no two of which can run at once.
+#[derive(Debug, Default)]
+pub(super) struct Snapshot {
+    pub(super) starts: Vec<VarId>,
+    pub(super) durations: Vec<i64>,
+    pub(super) heights: Vec<i64>,
+    pub(super) given: Vec<Vec<Literal>>,
+    pub(super) capacity: i64,
+    pub(super) capacity_given: Vec<Literal>,
+    pub(super) unary: Vec<usize>,
+}
+
+impl Snapshot {
+    /// Every task.
+    fn tasks(&self) -> std::ops::Range<usize> {
+        0..self.starts.len()
+    }
+
+    fn start(&self, i: usize) -> VarId {
+        self.starts[i]
+    }
+
+    /// Cites the literals that give task `i` its least duration, requirement and presence.
+    fn cite(&self, i: usize, reasons: &mut Vec<Literal>) {
+        reasons.extend_from_slice(&self.given[i]);
+    }
+}
+
 /// Explanations (lazy clause generation). Each change is explained from the domains just before
 /// it by whichever of the propagator's rules accounts for it, tried cheapest first: time-tabling,
 /// then on the tasks that run one at a time detectable precedences of a pair and edge-finding.
 /// The rules are monotone (tighter domains only strengthen their conclusions), so a bound that a
 /// rule found during a revision is found again from any later moment of that revision.
-impl Cumulative {
+impl Snapshot {
     /// Why the propagator made `literal` true: for a start bound, the rule that accounts for it
-    /// (see [`Cumulative::explain_start`]), reversed in time for a latest start. Returns false
-    /// for a removal, which the propagator never makes, and when no rule accounts for the bound.
-    fn explain_change(
+    /// (see [`Snapshot::explain_start`]), reversed in time for a latest start; for a removal
+    /// (forward checking's), the point the removed start would overload. Returns false when no
+    /// rule accounts for the change.
+    pub(super) fn explain_change(
         &self,
         literal: Literal,
         ctx: &ExplainCtx<'_>,
@@ -653,7 +710,15 @@ impl Cumulative {
             LiteralRelation::Ge => (true, false),
             LiteralRelation::Le => (false, true),
             LiteralRelation::Eq => (i64::from(lb) < v, i64::from(ub) > v),
-            LiteralRelation::Ne => return self.explain_removal(var, v, ctx, reasons),
+            LiteralRelation::Ne => {
+                let start = reasons.len();
+                if !self.explain_removal(var, v, ctx, reasons) {
+                    return false;
+                }
+                reasons.extend_from_slice(&self.capacity_given);
+                strongest_reasons(reasons, start);
+                return true;
+            }
         };
         if !lower && !upper {
             return false;
@@ -686,6 +751,7 @@ impl Cumulative {
                         reasons.push(Literal::ge(var, lb));
                     }
                 }
+                reasons.extend_from_slice(&self.capacity_given);
                 strongest_reasons(reasons, start);
                 return true;
             }
@@ -725,6 +791,9 @@ impl Cumulative {
             if seg.height + room > self.capacity
                 && self.push_covering(&others, (p, p), room, View::FORWARD, reasons)
             {
+                for &i in own.iter().filter(|&&i| p < value + self.durations[i]) {
+                    self.cite(i, reasons);
+                }
                 return true;
             }
             reasons.truncate(start);
@@ -754,15 +823,11 @@ impl Cumulative {
         if self.time_table_reason(i, view, v, ctx, reasons) {
             return true;
         }
-        if 2 * self.heights[i] <= self.capacity {
+        if !self.unary.contains(&i) {
             return false;
         }
-        let unary: Vec<usize> = self
-            .tasks()
-            .filter(|&k| 2 * self.heights[k] > self.capacity)
-            .collect();
-        self.precedence_reason(&unary, i, view, v, ctx, reasons)
-            || self.edge_finding_reason(&unary, i, view, v, ctx, reasons)
+        self.precedence_reason(&self.unary, i, view, v, ctx, reasons)
+            || self.edge_finding_reason(&self.unary, i, view, v, ctx, reasons)
     }
 
     /// The compulsory parts in direction `view` of every task but those `except` picks, and their
@@ -838,6 +903,7 @@ impl Cumulative {
             let (s, d) = (self.start(j), self.durations[j]);
             reasons.push(view.at_most(s, d, low));
             reasons.push(view.at_least(s, d, top + 1 - d));
+            self.cite(j, reasons);
         }
         true
     }
@@ -900,6 +966,7 @@ impl Cumulative {
         };
         let start = reasons.len();
         reasons.push(view.at_least(s, d, base));
+        self.cite(i, reasons);
         for &(low, top) in &chain {
             if !self.push_covering(&others, (low, top), h, view, reasons) {
                 reasons.truncate(start);
@@ -930,6 +997,8 @@ impl Cumulative {
                 reasons.push(view.at_least(si, di, lst_j - di + 1));
                 reasons.push(view.at_most(sj, dj, lst_j));
                 reasons.push(view.at_least(sj, dj, v - dj));
+                self.cite(i, reasons);
+                self.cite(j, reasons);
                 return true;
             }
         }
@@ -983,6 +1052,7 @@ impl Cumulative {
                 if est.min(est_i) + work + di > limit && ect >= v {
                     let threshold = limit - work - di + 1;
                     reasons.push(view.at_least(si, di, threshold));
+                    self.cite(i, reasons);
                     for (n, &k) in members.iter().enumerate() {
                         let (s, d) = (self.start(k), self.durations[k]);
                         let least = if n < ect_at {
@@ -992,6 +1062,7 @@ impl Cumulative {
                         };
                         reasons.push(view.at_least(s, d, least));
                         reasons.push(view.at_most(s, d, limit - d));
+                        self.cite(k, reasons);
                     }
                     return true;
                 }
@@ -1006,11 +1077,26 @@ impl Cumulative {
     /// bound; two tasks of the unary part sharing a start, or each unable to precede the other;
     /// or a set of the unary part that cannot fit in its window (overload checking). Returns
     /// false when none of them accounts for the failure.
-    fn explain_overload(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
-        if self.n() > 0 && self.capacity < 0 {
-            return true;
+    pub(super) fn explain_overload(
+        &self,
+        ctx: &ExplainCtx<'_>,
+        reasons: &mut Vec<Literal>,
+    ) -> bool {
+        let start = reasons.len();
+        let explained = self.overload_or_crossing(ctx, reasons);
+        if explained {
+            reasons.extend_from_slice(&self.capacity_given);
+            strongest_reasons(reasons, start);
+        } else {
+            reasons.truncate(start);
         }
-        if self.tasks().any(|i| self.heights[i] > self.capacity) {
+        explained
+    }
+
+    /// [`Snapshot::explain_overload`] but for the capacity's literal.
+    fn overload_or_crossing(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        if let Some(i) = self.tasks().find(|&i| self.heights[i] > self.capacity) {
+            self.cite(i, reasons);
             return true;
         }
         let start = reasons.len();
@@ -1026,14 +1112,13 @@ impl Cumulative {
             }
             reasons.truncate(start);
         }
-        let unary: Vec<usize> = self
-            .tasks()
-            .filter(|&k| 2 * self.heights[k] > self.capacity)
-            .collect();
+        let unary = &self.unary;
         for (n, &i) in unary.iter().enumerate() {
             for &j in &unary[n + 1..] {
                 if self.start(i) == self.start(j) {
                     // Two tasks that may not overlap, starting together: no solution at all.
+                    self.cite(i, reasons);
+                    self.cite(j, reasons);
                     return true;
                 }
                 let (si, di) = (self.start(i), self.durations[i]);
@@ -1047,11 +1132,13 @@ impl Cumulative {
                         Literal::ge(sj, clamp(lst_i - dj + 1)),
                         Literal::le(si, clamp(lst_i)),
                     ]);
+                    self.cite(i, reasons);
+                    self.cite(j, reasons);
                     return true;
                 }
             }
         }
-        self.overload_reason(&unary, ctx, reasons)
+        self.overload_reason(unary, ctx, reasons)
     }
 
     /// A task that time-tabling pushes forward past its latest start, back before its earliest,
@@ -1134,6 +1221,7 @@ impl Cumulative {
                         let (s, d) = (self.start(k), self.durations[k]);
                         reasons.push(Literal::ge(s, clamp(limit - work + 1)));
                         reasons.push(Literal::le(s, clamp(limit - d)));
+                        self.cite(k, reasons);
                     }
                     return true;
                 }

@@ -10,9 +10,10 @@
 use std::cmp::Reverse;
 
 use crate::{
-    Constraint, EventSet, ModelError, PropagationCtx, Propagator, VarId, Wipeout,
+    Constraint, EventSet, ExplainCtx, Literal, ModelError, PropagationCtx, Propagator, VarId,
+    Wipeout,
     constraints::{
-        scheduling::sweep,
+        scheduling::{Snapshot, sweep},
         util::{Args, invalid},
     },
     revision::Priority,
@@ -499,6 +500,62 @@ impl Resource {
         }
     }
 
+    /// The tasks that surely take something (present, positive least duration and requirement)
+    /// as explanations see them at `ctx`'s moment: least durations and requirements, cited by
+    /// `dᵢ ≥ …`, `hᵢ ≥ …` and `presentᵢ ≥ 1`, and the largest capacity, by `b ≤ …`. Tasks of
+    /// zero least duration (a strict resource's) are left out, and with them what they infer.
+    fn snapshot(&self, ctx: &ExplainCtx<'_>) -> Snapshot {
+        let lb = |arg: usize| i64::from(ctx.bounds(self.var(arg)).0);
+        let mut snapshot = Snapshot::default();
+        snapshot.capacity = match self.capacity {
+            Some(c) => {
+                let most = ctx.bounds(self.var(c)).1;
+                snapshot.capacity_given.push(Literal::le(self.var(c), most));
+                i64::from(most)
+            }
+            None => 1,
+        };
+        for t in &self.tasks {
+            let present = t.presence.is_none_or(|p| lb(p) >= 1);
+            let dmin = lb(t.duration).max(0);
+            let rmin = t.height.map_or(1, |h| lb(h).max(0));
+            if !present || dmin == 0 || rmin == 0 {
+                continue;
+            }
+            let mut given = vec![Literal::ge(self.var(t.duration), dmin as i32)];
+            if let Some(h) = t.height {
+                given.push(Literal::ge(self.var(h), rmin as i32));
+            }
+            if let Some(p) = t.presence {
+                given.push(Literal::ge(self.var(p), 1));
+            }
+            let unary = self.capacity.is_none() || 2 * rmin > snapshot.capacity;
+            if unary {
+                snapshot.unary.push(snapshot.starts.len());
+            }
+            snapshot.starts.push(self.var(t.start));
+            snapshot.durations.push(dmin);
+            snapshot.heights.push(rmin);
+            snapshot.given.push(given);
+        }
+        snapshot
+    }
+
+    /// Explains a start's bound by time-tabling, a detectable precedence or unary edge-finding
+    /// over the tasks that surely take something (see [`Resource::snapshot`]); other changes
+    /// (sizes, requirements, the capacity, presences, cumulative edge-finding) are left to the
+    /// learner.
+    fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        self.snapshot(ctx).explain_change(literal, ctx, reasons)
+    }
+
+    /// Explains a failure by an overloaded point, a task pushed onto no value, a pair that
+    /// cannot be ordered or an overloaded task interval of the unary part, among the tasks that
+    /// surely take something.
+    fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        self.snapshot(ctx).explain_overload(ctx, reasons)
+    }
+
     /// Whether task `i` runs in the assignment `values`.
     fn runs(&self, values: &[i32], i: usize) -> bool {
         self.tasks[i]
@@ -699,6 +756,19 @@ impl Propagator for VarCumulative {
         self.resource.revise(ctx)
     }
 
+    /// A start's bound by time-tabling over the least durations and requirements (lifted
+    /// pointwise reasons that cite them, Schutt et al. 2011), a detectable precedence or unary
+    /// edge-finding; anything else by the learner's default.
+    fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        self.resource.explain(literal, ctx, reasons)
+    }
+
+    /// An overload among the tasks that surely take something; anything else by the learner's
+    /// default.
+    fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        self.resource.explain_failure(ctx, reasons)
+    }
+
     fn subscribe(&self, _position: usize) -> EventSet {
         EventSet::BOUNDS
     }
@@ -761,6 +831,19 @@ impl Constraint for VarDisjunctive {
 impl Propagator for VarDisjunctive {
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         self.resource.revise(ctx)
+    }
+
+    /// A start's bound by time-tabling over the least durations and requirements (lifted
+    /// pointwise reasons that cite them, Schutt et al. 2011), a detectable precedence or unary
+    /// edge-finding; anything else by the learner's default.
+    fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        self.resource.explain(literal, ctx, reasons)
+    }
+
+    /// An overload among the tasks that surely take something; anything else by the learner's
+    /// default.
+    fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        self.resource.explain_failure(ctx, reasons)
     }
 
     fn subscribe(&self, _position: usize) -> EventSet {
