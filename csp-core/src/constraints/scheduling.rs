@@ -364,7 +364,7 @@ pub(super) fn sweep(events: &[(i64, i64)]) -> impl Iterator<Item = (i64, Option<
 
 /// `x` within `i32`, for a literal: a bound beyond the range holds of every value or of none,
 /// as the clamped one does within a variable's domain.
-fn clamp(x: i64) -> i32 {
+pub(super) fn clamp(x: i64) -> i32 {
     x.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
 }
 
@@ -684,6 +684,60 @@ impl Snapshot {
     /// Cites the literals that give task `i` its least duration, requirement and presence.
     fn cite(&self, i: usize, reasons: &mut Vec<Literal>) {
         reasons.extend_from_slice(&self.given[i]);
+    }
+
+    /// Why the resource needs a capacity of at least `v`: a point where the compulsory parts'
+    /// requirements add up to `v` or more, cited by a lifted set of them. Returns false, citing
+    /// nothing, when there is none.
+    pub(super) fn peak_reason(
+        &self,
+        v: i64,
+        ctx: &ExplainCtx<'_>,
+        reasons: &mut Vec<Literal>,
+    ) -> bool {
+        let all = self.others(|_| false, View::FORWARD, ctx);
+        let Some(seg) = all.stretches.iter().find(|seg| seg.height >= v) else {
+            return false;
+        };
+        // `push_covering` wants the parts to exceed `capacity − room`, that is `v − 1`.
+        let room = self.capacity - (v - 1);
+        self.push_covering(&all, (seg.start, seg.start), room, View::FORWARD, reasons)
+    }
+
+    /// Why task `i` can need at most `v`: at a point of its compulsory part, the other tasks'
+    /// parts need `capacity − v` or more, cited by a lifted set of them, with the capacity's
+    /// literal and the task's own bounds that make it run there. Returns false, citing nothing,
+    /// when there is no such point.
+    pub(super) fn room_reason(
+        &self,
+        i: usize,
+        v: i64,
+        ctx: &ExplainCtx<'_>,
+        reasons: &mut Vec<Literal>,
+    ) -> bool {
+        let (s, d) = (self.start(i), self.durations[i]);
+        let (est, lst) = View::FORWARD.starts(ctx, s, d);
+        let others = self.others(|j| j == i, View::FORWARD, ctx);
+        let Some(seg) = others
+            .stretches
+            .iter()
+            .find(|seg| seg.end > lst && seg.start < est + d && seg.height >= self.capacity - v)
+        else {
+            return false;
+        };
+        let p = seg.start.max(lst);
+        if p >= est + d {
+            return false;
+        }
+        // The others must exceed `capacity − (v + 1)`.
+        if !self.push_covering(&others, (p, p), v + 1, View::FORWARD, reasons) {
+            return false;
+        }
+        reasons.push(Literal::le(s, clamp(p)));
+        reasons.push(Literal::ge(s, clamp(p + 1 - d)));
+        self.cite(i, reasons);
+        reasons.extend_from_slice(&self.capacity_given);
+        true
     }
 }
 

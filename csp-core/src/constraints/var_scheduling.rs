@@ -10,10 +10,10 @@
 use std::cmp::Reverse;
 
 use crate::{
-    Constraint, EventSet, ExplainCtx, Literal, ModelError, PropagationCtx, Propagator, VarId,
-    Wipeout,
+    Constraint, EventSet, ExplainCtx, Literal, LiteralRelation, ModelError, PropagationCtx,
+    Propagator, VarId, Wipeout,
     constraints::{
-        scheduling::{Snapshot, sweep},
+        scheduling::{Snapshot, clamp, sweep},
         util::{Args, invalid},
     },
     revision::Priority,
@@ -504,7 +504,14 @@ impl Resource {
     /// as explanations see them at `ctx`'s moment: least durations and requirements, cited by
     /// `dᵢ ≥ …`, `hᵢ ≥ …` and `presentᵢ ≥ 1`, and the largest capacity, by `b ≤ …`. Tasks of
     /// zero least duration (a strict resource's) are left out, and with them what they infer.
-    fn snapshot(&self, ctx: &ExplainCtx<'_>) -> Snapshot {
+    ///
+    /// Task `assume` (if any) is taken as present, its presence not cited: what the snapshot then
+    /// explains shows it absent. Returns each task's place in the snapshot too.
+    fn snapshot(
+        &self,
+        ctx: &ExplainCtx<'_>,
+        assume: Option<usize>,
+    ) -> (Snapshot, Vec<Option<usize>>) {
         let lb = |arg: usize| i64::from(ctx.bounds(self.var(arg)).0);
         let mut snapshot = Snapshot::default();
         snapshot.capacity = match self.capacity {
@@ -515,8 +522,9 @@ impl Resource {
             }
             None => 1,
         };
-        for t in &self.tasks {
-            let present = t.presence.is_none_or(|p| lb(p) >= 1);
+        let mut places = vec![None; self.tasks.len()];
+        for (i, t) in self.tasks.iter().enumerate() {
+            let present = assume == Some(i) || t.presence.is_none_or(|p| lb(p) >= 1);
             let dmin = lb(t.duration).max(0);
             let rmin = t.height.map_or(1, |h| lb(h).max(0));
             if !present || dmin == 0 || rmin == 0 {
@@ -526,9 +534,12 @@ impl Resource {
             if let Some(h) = t.height {
                 given.push(Literal::ge(self.var(h), rmin as i32));
             }
-            if let Some(p) = t.presence {
+            if let Some(p) = t.presence
+                && assume != Some(i)
+            {
                 given.push(Literal::ge(self.var(p), 1));
             }
+            places[i] = Some(snapshot.starts.len());
             let unary = self.capacity.is_none() || 2 * rmin > snapshot.capacity;
             if unary {
                 snapshot.unary.push(snapshot.starts.len());
@@ -538,22 +549,126 @@ impl Resource {
             snapshot.heights.push(rmin);
             snapshot.given.push(given);
         }
-        snapshot
+        (snapshot, places)
     }
 
     /// Explains a start's bound by time-tabling, a detectable precedence or unary edge-finding
-    /// over the tasks that surely take something (see [`Resource::snapshot`]); other changes
-    /// (sizes, requirements, the capacity, presences, cumulative edge-finding) are left to the
-    /// learner.
+    /// over the tasks that surely take something (see [`Resource::snapshot`]); the basic bounds
+    /// (sizes not negative, presences 0 or 1) by nothing; an absent task by what would fail
+    /// were it present; the capacity's least value by a task's requirement or the compulsory
+    /// parts at a point; a requirement's largest value by the capacity or the room the others'
+    /// compulsory parts leave. The rest (durations' largest values, cumulative edge-finding)
+    /// is left to the learner.
     fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
-        self.snapshot(ctx).explain_change(literal, ctx, reasons)
+        let start = reasons.len();
+        let (snapshot, places) = self.snapshot(ctx, None);
+        if snapshot.explain_change(literal, ctx, reasons) {
+            return true;
+        }
+        reasons.truncate(start);
+        let var = literal.var;
+        let (lb, ub) = ctx.bounds(var);
+        let v = i64::from(literal.value);
+        // A bound lands on the nearest value left; the values passed were holes already.
+        let (mut from_below, mut from_above) = (v, v);
+        if ctx.has_holes(var) {
+            while from_below > i64::from(lb) && !ctx.contains(var, clamp(from_below - 1)) {
+                from_below -= 1;
+            }
+            while from_above < i64::from(ub) && !ctx.contains(var, clamp(from_above + 1)) {
+                from_above += 1;
+            }
+        }
+        let (ge, le) = match literal.relation {
+            LiteralRelation::Ge => (true, false),
+            LiteralRelation::Le => (false, true),
+            LiteralRelation::Eq => (i64::from(lb) < v, i64::from(ub) > v),
+            LiteralRelation::Ne => return false,
+        };
+        // Only one side moved, or the learner's default: a fixing rests on the other side too.
+        if ge && le {
+            return false;
+        }
+        if literal.relation == LiteralRelation::Eq {
+            reasons.push(if ge {
+                Literal::le(var, ub)
+            } else {
+                Literal::ge(var, lb)
+            });
+        }
+        let lb_of = |arg: usize| i64::from(ctx.bounds(self.var(arg)).0);
+        for (i, t) in self.tasks.iter().enumerate() {
+            let is = |arg: Option<usize>| arg.is_some_and(|a| self.var(a) == var);
+            // Durations and requirements are not negative; presences are 0 or 1.
+            if ge && from_below <= 0 && (is(Some(t.duration)) || is(t.height) || is(t.presence)) {
+                return true;
+            }
+            if le && from_above >= 1 && is(t.presence) {
+                return true;
+            }
+            if le && from_above < 1 && is(t.presence) {
+                // Absent: were it present, the resource would fail.
+                let mark = reasons.len();
+                let (assumed, places) = self.snapshot(ctx, Some(i));
+                if places[i].is_some() && assumed.explain_overload(ctx, reasons) {
+                    return true;
+                }
+                reasons.truncate(mark);
+            }
+            let running = t.presence.is_none_or(|p| lb_of(p) >= 1) && lb_of(t.duration) >= 1;
+            if le && is(t.height) && running {
+                // A task that runs needs its requirement at some time: at most the capacity.
+                if let Some(c) = self.capacity
+                    && from_above >= i64::from(ctx.bounds(self.var(c)).1)
+                {
+                    reasons.push(Literal::le(self.var(c), ctx.bounds(self.var(c)).1));
+                    reasons.push(Literal::ge(self.var(t.duration), 1));
+                    if let Some(p) = t.presence {
+                        reasons.push(Literal::ge(self.var(p), 1));
+                    }
+                    return true;
+                }
+                let mark = reasons.len();
+                if let Some(k) = places[i]
+                    && snapshot.room_reason(k, from_above, ctx, reasons)
+                {
+                    return true;
+                }
+                reasons.truncate(mark);
+            }
+        }
+        if ge && self.capacity.is_some_and(|c| self.var(c) == var) && !self.tasks.is_empty() {
+            if from_below <= 0 {
+                return true;
+            }
+            // A task that runs needs its requirement.
+            for t in &self.tasks {
+                let running = t.presence.is_none_or(|p| lb_of(p) >= 1) && lb_of(t.duration) >= 1;
+                if let Some(h) = t.height
+                    && running
+                    && lb_of(h) >= from_below
+                {
+                    reasons.push(Literal::ge(self.var(h), clamp(from_below)));
+                    reasons.push(Literal::ge(self.var(t.duration), 1));
+                    if let Some(p) = t.presence {
+                        reasons.push(Literal::ge(self.var(p), 1));
+                    }
+                    return true;
+                }
+            }
+            if snapshot.peak_reason(from_below, ctx, reasons) {
+                return true;
+            }
+        }
+        reasons.truncate(start);
+        false
     }
 
     /// Explains a failure by an overloaded point, a task pushed onto no value, a pair that
     /// cannot be ordered or an overloaded task interval of the unary part, among the tasks that
     /// surely take something.
     fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
-        self.snapshot(ctx).explain_overload(ctx, reasons)
+        self.snapshot(ctx, None).0.explain_overload(ctx, reasons)
     }
 
     /// Whether task `i` runs in the assignment `values`.
