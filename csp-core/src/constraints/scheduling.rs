@@ -207,6 +207,7 @@ impl Cumulative {
             capacity: self.capacity,
             capacity_given: Vec::new(),
             unary,
+            energy: false,
         }
     }
 
@@ -669,6 +670,8 @@ pub(super) struct Snapshot {
     pub(super) capacity: i64,
     pub(super) capacity_given: Vec<Literal>,
     pub(super) unary: Vec<usize>,
+    /// Whether the propagator runs cumulative edge-finding, whose pushes are then explained too.
+    pub(super) energy: bool,
 }
 
 impl Snapshot {
@@ -702,6 +705,62 @@ impl Snapshot {
         // `push_covering` wants the parts to exceed `capacity − room`, that is `v − 1`.
         let room = self.capacity - (v - 1);
         self.push_covering(&all, (seg.start, seg.start), room, View::FORWARD, reasons)
+    }
+
+    /// Why task `i` can run at most `v` long: from every start between its bounds, a point
+    /// where it does not fit beside the others' compulsory parts comes within `v` (chosen as
+    /// late as possible, so that each serves many starts), each cited by a lifted set of those
+    /// parts, with the task's start bounds, requirement and the capacity's literal. Returns
+    /// false, citing nothing, when some start has no such point.
+    pub(super) fn duration_reason(
+        &self,
+        i: usize,
+        v: i64,
+        ctx: &ExplainCtx<'_>,
+        reasons: &mut Vec<Literal>,
+    ) -> bool {
+        let (s, d, h) = (self.start(i), self.durations[i], self.heights[i]);
+        let (est, lst) = View::FORWARD.starts(ctx, s, d);
+        let others = self.others(|j| j == i, View::FORWARD, ctx);
+        let conflicts: Vec<Segment> = others
+            .stretches
+            .iter()
+            .filter(|seg| seg.height + h > self.capacity)
+            .copied()
+            .collect();
+        let mark = reasons.len();
+        let mut from = est;
+        while from <= lst {
+            // The conflict stretch holding `from`, or the last one starting within reach.
+            let k = conflicts.partition_point(|seg| seg.end <= from);
+            let (low, top) = match conflicts.get(k) {
+                Some(seg) if seg.start <= from => (from, (seg.end - 1).min(lst)),
+                _ => match conflicts[k..]
+                    .iter()
+                    .take_while(|seg| seg.start <= from + v)
+                    .last()
+                {
+                    Some(seg) => {
+                        let q = (seg.end - 1).min(from + v);
+                        (q, q)
+                    }
+                    None => {
+                        reasons.truncate(mark);
+                        return false;
+                    }
+                },
+            };
+            if !self.push_covering(&others, (low, top), h, View::FORWARD, reasons) {
+                reasons.truncate(mark);
+                return false;
+            }
+            from = top + 1;
+        }
+        reasons.push(Literal::ge(s, clamp(est)));
+        reasons.push(Literal::le(s, clamp(lst)));
+        self.cite(i, reasons);
+        reasons.extend_from_slice(&self.capacity_given);
+        true
     }
 
     /// Why task `i` can need at most `v`: at a point of its compulsory part, the other tasks'
@@ -877,11 +936,13 @@ impl Snapshot {
         if self.time_table_reason(i, view, v, ctx, reasons) {
             return true;
         }
-        if !self.unary.contains(&i) {
-            return false;
+        if self.unary.contains(&i)
+            && (self.precedence_reason(&self.unary, i, view, v, ctx, reasons)
+                || self.edge_finding_reason(&self.unary, i, view, v, ctx, reasons))
+        {
+            return true;
         }
-        self.precedence_reason(&self.unary, i, view, v, ctx, reasons)
-            || self.edge_finding_reason(&self.unary, i, view, v, ctx, reasons)
+        self.energy && self.energy_reason(i, view, v, ctx, reasons)
     }
 
     /// The compulsory parts in direction `view` of every task but those `except` picks, and their
@@ -978,6 +1039,10 @@ impl Snapshot {
         reasons: &mut Vec<Literal>,
     ) -> bool {
         let (d, h) = (self.durations[i], self.heights[i]);
+        if d == 0 {
+            // A task of no duration (a strict unary resource's) holds no point.
+            return false;
+        }
         let s = self.start(i);
         let (est, _) = view.starts(ctx, s, d);
         let others = self.others(|j| j == i, view, ctx);
@@ -1076,11 +1141,14 @@ impl Snapshot {
         reasons: &mut Vec<Literal>,
     ) -> bool {
         let (si, di) = (self.start(i), self.durations[i]);
+        if di == 0 {
+            return false;
+        }
         let (est_i, _) = view.starts(ctx, si, di);
         // The other tasks' windows: (est, lct, task), latest est first.
         let mut windows: Vec<(i64, i64, usize)> = unary
             .iter()
-            .filter(|&&k| k != i)
+            .filter(|&&k| k != i && self.durations[k] > 0)
             .map(|&k| {
                 let d = self.durations[k];
                 let (est, lst) = view.starts(ctx, self.start(k), d);
@@ -1120,6 +1188,79 @@ impl Snapshot {
                     }
                     return true;
                 }
+            }
+        }
+        false
+    }
+
+    /// Cumulative edge-finding (Vilím 2009's formulation of Nuijten's rule): a task interval Ω of
+    /// other tasks (`est ≥ E`, `lct ≤ L`) with `e(Ω) + eᵢ > C·(L − min(E, estᵢ))` ends before
+    /// task `i` does, and an interval Ω' ⊆ Ω (`est ≥ E'`) then leaves `i` no room before
+    /// `E' + ⌈(e(Ω') − (C − cᵢ)(L − E'))/cᵢ⌉`. Explained by `sₖ ≥ E` (`≥ E'` within Ω') and
+    /// `sₖ ≤ L − dₖ` for each task of Ω, `sᵢ ≥ min(E, estᵢ)`, the tasks' least sizes and the
+    /// capacity's largest value.
+    fn energy_reason(
+        &self,
+        i: usize,
+        view: View,
+        v: i64,
+        ctx: &ExplainCtx<'_>,
+        reasons: &mut Vec<Literal>,
+    ) -> bool {
+        let (si, di, ci) = (self.start(i), self.durations[i], self.heights[i]);
+        let (est_i, _) = view.starts(ctx, si, di);
+        let capacity = i128::from(self.capacity);
+        let own = i128::from(di) * i128::from(ci);
+        let mut windows: Vec<(i64, i64, usize)> = self
+            .tasks()
+            .filter(|&k| k != i)
+            .map(|k| {
+                let d = self.durations[k];
+                let (est, lst) = view.starts(ctx, self.start(k), d);
+                (est, lst + d, k)
+            })
+            .collect();
+        windows.sort_unstable_by_key(|&(est, _, k)| (std::cmp::Reverse(est), k));
+        let mut limits: Vec<i64> = windows.iter().map(|w| w.1).collect();
+        limits.sort_unstable();
+        limits.dedup();
+        for &limit in &limits {
+            // The task intervals with this limit, by E descending: (E, energy, members so far).
+            let mut prefixes: Vec<(i64, i128, usize)> = Vec::new();
+            let mut members: Vec<usize> = Vec::new();
+            let mut work = 0i128;
+            for &(est, lct, k) in &windows {
+                if lct > limit {
+                    continue;
+                }
+                work += i128::from(self.durations[k]) * i128::from(self.heights[k]);
+                members.push(k);
+                prefixes.push((est, work, members.len()));
+                let span = i128::from(limit) - i128::from(est.min(est_i));
+                if work + own <= capacity * span {
+                    continue;
+                }
+                // Ω is this prefix; the best Ω' among it and the narrower ones.
+                let found = prefixes.iter().find(|&&(e, w, _)| {
+                    let rest =
+                        w - (capacity - i128::from(ci)) * (i128::from(limit) - i128::from(e));
+                    rest > 0
+                        && i128::from(e) + (rest + i128::from(ci) - 1) / i128::from(ci)
+                            >= i128::from(v)
+                });
+                let Some(&(e_inner, _, inner)) = found else {
+                    continue;
+                };
+                reasons.push(view.at_least(si, di, est.min(est_i)));
+                self.cite(i, reasons);
+                for (n, &k) in members.iter().enumerate() {
+                    let (s, d) = (self.start(k), self.durations[k]);
+                    let least = if n < inner { e_inner } else { est };
+                    reasons.push(view.at_least(s, d, least));
+                    reasons.push(view.at_most(s, d, limit - d));
+                    self.cite(k, reasons);
+                }
+                return true;
             }
         }
         false
@@ -1169,7 +1310,8 @@ impl Snapshot {
         let unary = &self.unary;
         for (n, &i) in unary.iter().enumerate() {
             for &j in &unary[n + 1..] {
-                if self.start(i) == self.start(j) {
+                if self.start(i) == self.start(j) && self.durations[i] > 0 && self.durations[j] > 0
+                {
                     // Two tasks that may not overlap, starting together: no solution at all.
                     self.cite(i, reasons);
                     self.cite(j, reasons);
@@ -1251,6 +1393,7 @@ impl Snapshot {
     ) -> bool {
         let mut windows: Vec<(i64, i64, usize)> = unary
             .iter()
+            .filter(|&&k| self.durations[k] > 0)
             .map(|&k| {
                 let d = self.durations[k];
                 let (est, lst) = View::FORWARD.starts(ctx, self.start(k), d);

@@ -522,15 +522,21 @@ impl Resource {
             }
             None => 1,
         };
+        snapshot.energy = self.capacity.is_some();
         let mut places = vec![None; self.tasks.len()];
         for (i, t) in self.tasks.iter().enumerate() {
             let present = assume == Some(i) || t.presence.is_none_or(|p| lb(p) >= 1);
             let dmin = lb(t.duration).max(0);
             let rmin = t.height.map_or(1, |h| lb(h).max(0));
-            if !present || dmin == 0 || rmin == 0 {
+            // A strict resource's tasks of no duration still may not lie inside others.
+            let zero = self.strict && dmin == 0;
+            if !present || (dmin == 0 && !zero) || rmin == 0 {
                 continue;
             }
-            let mut given = vec![Literal::ge(self.var(t.duration), dmin as i32)];
+            let mut given = Vec::new();
+            if dmin > 0 {
+                given.push(Literal::ge(self.var(t.duration), dmin as i32));
+            }
             if let Some(h) = t.height {
                 given.push(Literal::ge(self.var(h), rmin as i32));
             }
@@ -583,7 +589,7 @@ impl Resource {
             LiteralRelation::Ge => (true, false),
             LiteralRelation::Le => (false, true),
             LiteralRelation::Eq => (i64::from(lb) < v, i64::from(ub) > v),
-            LiteralRelation::Ne => return false,
+            LiteralRelation::Ne => return self.fixed_reason(Some(var), ctx, reasons),
         };
         // Only one side moved, or the learner's default: a fixing rests on the other side too.
         if ge && le {
@@ -611,6 +617,17 @@ impl Resource {
                 let mark = reasons.len();
                 let (assumed, places) = self.snapshot(ctx, Some(i));
                 if places[i].is_some() && assumed.explain_overload(ctx, reasons) {
+                    return true;
+                }
+                reasons.truncate(mark);
+            }
+            if le
+                && is(Some(t.duration))
+                && let Some(k) = places[i]
+            {
+                // Every start it has meets a point where it does not fit, soon enough.
+                let mark = reasons.len();
+                if snapshot.duration_reason(k, from_above, ctx, reasons) {
                     return true;
                 }
                 reasons.truncate(mark);
@@ -669,6 +686,24 @@ impl Resource {
     /// surely take something.
     fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
         self.snapshot(ctx, None).0.explain_overload(ctx, reasons)
+            || self.fixed_reason(None, ctx, reasons)
+    }
+
+    /// Forward checking's removals and failures, once every scope variable but `except` is
+    /// fixed: those values, which the checker refused with the removed one (or as they are).
+    /// Returns false, citing nothing, while some other variable is not fixed.
+    fn fixed_reason(
+        &self,
+        except: Option<VarId>,
+        ctx: &ExplainCtx<'_>,
+        reasons: &mut Vec<Literal>,
+    ) -> bool {
+        let others = self.args.scope.iter().filter(|&&v| Some(v) != except);
+        if others.clone().any(|&v| ctx.bounds(v).0 != ctx.bounds(v).1) {
+            return false;
+        }
+        reasons.extend(others.map(|&v| Literal::eq(v, ctx.bounds(v).0)));
+        true
     }
 
     /// Whether task `i` runs in the assignment `values`.

@@ -305,8 +305,6 @@ const UNEXPLAINED: &[&str] = &[
     "NValue",
     "Member",
     "AllDifferentExcept",
-    "VarCumulative",
-    "VarDisjunctive",
     "Reified",
     "ReifiedCompare",
     "AllDifferent",
