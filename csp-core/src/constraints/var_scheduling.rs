@@ -558,13 +558,14 @@ impl Resource {
         (snapshot, places)
     }
 
-    /// Explains a start's bound by time-tabling, a detectable precedence or unary edge-finding
-    /// over the tasks that surely take something (see [`Resource::snapshot`]); the basic bounds
-    /// (sizes not negative, presences 0 or 1) by nothing; an absent task by what would fail
-    /// were it present; the capacity's least value by a task's requirement or the compulsory
-    /// parts at a point; a requirement's largest value by the capacity or the room the others'
-    /// compulsory parts leave. The rest (durations' largest values, cumulative edge-finding)
-    /// is left to the learner.
+    /// Explains a start's bound by time-tabling, a detectable precedence, unary or cumulative
+    /// edge-finding over the tasks that surely take something (see [`Resource::snapshot`]); the
+    /// basic bounds (sizes not negative, presences 0 or 1) by nothing; an absent task by what
+    /// would fail were it present; the capacity's least value by a task's requirement or the
+    /// compulsory parts at a point; a requirement's largest value by the capacity or the room
+    /// the others' compulsory parts leave; a duration's largest value by the points where the
+    /// task does not fit within reach of each start; forward checking's removals by the rest of
+    /// the scope's values.
     fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
         let start = reasons.len();
         let (snapshot, places) = self.snapshot(ctx, None);
@@ -591,10 +592,15 @@ impl Resource {
             LiteralRelation::Eq => (i64::from(lb) < v, i64::from(ub) > v),
             LiteralRelation::Ne => return self.fixed_reason(Some(var), ctx, reasons),
         };
-        // Only one side moved, or the learner's default: a fixing rests on the other side too.
         if ge && le {
-            return false;
+            // Only a presence is cut from both sides at once, to 0 or 1, which needs no reason.
+            let presence = self
+                .tasks
+                .iter()
+                .any(|t| t.presence.is_some_and(|p| self.var(p) == var));
+            return presence && from_below <= 0 && from_above >= 1;
         }
+        // A fixing from one side rests on the other side's bound too.
         if literal.relation == LiteralRelation::Eq {
             reasons.push(if ge {
                 Literal::le(var, ub)
@@ -907,14 +913,15 @@ impl Propagator for VarCumulative {
     }
 
     /// A start's bound by time-tabling over the least durations and requirements (lifted
-    /// pointwise reasons that cite them, Schutt et al. 2011), a detectable precedence or unary
-    /// edge-finding; anything else by the learner's default.
+    /// pointwise reasons that cite them, Schutt et al. 2011), a detectable precedence or
+    /// edge-finding; sizes, requirements, presences and the capacity by the rules that bound
+    /// them.
     fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
         self.resource.explain(literal, ctx, reasons)
     }
 
-    /// An overload among the tasks that surely take something; anything else by the learner's
-    /// default.
+    /// An overload among the tasks that surely take something, or the fixed values forward
+    /// checking refused.
     fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
         self.resource.explain_failure(ctx, reasons)
     }
@@ -984,14 +991,15 @@ impl Propagator for VarDisjunctive {
     }
 
     /// A start's bound by time-tabling over the least durations and requirements (lifted
-    /// pointwise reasons that cite them, Schutt et al. 2011), a detectable precedence or unary
-    /// edge-finding; anything else by the learner's default.
+    /// pointwise reasons that cite them, Schutt et al. 2011), a detectable precedence or
+    /// edge-finding; sizes, requirements, presences and the capacity by the rules that bound
+    /// them.
     fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
         self.resource.explain(literal, ctx, reasons)
     }
 
-    /// An overload among the tasks that surely take something; anything else by the learner's
-    /// default.
+    /// An overload among the tasks that surely take something, or the fixed values forward
+    /// checking refused.
     fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
         self.resource.explain_failure(ctx, reasons)
     }
