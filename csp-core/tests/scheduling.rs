@@ -152,3 +152,45 @@ fn cumulative_refuses_negative_data_and_mismatched_arrays() {
     assert!(Cumulative::new(vec![var(0)], vec![1, 2], vec![1], 1).is_err());
     assert!(Disjunctive::new(vec![var(0)], vec![]).is_err());
 }
+
+proptest! {
+    #![proptest_config(config(REGRESSIONS, 128))]
+
+    /// On six tasks with wider windows, where detectable precedences, edge-finding and overload
+    /// checking find what time-tabling does not, every change and failure is still explained (the
+    /// catalogue checks each explanation), on a unary resource and on a cumulative one whose
+    /// tall tasks run one at a time.
+    #[test]
+    fn six_tasks_explain_edge_finding(
+        domains in prop::collection::vec(domain_strategy(0, 9, 4), 6),
+        durations in prop::collection::vec(1i64..=3, 6),
+        heights in prop::collection::vec(1i64..=3, 6),
+        unary in any::<bool>(),
+        walk in walk_strategy(),
+    ) {
+        let n = domains.len();
+        let (heights, capacity) = if unary { (vec![1; n], 1) } else { (heights, 3) };
+        let oracle = |t: &[i32]| {
+            let starts: Vec<i64> = t.iter().map(|&s| i64::from(s)).collect();
+            starts.iter().all(|&s| load(s, &starts, &durations, &heights) <= capacity)
+        };
+        let to_i32 = |v: &[i64]| v.iter().map(|&x| x as i32).collect::<Vec<_>>();
+        let build = || -> Box<dyn csp_core::Constraint> {
+            if unary {
+                Box::new(Disjunctive::new((0..n).map(var).collect(), to_i32(&durations)).unwrap())
+            } else {
+                Box::new(Cumulative::new((0..n).map(var).collect(), to_i32(&durations), to_i32(&heights), capacity as i32).unwrap())
+            }
+        };
+        check(
+            &Case {
+                domains,
+                build: &build,
+                oracle: &oracle,
+                level: Level::Sound,
+                property: None,
+            },
+            &walk,
+        )?;
+    }
+}

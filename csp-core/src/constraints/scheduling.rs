@@ -3,8 +3,9 @@
 use std::cell::RefCell;
 
 use crate::{
-    Constraint, EventSet, ModelError, PropagationCtx, Propagator, VarId, Wipeout,
-    constraints::util::{Args, dedup_reasons, invalid},
+    Constraint, EventSet, ExplainCtx, Literal, LiteralRelation, ModelError, PropagationCtx,
+    Propagator, VarId, Wipeout,
+    constraints::util::{Args, invalid},
     revision::Priority,
 };
 
@@ -166,7 +167,7 @@ impl Cumulative {
 
     /// Fails a profile that exceeds the capacity by pushing a task of its first overloaded
     /// stretch past that stretch, which its latest start forbids: the store refuses the bound,
-    /// and learning explains it by time-tabling ([`Cumulative::explain_push`]), that is by the
+    /// and learning explains it by time-tabling ([`Snapshot::explain_change`]), that is by the
     /// other tasks of the stretch, rather than by every domain of the scope. Search without
     /// learning sees the same wipe-out either way.
     fn fail_through_a_task(
@@ -191,136 +192,23 @@ impl Cumulative {
         Err(Wipeout)
     }
 
-    /// Why time-tabling pushed the task starting at `literal.var` to `literal`'s bound: the
-    /// stretches of the other tasks' compulsory parts (Aggoun & Beldiceanu's profile, computed
-    /// from the bounds just before the change) that leave the task no room, each explained by the
-    /// tasks that fill it, chosen highest first until they leave less than the task's
-    /// requirement, and each of those by the two bounds that make it cover the whole stretch
-    /// (Schutt, Feydy, Stuckey & Wallace 2011, *Explaining the cumulative propagator*, with the
-    /// stretch in place of their time point). The task's own bound is lifted to the weakest from
-    /// which the same stretches still push it. Returns false, pushing nothing, when the profile
-    /// does not account for the bound (edge-finding moved it), when a start variable serves
-    /// several tasks, or for a removal.
-    fn explain_push(
-        &self,
-        literal: crate::Literal,
-        ctx: &crate::ExplainCtx<'_>,
-        reasons: &mut Vec<crate::Literal>,
-    ) -> bool {
-        use crate::LiteralRelation;
-        if self.args.scope.len() != self.args.slots.len() {
-            return false;
-        }
-        let Some(i) = self.tasks().find(|&i| self.start(i) == literal.var) else {
-            return false;
-        };
-        let (lb, ub) = ctx.bounds(literal.var);
-        let v = i64::from(literal.value);
-        let (lower, upper) = match literal.relation {
-            LiteralRelation::Ge => (true, false),
-            LiteralRelation::Le => (false, true),
-            LiteralRelation::Eq => (i64::from(lb) < v, i64::from(ub) > v),
-            LiteralRelation::Ne => return false,
-        };
-        // The other tasks' compulsory parts, as (start, end, task).
-        let parts: Vec<(i64, i64, usize)> = self
-            .tasks()
-            .filter(|&j| j != i)
-            .filter_map(|j| {
-                let (lo, hi) = ctx.bounds(self.start(j));
-                let (lst, ect) = (i64::from(hi), i64::from(lo) + self.durations[j]);
-                (lst < ect).then_some((lst, ect, j))
-            })
+    /// The tasks that take something, for explanations: constant durations and requirements,
+    /// which need no literal.
+    fn snapshot(&self) -> Snapshot {
+        let tasks: Vec<usize> = self.tasks().collect();
+        let unary = (0..tasks.len())
+            .filter(|&k| 2 * self.heights[tasks[k]] > self.capacity)
             .collect();
-        // The stretches of their profile, with their heights, by the revision's own sweep.
-        let mut events: Vec<(i64, i64)> = parts
-            .iter()
-            .flat_map(|&(a, b, j)| [(a, self.heights[j]), (b, -self.heights[j])])
-            .collect();
-        events.sort_unstable();
-        let stretches: Vec<Segment> = sweep(&events)
-            .filter_map(|(start, next, height)| next.map(|end| Segment { start, end, height }))
-            .collect();
-        let (d, h) = (self.durations[i], self.heights[i]);
-        let overloaded = |seg: &Segment| seg.height + h > self.capacity;
-        if !lower && !upper {
-            return false;
+        Snapshot {
+            starts: tasks.iter().map(|&i| self.start(i)).collect(),
+            durations: tasks.iter().map(|&i| self.durations[i]).collect(),
+            heights: tasks.iter().map(|&i| self.heights[i]).collect(),
+            given: vec![Vec::new(); tasks.len()],
+            capacity: self.capacity,
+            capacity_given: Vec::new(),
+            unary,
+            energy: false,
         }
-        let start = reasons.len();
-        // A fixing pushed from one side keeps the other side's bound, which it rests on too.
-        if !upper && v == i64::from(ub) && literal.relation == LiteralRelation::Eq {
-            reasons.push(crate::Literal::le(literal.var, ub));
-        }
-        if !lower && v == i64::from(lb) && literal.relation == LiteralRelation::Eq {
-            reasons.push(crate::Literal::ge(literal.var, lb));
-        }
-        let mut used: Vec<Segment> = Vec::new();
-        if lower {
-            let mut est = i64::from(lb);
-            for seg in &stretches {
-                if seg.end <= est {
-                    continue;
-                }
-                if seg.start >= est + d {
-                    break;
-                }
-                if overloaded(seg) {
-                    if used.is_empty() {
-                        // Every start from here on overlaps this first stretch.
-                        reasons.push(crate::Literal::ge(literal.var, clamp(seg.start - d + 1)));
-                    }
-                    used.push(*seg);
-                    est = seg.end;
-                }
-            }
-            if est < v {
-                reasons.truncate(start);
-                return false;
-            }
-        }
-        if upper {
-            let first_used = used.len();
-            let mut lct = i64::from(ub) + d;
-            for seg in stretches.iter().rev() {
-                if seg.start >= lct {
-                    continue;
-                }
-                if seg.end <= lct - d {
-                    break;
-                }
-                if overloaded(seg) {
-                    if used.len() == first_used {
-                        reasons.push(crate::Literal::le(literal.var, clamp(seg.end - 1)));
-                    }
-                    used.push(*seg);
-                    lct = seg.start;
-                }
-            }
-            if lct - d > v {
-                reasons.truncate(start);
-                return false;
-            }
-        }
-        for seg in used {
-            let mut filling: Vec<usize> = parts
-                .iter()
-                .filter(|&&(a, b, _)| a <= seg.start && seg.end <= b)
-                .map(|&(_, _, j)| j)
-                .collect();
-            filling.sort_unstable_by_key(|&j| std::cmp::Reverse(self.heights[j]));
-            let mut load = h;
-            for j in filling {
-                if load > self.capacity {
-                    break;
-                }
-                load += self.heights[j];
-                let s = self.start(j);
-                reasons.push(crate::Literal::le(s, clamp(seg.start)));
-                reasons.push(crate::Literal::ge(s, clamp(seg.end - self.durations[j])));
-            }
-        }
-        dedup_reasons(reasons, start);
-        true
     }
 
     /// One round of time-tabling over every task; returns whether a bound moved.
@@ -440,16 +328,24 @@ impl Propagator for Cumulative {
         Priority::Low
     }
 
-    /// Time-table explanations: the stretches of the other tasks' compulsory parts that leave
-    /// the task no room, each by the tasks that fill it; a bound that edge-finding or detectable
-    /// precedences moved gets the learner's default.
-    fn explain(
-        &self,
-        literal: crate::Literal,
-        ctx: &crate::ExplainCtx<'_>,
-        reasons: &mut Vec<crate::Literal>,
-    ) -> bool {
-        self.explain_push(literal, ctx, reasons)
+    /// Each bound by the rule that accounts for it, from the domains just before the change:
+    /// time-tabling's lifted pointwise reasons (Schutt, Feydy, Stuckey & Wallace 2011), a
+    /// detectable precedence, or edge-finding's task interval; a removal by the point the
+    /// removed start would overload.
+    fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        self.snapshot().explain_change(literal, ctx, reasons)
+    }
+
+    /// An overloaded point, a task pushed onto no value, a pair that cannot be ordered, or an
+    /// overloaded task interval of the tasks that run one at a time.
+    fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        // A negative capacity, or a task taller than it, needs no reason: no schedule exists.
+        if self.n() > 0 && self.capacity < 0
+            || self.tasks().any(|i| self.heights[i] > self.capacity)
+        {
+            return true;
+        }
+        self.snapshot().explain_overload(ctx, reasons)
     }
 }
 
@@ -469,7 +365,7 @@ pub(super) fn sweep(events: &[(i64, i64)]) -> impl Iterator<Item = (i64, Option<
 
 /// `x` within `i32`, for a literal: a bound beyond the range holds of every value or of none,
 /// as the clamped one does within a variable's domain.
-fn clamp(x: i64) -> i32 {
+pub(super) fn clamp(x: i64) -> i32 {
     x.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
 }
 
@@ -531,14 +427,14 @@ impl Propagator for Disjunctive {
         Priority::Low
     }
 
-    /// The cumulative resource's time-table explanations.
-    fn explain(
-        &self,
-        literal: crate::Literal,
-        ctx: &crate::ExplainCtx<'_>,
-        reasons: &mut Vec<crate::Literal>,
-    ) -> bool {
-        self.resource.explain_push(literal, ctx, reasons)
+    /// The cumulative resource's explanations.
+    fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        self.resource.explain(literal, ctx, reasons)
+    }
+
+    /// The cumulative resource's explanations of failure.
+    fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        self.resource.explain_failure(ctx, reasons)
     }
 }
 
@@ -675,4 +571,859 @@ fn edge_finding(tasks: &[Window], scratch: &mut Scratch) -> Result<(), Wipeout> 
         }
     }
     Ok(())
+}
+
+/// One direction of time, for explanations: forward, or reversed, where a task starting at `s`
+/// with duration `d` starts at `−s − d` and time point `p` is `−p − 1`. Reversed, the rules that
+/// push latest starts back are the rules that push earliest starts forward, so each is written
+/// once, for earliest starts.
+#[derive(Debug, Clone, Copy)]
+struct View {
+    reversed: bool,
+}
+
+impl View {
+    const FORWARD: View = View { reversed: false };
+    const BACKWARD: View = View { reversed: true };
+
+    /// The earliest and latest start, in this direction, of a task starting at `start` with
+    /// duration `d`, from the domains of `ctx`'s moment.
+    fn starts(self, ctx: &ExplainCtx<'_>, start: VarId, d: i64) -> (i64, i64) {
+        let (lo, hi) = ctx.bounds(start);
+        let (lo, hi) = (i64::from(lo), i64::from(hi));
+        if self.reversed {
+            (-hi - d, -lo - d)
+        } else {
+            (lo, hi)
+        }
+    }
+
+    /// The literal saying the task starts at `a` or later, in this direction.
+    fn at_least(self, start: VarId, d: i64, a: i64) -> Literal {
+        if self.reversed {
+            Literal::le(start, clamp(-a - d))
+        } else {
+            Literal::ge(start, clamp(a))
+        }
+    }
+
+    /// The literal saying the task starts at `b` or earlier, in this direction.
+    fn at_most(self, start: VarId, d: i64, b: i64) -> Literal {
+        if self.reversed {
+            Literal::ge(start, clamp(-b - d))
+        } else {
+            Literal::le(start, clamp(b))
+        }
+    }
+}
+
+/// The other tasks' compulsory parts `(lst, ect, task)` beside one task, and the stretches of
+/// their profile in time order, in one direction of time.
+struct Others {
+    parts: Vec<(i64, i64, usize)>,
+    stretches: Vec<Segment>,
+}
+
+impl Others {
+    /// The stretch of positive height holding time point `p`, if any.
+    fn stretch_at(&self, p: i64) -> Option<&Segment> {
+        let k = self.stretches.partition_point(|seg| seg.end <= p);
+        self.stretches
+            .get(k)
+            .filter(|seg| seg.start <= p && seg.height > 0)
+    }
+}
+
+/// Keeps, among the reasons pushed after `start`, only the strongest bound of each kind on each
+/// variable (every one of them held, so the strongest did, and it implies the rest), so that a
+/// task cited at several time points enters the learned clause once.
+fn strongest_reasons(reasons: &mut Vec<Literal>, start: usize) {
+    let mut added = reasons.split_off(start);
+    // Lower bounds largest first, upper bounds smallest first, then the rest by value.
+    added.sort_unstable_by_key(|l| {
+        let key = match l.relation {
+            LiteralRelation::Ge => -i64::from(l.value),
+            _ => i64::from(l.value),
+        };
+        (l.var.index(), l.relation as u8, key)
+    });
+    added.dedup_by(|later, first| {
+        later.var == first.var
+            && later.relation == first.relation
+            && matches!(later.relation, LiteralRelation::Ge | LiteralRelation::Le)
+    });
+    added.dedup();
+    reasons.extend(added);
+}
+
+/// The tasks of a resource as its explanations see them at one moment: each task that surely
+/// takes something, with its start, its least duration and requirement, and the literals that
+/// give it those (none for [`Cumulative`]'s constants; for a task of variable duration,
+/// requirement or presence, `dᵢ ≥ …`, `hᵢ ≥ …`, `presentᵢ ≥ 1`); the largest capacity and its
+/// literal; and the tasks no two of which can run at once.
+#[derive(Debug, Default)]
+pub(super) struct Snapshot {
+    pub(super) starts: Vec<VarId>,
+    pub(super) durations: Vec<i64>,
+    pub(super) heights: Vec<i64>,
+    pub(super) given: Vec<Vec<Literal>>,
+    pub(super) capacity: i64,
+    pub(super) capacity_given: Vec<Literal>,
+    pub(super) unary: Vec<usize>,
+    /// Whether the propagator runs cumulative edge-finding, whose pushes are then explained too.
+    pub(super) energy: bool,
+}
+
+impl Snapshot {
+    /// Every task.
+    fn tasks(&self) -> std::ops::Range<usize> {
+        0..self.starts.len()
+    }
+
+    fn start(&self, i: usize) -> VarId {
+        self.starts[i]
+    }
+
+    /// Cites the literals that give task `i` its least duration, requirement and presence.
+    fn cite(&self, i: usize, reasons: &mut Vec<Literal>) {
+        reasons.extend_from_slice(&self.given[i]);
+    }
+
+    /// Why the resource needs a capacity of at least `v`: a point where the compulsory parts'
+    /// requirements add up to `v` or more, cited by a lifted set of them. Returns false, citing
+    /// nothing, when there is none.
+    pub(super) fn peak_reason(
+        &self,
+        v: i64,
+        ctx: &ExplainCtx<'_>,
+        reasons: &mut Vec<Literal>,
+    ) -> bool {
+        let all = self.others(|_| false, View::FORWARD, ctx);
+        let Some(seg) = all.stretches.iter().find(|seg| seg.height >= v) else {
+            return false;
+        };
+        // `push_covering` wants the parts to exceed `capacity − room`, that is `v − 1`.
+        let room = self.capacity - (v - 1);
+        self.push_covering(&all, (seg.start, seg.start), room, View::FORWARD, reasons)
+    }
+
+    /// Why task `i` can run at most `v` long: from every start between its bounds, a point
+    /// where it does not fit beside the others' compulsory parts comes within `v` (chosen as
+    /// late as possible, so that each serves many starts), each cited by a lifted set of those
+    /// parts, with the task's start bounds, requirement and the capacity's literal. Returns
+    /// false, citing nothing, when some start has no such point.
+    pub(super) fn duration_reason(
+        &self,
+        i: usize,
+        v: i64,
+        ctx: &ExplainCtx<'_>,
+        reasons: &mut Vec<Literal>,
+    ) -> bool {
+        let (s, d, h) = (self.start(i), self.durations[i], self.heights[i]);
+        let (est, lst) = View::FORWARD.starts(ctx, s, d);
+        let others = self.others(|j| j == i, View::FORWARD, ctx);
+        let conflicts: Vec<Segment> = others
+            .stretches
+            .iter()
+            .filter(|seg| seg.height + h > self.capacity)
+            .copied()
+            .collect();
+        let mark = reasons.len();
+        let mut from = est;
+        while from <= lst {
+            // The conflict stretch holding `from`, or the last one starting within reach.
+            let k = conflicts.partition_point(|seg| seg.end <= from);
+            let (low, top) = match conflicts.get(k) {
+                Some(seg) if seg.start <= from => (from, (seg.end - 1).min(lst)),
+                _ => match conflicts[k..]
+                    .iter()
+                    .take_while(|seg| seg.start <= from + v)
+                    .last()
+                {
+                    Some(seg) => {
+                        let q = (seg.end - 1).min(from + v);
+                        (q, q)
+                    }
+                    None => {
+                        reasons.truncate(mark);
+                        return false;
+                    }
+                },
+            };
+            if !self.push_covering(&others, (low, top), h, View::FORWARD, reasons) {
+                reasons.truncate(mark);
+                return false;
+            }
+            from = top + 1;
+        }
+        reasons.push(Literal::ge(s, clamp(est)));
+        reasons.push(Literal::le(s, clamp(lst)));
+        self.cite(i, reasons);
+        reasons.extend_from_slice(&self.capacity_given);
+        true
+    }
+
+    /// Why task `i` can need at most `v`: at a point of its compulsory part, the other tasks'
+    /// parts need `capacity − v` or more, cited by a lifted set of them, with the capacity's
+    /// literal and the task's own bounds that make it run there. Returns false, citing nothing,
+    /// when there is no such point.
+    pub(super) fn room_reason(
+        &self,
+        i: usize,
+        v: i64,
+        ctx: &ExplainCtx<'_>,
+        reasons: &mut Vec<Literal>,
+    ) -> bool {
+        let (s, d) = (self.start(i), self.durations[i]);
+        let (est, lst) = View::FORWARD.starts(ctx, s, d);
+        let others = self.others(|j| j == i, View::FORWARD, ctx);
+        let Some(seg) = others
+            .stretches
+            .iter()
+            .find(|seg| seg.end > lst && seg.start < est + d && seg.height >= self.capacity - v)
+        else {
+            return false;
+        };
+        let p = seg.start.max(lst);
+        if p >= est + d {
+            return false;
+        }
+        // The others must exceed `capacity − (v + 1)`.
+        if !self.push_covering(&others, (p, p), v + 1, View::FORWARD, reasons) {
+            return false;
+        }
+        reasons.push(Literal::le(s, clamp(p)));
+        reasons.push(Literal::ge(s, clamp(p + 1 - d)));
+        self.cite(i, reasons);
+        reasons.extend_from_slice(&self.capacity_given);
+        true
+    }
+}
+
+/// Explanations (lazy clause generation). Each change is explained from the domains just before
+/// it by whichever of the propagator's rules accounts for it, tried cheapest first: time-tabling,
+/// then on the tasks that run one at a time detectable precedences of a pair and edge-finding.
+/// The rules are monotone (tighter domains only strengthen their conclusions), so a bound that a
+/// rule found during a revision is found again from any later moment of that revision.
+impl Snapshot {
+    /// Why the propagator made `literal` true: for a start bound, the rule that accounts for it
+    /// (see [`Snapshot::explain_start`]), reversed in time for a latest start; for a removal
+    /// (forward checking's), the point the removed start would overload. Returns false when no
+    /// rule accounts for the change.
+    pub(super) fn explain_change(
+        &self,
+        literal: Literal,
+        ctx: &ExplainCtx<'_>,
+        reasons: &mut Vec<Literal>,
+    ) -> bool {
+        let var = literal.var;
+        let (lb, ub) = ctx.bounds(var);
+        let v = i64::from(literal.value);
+        let (lower, upper) = match literal.relation {
+            LiteralRelation::Ge => (true, false),
+            LiteralRelation::Le => (false, true),
+            LiteralRelation::Eq => (i64::from(lb) < v, i64::from(ub) > v),
+            LiteralRelation::Ne => {
+                let start = reasons.len();
+                if !self.explain_removal(var, v, ctx, reasons) {
+                    return false;
+                }
+                reasons.extend_from_slice(&self.capacity_given);
+                strongest_reasons(reasons, start);
+                return true;
+            }
+        };
+        if !lower && !upper {
+            return false;
+        }
+        // A bound lands on the nearest value left: the rule moved it past the values it proved
+        // impossible, the rest were holes already (which the learner adds itself).
+        let (mut from_below, mut from_above) = (v, v);
+        if ctx.has_holes(var) {
+            while from_below > i64::from(lb) && !ctx.contains(var, clamp(from_below - 1)) {
+                from_below -= 1;
+            }
+            while from_above < i64::from(ub) && !ctx.contains(var, clamp(from_above + 1)) {
+                from_above += 1;
+            }
+        }
+        let start = reasons.len();
+        // A start variable may serve several tasks: any of them may account for the bound.
+        for i in self.tasks().filter(|&i| self.start(i) == var) {
+            let d = self.durations[i];
+            let explained = (!lower
+                || self.explain_start(i, View::FORWARD, from_below, ctx, reasons))
+                && (!upper || self.explain_start(i, View::BACKWARD, -from_above - d, ctx, reasons));
+            if explained {
+                // A fixing pushed from one side keeps the other side's bound, which it rests on.
+                if literal.relation == LiteralRelation::Eq {
+                    if !upper {
+                        reasons.push(Literal::le(var, ub));
+                    }
+                    if !lower {
+                        reasons.push(Literal::ge(var, lb));
+                    }
+                }
+                reasons.extend_from_slice(&self.capacity_given);
+                strongest_reasons(reasons, start);
+                return true;
+            }
+            reasons.truncate(start);
+        }
+        false
+    }
+
+    /// Why the start variable `var` cannot take `value` (forward checking removes it once the
+    /// rest of the scope is fixed): at some point the tasks starting at `var` would hold, were it
+    /// `value`, the other tasks' compulsory parts leave them too little room, explained by a
+    /// lifted set of those parts (Schutt et al. 2011's pointwise explanation).
+    fn explain_removal(
+        &self,
+        var: VarId,
+        value: i64,
+        ctx: &ExplainCtx<'_>,
+        reasons: &mut Vec<Literal>,
+    ) -> bool {
+        let own: Vec<usize> = self.tasks().filter(|&i| self.start(i) == var).collect();
+        let others = self.others(|j| self.start(j) == var, View::FORWARD, ctx);
+        let longest = own.iter().map(|&i| self.durations[i]).max().unwrap_or(0);
+        let start = reasons.len();
+        // The tasks at `var` all start at `value`, so the room they take shrinks with time and
+        // is largest at each stretch's first point within their reach.
+        let k = others.stretches.partition_point(|seg| seg.end <= value);
+        for seg in others.stretches[k..]
+            .iter()
+            .take_while(|seg| seg.start < value + longest.max(1))
+        {
+            let p = seg.start.max(value);
+            let room: i64 = own
+                .iter()
+                .filter(|&&i| p < value + self.durations[i])
+                .map(|&i| self.heights[i])
+                .sum();
+            if seg.height + room > self.capacity
+                && self.push_covering(&others, (p, p), room, View::FORWARD, reasons)
+            {
+                for &i in own.iter().filter(|&&i| p < value + self.durations[i]) {
+                    self.cite(i, reasons);
+                }
+                return true;
+            }
+            reasons.truncate(start);
+        }
+        // Or the others overload the resource wherever the task goes.
+        if let Some(seg) = others
+            .stretches
+            .iter()
+            .find(|seg| seg.height > self.capacity)
+        {
+            return self.push_covering(&others, (seg.start, seg.start), 0, View::FORWARD, reasons);
+        }
+        false
+    }
+
+    /// Why task `i` starts at `v` or later in direction `view`: by time-tabling, else (for a
+    /// task of the unary part) by the one other task that must precede it, else by edge-finding.
+    /// Pushes nothing and returns false when none of them accounts for it.
+    fn explain_start(
+        &self,
+        i: usize,
+        view: View,
+        v: i64,
+        ctx: &ExplainCtx<'_>,
+        reasons: &mut Vec<Literal>,
+    ) -> bool {
+        if self.time_table_reason(i, view, v, ctx, reasons) {
+            return true;
+        }
+        if self.unary.contains(&i)
+            && (self.precedence_reason(&self.unary, i, view, v, ctx, reasons)
+                || self.edge_finding_reason(&self.unary, i, view, v, ctx, reasons))
+        {
+            return true;
+        }
+        self.energy && self.energy_reason(i, view, v, ctx, reasons)
+    }
+
+    /// The compulsory parts in direction `view` of every task but those `except` picks, and their
+    /// profile.
+    fn others(&self, except: impl Fn(usize) -> bool, view: View, ctx: &ExplainCtx<'_>) -> Others {
+        let parts: Vec<(i64, i64, usize)> = self
+            .tasks()
+            .filter(|&j| !except(j))
+            .filter_map(|j| {
+                let (est, lst) = view.starts(ctx, self.start(j), self.durations[j]);
+                let ect = est + self.durations[j];
+                (lst < ect).then_some((lst, ect, j))
+            })
+            .collect();
+        let mut events: Vec<(i64, i64)> = parts
+            .iter()
+            .flat_map(|&(a, b, j)| [(a, self.heights[j]), (b, -self.heights[j])])
+            .collect();
+        events.sort_unstable();
+        let stretches = sweep(&events)
+            .filter_map(|(start, next, height)| {
+                next.filter(|_| height > 0)
+                    .map(|end| Segment { start, end, height })
+            })
+            .collect();
+        Others { parts, stretches }
+    }
+
+    /// Pushes why the compulsory parts in `others` that hold every point of `[low, top]` (which
+    /// lie in one stretch, so the same parts hold them all) leave less than `room`: a set of
+    /// them whose heights exceed `self.capacity − room`, highest first and then lifted by
+    /// dropping every task the rest can spare, each task `j` by `s_j ≤ low` and
+    /// `s_j ≥ top + 1 − d_j`, the weakest bounds that keep it running over the points
+    /// (Schutt, Feydy, Stuckey & Wallace 2011, *Explaining the cumulative propagator*, their
+    /// lifted pointwise explanation). Returns false, pushing nothing, when they do not.
+    fn push_covering(
+        &self,
+        others: &Others,
+        (low, top): (i64, i64),
+        room: i64,
+        view: View,
+        reasons: &mut Vec<Literal>,
+    ) -> bool {
+        let mut covering: Vec<usize> = others
+            .parts
+            .iter()
+            .filter(|&&(lst, ect, _)| lst <= low && top < ect)
+            .map(|&(_, _, j)| j)
+            .collect();
+        covering.sort_unstable_by_key(|&j| (std::cmp::Reverse(self.heights[j]), j));
+        let limit = self.capacity - room;
+        let mut load = 0;
+        let taken = covering
+            .iter()
+            .position(|&j| {
+                load += self.heights[j];
+                load > limit
+            })
+            .map(|k| k + 1);
+        let Some(taken) = taken else {
+            return false;
+        };
+        // Lift: drop the lowest tasks while the rest still exceed the limit.
+        let mut chosen: Vec<usize> = Vec::with_capacity(taken);
+        for &j in covering[..taken].iter().rev() {
+            if load - self.heights[j] > limit {
+                load -= self.heights[j];
+            } else {
+                chosen.push(j);
+            }
+        }
+        for j in chosen {
+            let (s, d) = (self.start(j), self.durations[j]);
+            reasons.push(view.at_most(s, d, low));
+            reasons.push(view.at_least(s, d, top + 1 - d));
+            self.cite(j, reasons);
+        }
+        true
+    }
+
+    /// Time-tabling's reason for task `i` to start at `v` or later in direction `view`: the
+    /// other tasks' compulsory parts overload the resource at the point `v − 1` just before the
+    /// new start, which the task would hold from any start in `[v − dᵢ, v − 1]`; from `v − dᵢ`
+    /// on it is pushed by the same argument at an earlier point, and so on back to a start the
+    /// task had already passed (Schutt et al. 2011's pointwise decomposition of a push across
+    /// several points, each point chosen as early as the chain allows, so that few are cited).
+    /// The points of one stretch are handled together, their parts being the same.
+    fn time_table_reason(
+        &self,
+        i: usize,
+        view: View,
+        v: i64,
+        ctx: &ExplainCtx<'_>,
+        reasons: &mut Vec<Literal>,
+    ) -> bool {
+        let (d, h) = (self.durations[i], self.heights[i]);
+        if d == 0 {
+            // A task of no duration (a strict unary resource's) holds no point.
+            return false;
+        }
+        let s = self.start(i);
+        let (est, _) = view.starts(ctx, s, d);
+        let others = self.others(|j| j == i, view, ctx);
+        let overloaded = |seg: &Segment| seg.height + h > self.capacity;
+        // The smallest point of `[a, b]` where the task does not fit beside the others.
+        let first_overloaded = |a: i64, b: i64| {
+            let k = others.stretches.partition_point(|seg| seg.end <= a);
+            others.stretches[k..]
+                .iter()
+                .take_while(|seg| seg.start <= b)
+                .find(|seg| overloaded(seg))
+                .map(|seg| seg.start.max(a))
+        };
+        // The first point: the earliest at or after `v − 1` where the task does not fit (after
+        // it only when the values between were holes).
+        let Some(mut p) = first_overloaded(v - 1, i64::MAX) else {
+            return false;
+        };
+        let mut chain: Vec<(i64, i64)> = Vec::new();
+        let base = loop {
+            let Some(seg) = others.stretch_at(p).filter(|seg| overloaded(seg)) else {
+                return false;
+            };
+            // Steps of `d` back within the stretch, until the task's start is reached.
+            let to_finish = if p + 1 - d <= est {
+                0
+            } else {
+                (p + 1 - d - est + d - 1) / d
+            };
+            let low = p - to_finish.min((p - seg.start) / d) * d;
+            chain.push((low, p));
+            let need = low + 1 - d;
+            if need <= est {
+                break need;
+            }
+            match first_overloaded(need - 1, low - 1) {
+                Some(q) => p = q,
+                None => return false,
+            }
+        };
+        let start = reasons.len();
+        reasons.push(view.at_least(s, d, base));
+        self.cite(i, reasons);
+        for &(low, top) in &chain {
+            if !self.push_covering(&others, (low, top), h, view, reasons) {
+                reasons.truncate(start);
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Detectable precedence on a pair of the unary part: task `i` cannot end before task `j`'s
+    /// latest start (`estᵢ + dᵢ > lstⱼ`), so `j` precedes it and `i` starts at `estⱼ + dⱼ` or
+    /// later; explained by `sᵢ ≥ lstⱼ − dᵢ + 1`, `sⱼ ≤ lstⱼ` and `sⱼ ≥ v − dⱼ`.
+    fn precedence_reason(
+        &self,
+        unary: &[usize],
+        i: usize,
+        view: View,
+        v: i64,
+        ctx: &ExplainCtx<'_>,
+        reasons: &mut Vec<Literal>,
+    ) -> bool {
+        let (si, di) = (self.start(i), self.durations[i]);
+        let (est_i, _) = view.starts(ctx, si, di);
+        for &j in unary.iter().filter(|&&j| j != i) {
+            let (sj, dj) = (self.start(j), self.durations[j]);
+            let (est_j, lst_j) = view.starts(ctx, sj, dj);
+            if est_i + di > lst_j && est_j + dj >= v {
+                reasons.push(view.at_least(si, di, lst_j - di + 1));
+                reasons.push(view.at_most(sj, dj, lst_j));
+                reasons.push(view.at_least(sj, dj, v - dj));
+                self.cite(i, reasons);
+                self.cite(j, reasons);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Edge-finding on the unary part: a set Ω of other tasks (those with `est ≥ E` and
+    /// `lct ≤ L`) beside which task `i` cannot be anything but last, `min(E, estᵢ) + p(Ω) + dᵢ >
+    /// L`, and whose earliest completion, reached by its tasks with `est ≥ E'`, is at least `v`.
+    /// Explained by `sᵢ ≥ T` and, for every `k` of Ω, `sₖ ≥ T` (`sₖ ≥ max(T, v − p(Ω'))` within
+    /// Ω') and `sₖ ≤ L − dₖ`, where `T = L − p(Ω) − dᵢ + 1` is the weakest earliest start that
+    /// keeps the rule's condition (Vilím's explanations of edge-finding lifted the same way;
+    /// Vilím, *Filtering Algorithms for the Unary Resource Constraint*, 2008).
+    fn edge_finding_reason(
+        &self,
+        unary: &[usize],
+        i: usize,
+        view: View,
+        v: i64,
+        ctx: &ExplainCtx<'_>,
+        reasons: &mut Vec<Literal>,
+    ) -> bool {
+        let (si, di) = (self.start(i), self.durations[i]);
+        if di == 0 {
+            return false;
+        }
+        let (est_i, _) = view.starts(ctx, si, di);
+        // The other tasks' windows: (est, lct, task), latest est first.
+        let mut windows: Vec<(i64, i64, usize)> = unary
+            .iter()
+            .filter(|&&k| k != i && self.durations[k] > 0)
+            .map(|&k| {
+                let d = self.durations[k];
+                let (est, lst) = view.starts(ctx, self.start(k), d);
+                (est, lst + d, k)
+            })
+            .collect();
+        windows.sort_unstable_by_key(|&(est, _, k)| (std::cmp::Reverse(est), k));
+        let mut limits: Vec<i64> = windows.iter().map(|w| w.1).collect();
+        limits.sort_unstable();
+        limits.dedup();
+        for &limit in &limits {
+            let (mut work, mut ect, mut ect_at, mut ect_work) = (0i64, i64::MIN, 0usize, 0i64);
+            let mut members: Vec<usize> = Vec::new();
+            for &(est, lct, k) in &windows {
+                if lct > limit {
+                    continue;
+                }
+                work += self.durations[k];
+                members.push(k);
+                if est + work > ect {
+                    (ect, ect_at, ect_work) = (est + work, members.len(), work);
+                }
+                if est.min(est_i) + work + di > limit && ect >= v {
+                    let threshold = limit - work - di + 1;
+                    reasons.push(view.at_least(si, di, threshold));
+                    self.cite(i, reasons);
+                    for (n, &k) in members.iter().enumerate() {
+                        let (s, d) = (self.start(k), self.durations[k]);
+                        let least = if n < ect_at {
+                            threshold.max(v - ect_work)
+                        } else {
+                            threshold
+                        };
+                        reasons.push(view.at_least(s, d, least));
+                        reasons.push(view.at_most(s, d, limit - d));
+                        self.cite(k, reasons);
+                    }
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Cumulative edge-finding (Vilím 2009's formulation of Nuijten's rule): a task interval Ω of
+    /// other tasks (`est ≥ E`, `lct ≤ L`) with `e(Ω) + eᵢ > C·(L − min(E, estᵢ))` ends before
+    /// task `i` does, and an interval Ω' ⊆ Ω (`est ≥ E'`) then leaves `i` no room before
+    /// `E' + ⌈(e(Ω') − (C − cᵢ)(L − E'))/cᵢ⌉`. Explained by `sₖ ≥ E` (`≥ E'` within Ω') and
+    /// `sₖ ≤ L − dₖ` for each task of Ω, `sᵢ ≥ min(E, estᵢ)`, the tasks' least sizes and the
+    /// capacity's largest value.
+    fn energy_reason(
+        &self,
+        i: usize,
+        view: View,
+        v: i64,
+        ctx: &ExplainCtx<'_>,
+        reasons: &mut Vec<Literal>,
+    ) -> bool {
+        let (si, di, ci) = (self.start(i), self.durations[i], self.heights[i]);
+        let (est_i, _) = view.starts(ctx, si, di);
+        let capacity = i128::from(self.capacity);
+        let own = i128::from(di) * i128::from(ci);
+        let mut windows: Vec<(i64, i64, usize)> = self
+            .tasks()
+            .filter(|&k| k != i)
+            .map(|k| {
+                let d = self.durations[k];
+                let (est, lst) = view.starts(ctx, self.start(k), d);
+                (est, lst + d, k)
+            })
+            .collect();
+        windows.sort_unstable_by_key(|&(est, _, k)| (std::cmp::Reverse(est), k));
+        let mut limits: Vec<i64> = windows.iter().map(|w| w.1).collect();
+        limits.sort_unstable();
+        limits.dedup();
+        for &limit in &limits {
+            // The task intervals with this limit, by E descending: (E, energy, members so far).
+            let mut prefixes: Vec<(i64, i128, usize)> = Vec::new();
+            let mut members: Vec<usize> = Vec::new();
+            let mut work = 0i128;
+            for &(est, lct, k) in &windows {
+                if lct > limit {
+                    continue;
+                }
+                work += i128::from(self.durations[k]) * i128::from(self.heights[k]);
+                members.push(k);
+                prefixes.push((est, work, members.len()));
+                let span = i128::from(limit) - i128::from(est.min(est_i));
+                if work + own <= capacity * span {
+                    continue;
+                }
+                // Ω is this prefix; the best Ω' among it and the narrower ones.
+                let found = prefixes.iter().find(|&&(e, w, _)| {
+                    let rest =
+                        w - (capacity - i128::from(ci)) * (i128::from(limit) - i128::from(e));
+                    rest > 0
+                        && i128::from(e) + (rest + i128::from(ci) - 1) / i128::from(ci)
+                            >= i128::from(v)
+                });
+                let Some(&(e_inner, _, inner)) = found else {
+                    continue;
+                };
+                reasons.push(view.at_least(si, di, est.min(est_i)));
+                self.cite(i, reasons);
+                for (n, &k) in members.iter().enumerate() {
+                    let (s, d) = (self.start(k), self.durations[k]);
+                    let least = if n < inner { e_inner } else { est };
+                    reasons.push(view.at_least(s, d, least));
+                    reasons.push(view.at_most(s, d, limit - d));
+                    self.cite(k, reasons);
+                }
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Why the propagator failed, from the domains at the failure: a task that needs more than
+    /// the capacity (no reason needed); a point where the compulsory parts overload the
+    /// resource, by a lifted set of them; a task that time-tabling pushes past its own other
+    /// bound; two tasks of the unary part sharing a start, or each unable to precede the other;
+    /// or a set of the unary part that cannot fit in its window (overload checking). Returns
+    /// false when none of them accounts for the failure.
+    pub(super) fn explain_overload(
+        &self,
+        ctx: &ExplainCtx<'_>,
+        reasons: &mut Vec<Literal>,
+    ) -> bool {
+        let start = reasons.len();
+        let explained = self.overload_or_crossing(ctx, reasons);
+        if explained {
+            reasons.extend_from_slice(&self.capacity_given);
+            strongest_reasons(reasons, start);
+        } else {
+            reasons.truncate(start);
+        }
+        explained
+    }
+
+    /// [`Snapshot::explain_overload`] but for the capacity's literal.
+    fn overload_or_crossing(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        if let Some(i) = self.tasks().find(|&i| self.heights[i] > self.capacity) {
+            self.cite(i, reasons);
+            return true;
+        }
+        let start = reasons.len();
+        let all = self.others(|_| false, View::FORWARD, ctx);
+        if let Some(seg) = all.stretches.iter().find(|seg| seg.height > self.capacity) {
+            // Any point of the stretch will do; the parts holding it exceed the capacity.
+            return self.push_covering(&all, (seg.start, seg.start), 0, View::FORWARD, reasons);
+        }
+        for i in self.tasks() {
+            if self.crossing_reason(i, ctx, reasons) {
+                strongest_reasons(reasons, start);
+                return true;
+            }
+            reasons.truncate(start);
+        }
+        let unary = &self.unary;
+        for (n, &i) in unary.iter().enumerate() {
+            for &j in &unary[n + 1..] {
+                if self.start(i) == self.start(j) && self.durations[i] > 0 && self.durations[j] > 0
+                {
+                    // Two tasks that may not overlap, starting together: no solution at all.
+                    self.cite(i, reasons);
+                    self.cite(j, reasons);
+                    return true;
+                }
+                let (si, di) = (self.start(i), self.durations[i]);
+                let (sj, dj) = (self.start(j), self.durations[j]);
+                let (est_i, lst_i) = View::FORWARD.starts(ctx, si, di);
+                let (est_j, lst_j) = View::FORWARD.starts(ctx, sj, dj);
+                if est_i + di > lst_j && est_j + dj > lst_i {
+                    reasons.extend([
+                        Literal::ge(si, clamp(lst_j - di + 1)),
+                        Literal::le(sj, clamp(lst_j)),
+                        Literal::ge(sj, clamp(lst_i - dj + 1)),
+                        Literal::le(si, clamp(lst_i)),
+                    ]);
+                    self.cite(i, reasons);
+                    self.cite(j, reasons);
+                    return true;
+                }
+            }
+        }
+        self.overload_reason(unary, ctx, reasons)
+    }
+
+    /// A task that time-tabling pushes forward past its latest start, back before its earliest,
+    /// or both ways onto no value left: the pushes' reasons, with the bound a push crosses or
+    /// the holes left between them.
+    fn crossing_reason(&self, i: usize, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        let (s, d, h) = (self.start(i), self.durations[i], self.heights[i]);
+        let earliest = |view: View| {
+            let (mut est, _) = view.starts(ctx, s, d);
+            for seg in &self.others(|j| j == i, view, ctx).stretches {
+                if seg.end <= est {
+                    continue;
+                }
+                if seg.start >= est + d {
+                    break;
+                }
+                if seg.height + h > self.capacity {
+                    est = seg.end;
+                }
+            }
+            est
+        };
+        let (est, lst) = View::FORWARD.starts(ctx, s, d);
+        let (forward, backward) = (earliest(View::FORWARD), earliest(View::BACKWARD));
+        // The latest start that time-tabling leaves, forward in time.
+        let latest = -backward - d;
+        if forward > lst {
+            reasons.push(Literal::le(s, clamp(lst)));
+            return self.time_table_reason(i, View::FORWARD, lst + 1, ctx, reasons);
+        }
+        if latest < est {
+            reasons.push(Literal::ge(s, clamp(est)));
+            return self.time_table_reason(i, View::BACKWARD, -(est - 1) - d, ctx, reasons);
+        }
+        // Pushed from either side or both to values the domain had lost already: the pushes'
+        // reasons and the holes left between.
+        if (latest - forward) > i64::from(u16::MAX) || (forward <= est && latest >= lst) {
+            return false;
+        }
+        if (forward..=latest).any(|w| ctx.contains(s, clamp(w))) {
+            return false;
+        }
+        reasons.extend((forward..=latest).map(|w| Literal::ne(s, clamp(w))));
+        (forward <= est || self.time_table_reason(i, View::FORWARD, forward, ctx, reasons))
+            && (latest >= lst || self.time_table_reason(i, View::BACKWARD, backward, ctx, reasons))
+    }
+
+    /// Overload checking on the unary part: a set of tasks with `est ≥ E` and `lct ≤ L` whose
+    /// durations add up to more than `L − E`, explained by `sₖ ≥ L − p + 1` and `sₖ ≤ L − dₖ` for
+    /// each of its tasks (`p` their total duration), the weakest window that still overloads.
+    fn overload_reason(
+        &self,
+        unary: &[usize],
+        ctx: &ExplainCtx<'_>,
+        reasons: &mut Vec<Literal>,
+    ) -> bool {
+        let mut windows: Vec<(i64, i64, usize)> = unary
+            .iter()
+            .filter(|&&k| self.durations[k] > 0)
+            .map(|&k| {
+                let d = self.durations[k];
+                let (est, lst) = View::FORWARD.starts(ctx, self.start(k), d);
+                (est, lst + d, k)
+            })
+            .collect();
+        windows.sort_unstable_by_key(|&(est, _, k)| (std::cmp::Reverse(est), k));
+        let mut limits: Vec<i64> = windows.iter().map(|w| w.1).collect();
+        limits.sort_unstable();
+        limits.dedup();
+        for &limit in &limits {
+            let mut work = 0i64;
+            let mut members: Vec<usize> = Vec::new();
+            for &(est, lct, k) in &windows {
+                if lct > limit {
+                    continue;
+                }
+                work += self.durations[k];
+                members.push(k);
+                if est + work > limit {
+                    for &k in &members {
+                        let (s, d) = (self.start(k), self.durations[k]);
+                        reasons.push(Literal::ge(s, clamp(limit - work + 1)));
+                        reasons.push(Literal::le(s, clamp(limit - d)));
+                        self.cite(k, reasons);
+                    }
+                    return true;
+                }
+            }
+        }
+        false
+    }
 }

@@ -10,9 +10,10 @@
 use std::cmp::Reverse;
 
 use crate::{
-    Constraint, EventSet, ModelError, PropagationCtx, Propagator, VarId, Wipeout,
+    Constraint, EventSet, ExplainCtx, Literal, LiteralRelation, ModelError, PropagationCtx,
+    Propagator, VarId, Wipeout,
     constraints::{
-        scheduling::sweep,
+        scheduling::{Snapshot, clamp, sweep},
         util::{Args, invalid},
     },
     revision::Priority,
@@ -499,6 +500,218 @@ impl Resource {
         }
     }
 
+    /// The tasks that surely take something (present, positive least duration and requirement)
+    /// as explanations see them at `ctx`'s moment: least durations and requirements, cited by
+    /// `dᵢ ≥ …`, `hᵢ ≥ …` and `presentᵢ ≥ 1`, and the largest capacity, by `b ≤ …`. Tasks of
+    /// zero least duration (a strict resource's) are left out, and with them what they infer.
+    ///
+    /// Task `assume` (if any) is taken as present, its presence not cited: what the snapshot then
+    /// explains shows it absent. Returns each task's place in the snapshot too.
+    fn snapshot(
+        &self,
+        ctx: &ExplainCtx<'_>,
+        assume: Option<usize>,
+    ) -> (Snapshot, Vec<Option<usize>>) {
+        let lb = |arg: usize| i64::from(ctx.bounds(self.var(arg)).0);
+        let mut snapshot = Snapshot::default();
+        snapshot.capacity = match self.capacity {
+            Some(c) => {
+                let most = ctx.bounds(self.var(c)).1;
+                snapshot.capacity_given.push(Literal::le(self.var(c), most));
+                i64::from(most)
+            }
+            None => 1,
+        };
+        snapshot.energy = self.capacity.is_some();
+        let mut places = vec![None; self.tasks.len()];
+        for (i, t) in self.tasks.iter().enumerate() {
+            let present = assume == Some(i) || t.presence.is_none_or(|p| lb(p) >= 1);
+            let dmin = lb(t.duration).max(0);
+            let rmin = t.height.map_or(1, |h| lb(h).max(0));
+            // A strict resource's tasks of no duration still may not lie inside others.
+            let zero = self.strict && dmin == 0;
+            if !present || (dmin == 0 && !zero) || rmin == 0 {
+                continue;
+            }
+            let mut given = Vec::new();
+            if dmin > 0 {
+                given.push(Literal::ge(self.var(t.duration), dmin as i32));
+            }
+            if let Some(h) = t.height {
+                given.push(Literal::ge(self.var(h), rmin as i32));
+            }
+            if let Some(p) = t.presence
+                && assume != Some(i)
+            {
+                given.push(Literal::ge(self.var(p), 1));
+            }
+            places[i] = Some(snapshot.starts.len());
+            let unary = self.capacity.is_none() || 2 * rmin > snapshot.capacity;
+            if unary {
+                snapshot.unary.push(snapshot.starts.len());
+            }
+            snapshot.starts.push(self.var(t.start));
+            snapshot.durations.push(dmin);
+            snapshot.heights.push(rmin);
+            snapshot.given.push(given);
+        }
+        (snapshot, places)
+    }
+
+    /// Explains a start's bound by time-tabling, a detectable precedence, unary or cumulative
+    /// edge-finding over the tasks that surely take something (see [`Resource::snapshot`]); the
+    /// basic bounds (sizes not negative, presences 0 or 1) by nothing; an absent task by what
+    /// would fail were it present; the capacity's least value by a task's requirement or the
+    /// compulsory parts at a point; a requirement's largest value by the capacity or the room
+    /// the others' compulsory parts leave; a duration's largest value by the points where the
+    /// task does not fit within reach of each start; forward checking's removals by the rest of
+    /// the scope's values.
+    fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        let start = reasons.len();
+        let (snapshot, places) = self.snapshot(ctx, None);
+        if snapshot.explain_change(literal, ctx, reasons) {
+            return true;
+        }
+        reasons.truncate(start);
+        let var = literal.var;
+        let (lb, ub) = ctx.bounds(var);
+        let v = i64::from(literal.value);
+        // A bound lands on the nearest value left; the values passed were holes already.
+        let (mut from_below, mut from_above) = (v, v);
+        if ctx.has_holes(var) {
+            while from_below > i64::from(lb) && !ctx.contains(var, clamp(from_below - 1)) {
+                from_below -= 1;
+            }
+            while from_above < i64::from(ub) && !ctx.contains(var, clamp(from_above + 1)) {
+                from_above += 1;
+            }
+        }
+        let (ge, le) = match literal.relation {
+            LiteralRelation::Ge => (true, false),
+            LiteralRelation::Le => (false, true),
+            LiteralRelation::Eq => (i64::from(lb) < v, i64::from(ub) > v),
+            LiteralRelation::Ne => return self.fixed_reason(Some(var), ctx, reasons),
+        };
+        if ge && le {
+            // Only a presence is cut from both sides at once, to 0 or 1, which needs no reason.
+            let presence = self
+                .tasks
+                .iter()
+                .any(|t| t.presence.is_some_and(|p| self.var(p) == var));
+            return presence && from_below <= 0 && from_above >= 1;
+        }
+        // A fixing from one side rests on the other side's bound too.
+        if literal.relation == LiteralRelation::Eq {
+            reasons.push(if ge {
+                Literal::le(var, ub)
+            } else {
+                Literal::ge(var, lb)
+            });
+        }
+        let lb_of = |arg: usize| i64::from(ctx.bounds(self.var(arg)).0);
+        for (i, t) in self.tasks.iter().enumerate() {
+            let is = |arg: Option<usize>| arg.is_some_and(|a| self.var(a) == var);
+            // Durations and requirements are not negative; presences are 0 or 1.
+            if ge && from_below <= 0 && (is(Some(t.duration)) || is(t.height) || is(t.presence)) {
+                return true;
+            }
+            if le && from_above >= 1 && is(t.presence) {
+                return true;
+            }
+            if le && from_above < 1 && is(t.presence) {
+                // Absent: were it present, the resource would fail.
+                let mark = reasons.len();
+                let (assumed, places) = self.snapshot(ctx, Some(i));
+                if places[i].is_some() && assumed.explain_overload(ctx, reasons) {
+                    return true;
+                }
+                reasons.truncate(mark);
+            }
+            if le
+                && is(Some(t.duration))
+                && let Some(k) = places[i]
+            {
+                // Every start it has meets a point where it does not fit, soon enough.
+                let mark = reasons.len();
+                if snapshot.duration_reason(k, from_above, ctx, reasons) {
+                    return true;
+                }
+                reasons.truncate(mark);
+            }
+            let running = t.presence.is_none_or(|p| lb_of(p) >= 1) && lb_of(t.duration) >= 1;
+            if le && is(t.height) && running {
+                // A task that runs needs its requirement at some time: at most the capacity.
+                if let Some(c) = self.capacity
+                    && from_above >= i64::from(ctx.bounds(self.var(c)).1)
+                {
+                    reasons.push(Literal::le(self.var(c), ctx.bounds(self.var(c)).1));
+                    reasons.push(Literal::ge(self.var(t.duration), 1));
+                    if let Some(p) = t.presence {
+                        reasons.push(Literal::ge(self.var(p), 1));
+                    }
+                    return true;
+                }
+                let mark = reasons.len();
+                if let Some(k) = places[i]
+                    && snapshot.room_reason(k, from_above, ctx, reasons)
+                {
+                    return true;
+                }
+                reasons.truncate(mark);
+            }
+        }
+        if ge && self.capacity.is_some_and(|c| self.var(c) == var) && !self.tasks.is_empty() {
+            if from_below <= 0 {
+                return true;
+            }
+            // A task that runs needs its requirement.
+            for t in &self.tasks {
+                let running = t.presence.is_none_or(|p| lb_of(p) >= 1) && lb_of(t.duration) >= 1;
+                if let Some(h) = t.height
+                    && running
+                    && lb_of(h) >= from_below
+                {
+                    reasons.push(Literal::ge(self.var(h), clamp(from_below)));
+                    reasons.push(Literal::ge(self.var(t.duration), 1));
+                    if let Some(p) = t.presence {
+                        reasons.push(Literal::ge(self.var(p), 1));
+                    }
+                    return true;
+                }
+            }
+            if snapshot.peak_reason(from_below, ctx, reasons) {
+                return true;
+            }
+        }
+        reasons.truncate(start);
+        false
+    }
+
+    /// Explains a failure by an overloaded point, a task pushed onto no value, a pair that
+    /// cannot be ordered or an overloaded task interval of the unary part, among the tasks that
+    /// surely take something.
+    fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        self.snapshot(ctx, None).0.explain_overload(ctx, reasons)
+            || self.fixed_reason(None, ctx, reasons)
+    }
+
+    /// Forward checking's removals and failures, once every scope variable but `except` is
+    /// fixed: those values, which the checker refused with the removed one (or as they are).
+    /// Returns false, citing nothing, while some other variable is not fixed.
+    fn fixed_reason(
+        &self,
+        except: Option<VarId>,
+        ctx: &ExplainCtx<'_>,
+        reasons: &mut Vec<Literal>,
+    ) -> bool {
+        let others = self.args.scope.iter().filter(|&&v| Some(v) != except);
+        if others.clone().any(|&v| ctx.bounds(v).0 != ctx.bounds(v).1) {
+            return false;
+        }
+        reasons.extend(others.map(|&v| Literal::eq(v, ctx.bounds(v).0)));
+        true
+    }
+
     /// Whether task `i` runs in the assignment `values`.
     fn runs(&self, values: &[i32], i: usize) -> bool {
         self.tasks[i]
@@ -699,6 +912,20 @@ impl Propagator for VarCumulative {
         self.resource.revise(ctx)
     }
 
+    /// A start's bound by time-tabling over the least durations and requirements (lifted
+    /// pointwise reasons that cite them, Schutt et al. 2011), a detectable precedence or
+    /// edge-finding; sizes, requirements, presences and the capacity by the rules that bound
+    /// them.
+    fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        self.resource.explain(literal, ctx, reasons)
+    }
+
+    /// An overload among the tasks that surely take something, or the fixed values forward
+    /// checking refused.
+    fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        self.resource.explain_failure(ctx, reasons)
+    }
+
     fn subscribe(&self, _position: usize) -> EventSet {
         EventSet::BOUNDS
     }
@@ -761,6 +988,20 @@ impl Constraint for VarDisjunctive {
 impl Propagator for VarDisjunctive {
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         self.resource.revise(ctx)
+    }
+
+    /// A start's bound by time-tabling over the least durations and requirements (lifted
+    /// pointwise reasons that cite them, Schutt et al. 2011), a detectable precedence or
+    /// edge-finding; sizes, requirements, presences and the capacity by the rules that bound
+    /// them.
+    fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        self.resource.explain(literal, ctx, reasons)
+    }
+
+    /// An overload among the tasks that surely take something, or the fixed values forward
+    /// checking refused.
+    fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        self.resource.explain_failure(ctx, reasons)
     }
 
     fn subscribe(&self, _position: usize) -> EventSet {
