@@ -289,17 +289,18 @@ fn check_fixpoint(
 /// of the catalogue explains each of its inferences.
 const UNEXPLAINED: &[&str] = &[
     "Conjunction",
+    "Compare",
+    "ReifiedCompare",
+    "Reified",
     "Parity",
     "Circuit",
     "GlobalCardinality",
     "LexLess",
-    "NotEqual",
     "ValuePrecede",
     "ArgExtremum",
     "Increasing",
     "Diffn",
     "BinPacking",
-    "Predicate",
     "Regular",
     "CostRegular",
     "SetIn",
@@ -309,8 +310,6 @@ const UNEXPLAINED: &[&str] = &[
     "AllDifferentExcept",
     "VarCumulative",
     "VarDisjunctive",
-    "Reified",
-    "ReifiedCompare",
     "AllDifferent",
     "Table",
     "Cumulative",
@@ -325,7 +324,6 @@ const UNEXPLAINED: &[&str] = &[
     "BoolSum",
     "Clause",
     "BoolAnd",
-    "Compare",
 ];
 
 /// Whether `constraint` may leave changes to the learner's fallback ([`UNEXPLAINED`]).
