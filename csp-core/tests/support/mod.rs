@@ -320,8 +320,6 @@ const UNEXPLAINED: &[&str] = &[
     "Inverse",
     "Arithmetic",
     "Extremum",
-    "Linear",
-    "BoolSum",
     "Clause",
     "BoolAnd",
 ];
