@@ -288,11 +288,9 @@ fn check_fixpoint(
 /// a failure unexplained, to be explained by the domains of their scope. Every other constraint
 /// of the catalogue explains each of its inferences.
 const UNEXPLAINED: &[&str] = &[
-    "Conjunction",
     "Compare",
     "ReifiedCompare",
     "Reified",
-    "Parity",
     "Circuit",
     "GlobalCardinality",
     "LexLess",
@@ -320,8 +318,6 @@ const UNEXPLAINED: &[&str] = &[
     "Inverse",
     "Arithmetic",
     "Extremum",
-    "Clause",
-    "BoolAnd",
 ];
 
 /// Whether `constraint` may leave changes to the learner's fallback ([`UNEXPLAINED`]).
