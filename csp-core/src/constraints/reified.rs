@@ -1,7 +1,6 @@
 use crate::{
-    CheckCtx, Constraint, EventSet, ExplainCtx, Literal, LiteralRelation, ModelError,
-    PropagationCtx, Propagator, Slots, StateLayout, ValueEnumeration, VarId, Wipeout,
-    revision::Priority,
+    CheckCtx, Constraint, EventSet, ExplainCtx, Literal, ModelError, PropagationCtx, Propagator,
+    Slots, StateLayout, ValueEnumeration, VarId, Wipeout, revision::Priority,
 };
 
 /// The widest range between a variable's bounds whose missing values [`explain_by_domains`]

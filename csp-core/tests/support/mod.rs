@@ -316,8 +316,6 @@ const UNEXPLAINED: &[&str] = &[
     "Element",
     "VarElement",
     "Inverse",
-    "Arithmetic",
-    "Extremum",
 ];
 
 /// Whether `constraint` may leave changes to the learner's fallback ([`UNEXPLAINED`]).
