@@ -589,7 +589,7 @@ impl Propagator for Arithmetic {
     /// learner's default.
     ///
     /// A change that needed the holes (the enumeration's domain consistency), or a variable in
-    /// two places, is explained by supports ([`explain_by_supports`]): every tuple that would
+    /// two places, is explained by supports (`explain_by_supports`): every tuple that would
     /// have kept a value the change took is blocked by a value missing from another variable.
     fn explain(
         &self,
@@ -607,7 +607,7 @@ impl Propagator for Arithmetic {
     }
 
     /// No tuple of the variables' values is a solution: each pair of inputs within their bounds
-    /// is blocked by a value missing from one of the three ([`Arithmetic::explain_by_inputs`]).
+    /// is blocked by a value missing from one of the three (`Arithmetic::explain_by_inputs`).
     fn explain_failure(
         &self,
         ctx: &crate::ExplainCtx<'_>,
@@ -1634,7 +1634,7 @@ impl Propagator for Extremum {
         explain_by_supports(self, Some(literal), ctx, reasons)
     }
 
-    /// By supports ([`explain_by_supports`]), while the scope's bounds span few tuples.
+    /// By supports (`explain_by_supports`), while the scope's bounds span few tuples.
     fn explain_failure(
         &self,
         ctx: &crate::ExplainCtx<'_>,

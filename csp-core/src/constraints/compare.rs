@@ -598,7 +598,7 @@ impl Constraint for Compare {
 
 impl Propagator for Compare {
     /// `≤` and `≥` by the one bound of the partner that moved the bound, `=` and `≠` by the
-    /// partner's literal (see [`Compare::explain_by_partner`]).
+    /// partner's literal (see `Compare::explain_by_partner`).
     fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
         self.explain_change(literal, ctx, reasons)
     }

@@ -700,7 +700,7 @@ impl Propagator for Linear {
         )
     }
 
-    /// A sum whose bounds cannot meet the right-hand side (see [`explain_bounds_failure`]); a
+    /// A sum whose bounds cannot meet the right-hand side (see `explain_bounds_failure`); a
     /// disequality by the values of its terms, all fixed to a sum of `c`.
     fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
         if self.relation != Relation::NotEqual {

@@ -168,7 +168,7 @@ impl Propagator for Predicate {
     }
 
     /// A removal of `value` from one side by the other side's values, none of which supported it
-    /// (see [`Predicate::explain_unsupported`]).
+    /// (see `Predicate::explain_unsupported`).
     fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
         if literal.relation != LiteralRelation::Ne || !self.scope.contains(&literal.var) {
             return false;

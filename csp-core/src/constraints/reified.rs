@@ -260,7 +260,7 @@ impl Propagator for Reified {
     /// from its disentailment, explained as the wrapped constraint's failure there
     /// ([`Propagator::explain_failure`]); `b = 1` from its entailment, explained as its
     /// negation's failure. Where the wrapped constraint (or its negation) has no explanation of
-    /// its own, the domains of its scope explain the change ([`explain_by_domains`]), as the
+    /// its own, the domains of its scope explain the change (`explain_by_domains`), as the
     /// learner's default would, but without giving up the explanations the wrapped constraint
     /// has.
     fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
