@@ -12,9 +12,11 @@ use crate::{
     ValueEnumeration, VarId, Wipeout, revision::Priority,
 };
 
-/// A Boolean variable or its negation.
+/// A 0/1 variable taken positively or negatively: the variable itself (true when it is 1) or its
+/// negation (true when it is 0), as clauses and conjunctions are stated. Not the learner's
+/// [`crate::Literal`], a condition on an integer variable's domain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Literal {
+pub struct SignedBool {
     /// The 0/1 variable.
     pub var: VarId,
     /// Whether the literal is the variable itself (true when the variable is 1) or its negation
@@ -22,10 +24,10 @@ pub struct Literal {
     pub positive: bool,
 }
 
-impl Literal {
+impl SignedBool {
     /// The literal `var` (true when `var = 1`).
     pub fn positive(var: VarId) -> Self {
-        Literal {
+        SignedBool {
             var,
             positive: true,
         }
@@ -33,7 +35,7 @@ impl Literal {
 
     /// The literal `¬var` (true when `var = 0`).
     pub fn negative(var: VarId) -> Self {
-        Literal {
+        SignedBool {
             var,
             positive: false,
         }
@@ -41,7 +43,7 @@ impl Literal {
 
     /// The opposite literal.
     pub fn negated(self) -> Self {
-        Literal {
+        SignedBool {
             var: self.var,
             positive: !self.positive,
         }
@@ -201,7 +203,7 @@ struct Gathered {
     conflict: bool,
 }
 
-fn gather(literals: impl IntoIterator<Item = Literal>) -> Gathered {
+fn gather(literals: impl IntoIterator<Item = SignedBool>) -> Gathered {
     let mut scope = Vec::new();
     let mut seen: HashMap<VarId, (usize, bool)> = HashMap::new();
     let mut lits = Vec::new();
@@ -342,13 +344,13 @@ impl Clause {
         Self::from_literals(
             positive
                 .iter()
-                .map(|&v| Literal::positive(v))
-                .chain(negative.iter().map(|&v| Literal::negative(v))),
+                .map(|&v| SignedBool::positive(v))
+                .chain(negative.iter().map(|&v| SignedBool::negative(v))),
         )
     }
 
     /// The disjunction of `literals`.
-    pub fn from_literals(literals: impl IntoIterator<Item = Literal>) -> Self {
+    pub fn from_literals(literals: impl IntoIterator<Item = SignedBool>) -> Self {
         let gathered = gather(literals);
         Clause::laid_out(gathered.scope, gathered.lits, gathered.conflict)
     }
@@ -606,7 +608,7 @@ pub struct BoolAnd {
 
 impl BoolAnd {
     /// `r ↔ ∧ literals`.
-    pub fn new(r: Literal, literals: impl IntoIterator<Item = Literal>) -> Self {
+    pub fn new(r: SignedBool, literals: impl IntoIterator<Item = SignedBool>) -> Self {
         let conjunction = gather(literals);
         let mut scope = conjunction.scope;
         let r_slot = scope.iter().position(|&v| v == r.var).unwrap_or_else(|| {
