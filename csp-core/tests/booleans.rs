@@ -5,7 +5,7 @@
 
 mod support;
 
-use csp_core::constraints::{BoolAnd, Clause, Literal, Parity, Reified};
+use csp_core::constraints::{BoolAnd, Clause, Parity, Reified, SignedBool};
 use proptest::prelude::*;
 use support::{Case, Level, check, check_reified, config, var, walk_strategy};
 
@@ -34,11 +34,11 @@ fn holds(t: &[i32], (v, positive): (usize, bool)) -> bool {
     t[v] == i32::from(positive)
 }
 
-fn to_literal((v, positive): (usize, bool)) -> Literal {
+fn to_literal((v, positive): (usize, bool)) -> SignedBool {
     if positive {
-        Literal::positive(var(v))
+        SignedBool::positive(var(v))
     } else {
-        Literal::negative(var(v))
+        SignedBool::negative(var(v))
     }
 }
 
@@ -83,9 +83,9 @@ proptest! {
                     // r ↔ ∨ positive ∨ ¬negative, as ¬r ↔ ∧ ¬positive ∧ negative.
                     let literals = positive
                         .iter()
-                        .map(|&v| Literal::negative(v))
-                        .chain(negative.iter().map(|&v| Literal::positive(v)));
-                    Box::new(BoolAnd::new(Literal::negative(var(n)), literals))
+                        .map(|&v| SignedBool::negative(v))
+                        .chain(negative.iter().map(|&v| SignedBool::positive(v)));
+                    Box::new(BoolAnd::new(SignedBool::negative(var(n)), literals))
                 },
                 oracle: &reified_oracle,
                 level: Level::Domain,
@@ -147,18 +147,18 @@ proptest! {
         let build = || -> Box<dyn csp_core::Constraint> {
             Box::new(match shape {
                 // r ↔ ∧ inputs.
-                0 => BoolAnd::new(Literal::positive(r), inputs.iter().map(|&v| Literal::positive(v))),
+                0 => BoolAnd::new(SignedBool::positive(r), inputs.iter().map(|&v| SignedBool::positive(v))),
                 // r ↔ ∨ inputs, as ¬r ↔ ∧ ¬inputs.
-                1 => BoolAnd::new(Literal::negative(r), inputs.iter().map(|&v| Literal::negative(v))),
+                1 => BoolAnd::new(SignedBool::negative(r), inputs.iter().map(|&v| SignedBool::negative(v))),
                 // r ↔ (a ≤ b), as ¬r ↔ a ∧ ¬b.
                 2 => BoolAnd::new(
-                    Literal::negative(r),
-                    [Literal::positive(inputs[0]), Literal::negative(inputs[1])],
+                    SignedBool::negative(r),
+                    [SignedBool::positive(inputs[0]), SignedBool::negative(inputs[1])],
                 ),
                 // r ↔ (a < b), as r ↔ ¬a ∧ b.
                 _ => BoolAnd::new(
-                    Literal::positive(r),
-                    [Literal::negative(inputs[0]), Literal::positive(inputs[1])],
+                    SignedBool::positive(r),
+                    [SignedBool::negative(inputs[0]), SignedBool::positive(inputs[1])],
                 ),
             })
         };

@@ -10,7 +10,7 @@
 //! fixpoint of these propagators is unique). `Linear` also asserts, in debug builds, that its
 //! cells match the domains whenever it revises.
 
-use csp_core::constraints::{BoolAnd, BoolSum, Clause, Linear, Literal, Parity, Relation};
+use csp_core::constraints::{BoolAnd, BoolSum, Clause, Linear, Parity, Relation, SignedBool};
 use csp_core::{Model, ModelBuilder, Store, VarId};
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
@@ -100,9 +100,9 @@ fn build(specs: &[Spec]) -> Model {
         .collect();
     let lit = |(v, positive): (usize, bool)| {
         if positive {
-            Literal::positive(vars[v])
+            SignedBool::positive(vars[v])
         } else {
-            Literal::negative(vars[v])
+            SignedBool::negative(vars[v])
         }
     };
     for spec in specs {

@@ -5,8 +5,8 @@
 
 use csp_core::constraints::{
     AllDifferent, AllDifferentConsistency, Among, Arithmetic, BoolAnd, BoolSum, Clause, Compare,
-    Comparison, Cumulative, Disjunctive, Element, Extremum, Inverse, Linear,
-    Literal as BoolLiteral, Reification, Reified, ReifiedCompare, Relation, Table, VarElement,
+    Comparison, Cumulative, Disjunctive, Element, Extremum, Inverse, Linear, Reification, Reified,
+    ReifiedCompare, Relation, SignedBool, Table, VarElement,
 };
 use csp_core::{
     Cause, ExplainCtx, Literal, LiteralRelation as Rel, Model, ModelBuilder, Store, VarId,
@@ -290,11 +290,11 @@ fn global_model() -> impl Strategy<Value = (Model, Vec<(usize, bool, i32)>)> {
                     .unwrap(),
                 _ => builder
                     .post(BoolAnd::new(
-                        BoolLiteral::positive(vars[0]),
+                        SignedBool::positive(vars[0]),
                         [
-                            BoolLiteral::positive(vars[1]),
-                            BoolLiteral::negative(vars[2]),
-                            BoolLiteral::positive(vars[3]),
+                            SignedBool::positive(vars[1]),
+                            SignedBool::negative(vars[2]),
+                            SignedBool::positive(vars[3]),
                         ],
                     ))
                     .unwrap(),

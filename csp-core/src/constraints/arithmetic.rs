@@ -587,7 +587,157 @@ impl Propagator for Arithmetic {
     /// by enumerating them (up to 2¹⁶ tuples). A bound also rests on the variable's bound before
     /// it. A change that needed the holes (the enumeration's domain consistency) is left to the
     /// learner's default.
+    ///
+    /// A change that needed the holes (the enumeration's domain consistency), or a variable in
+    /// two places, is explained by supports (`explain_by_supports`): every tuple that would
+    /// have kept a value the change took is blocked by a value missing from another variable.
     fn explain(
+        &self,
+        literal: crate::Literal,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        let start = reasons.len();
+        if self.explain_by_bounds(literal, ctx, reasons) {
+            return true;
+        }
+        reasons.truncate(start);
+        self.explain_by_inputs(Some(literal), ctx, reasons)
+            || explain_by_supports(self, Some(literal), ctx, reasons)
+    }
+
+    /// No tuple of the variables' values is a solution: each pair of inputs within their bounds
+    /// is blocked by a value missing from one of the three (`Arithmetic::explain_by_inputs`).
+    fn explain_failure(
+        &self,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        self.explain_by_inputs(None, ctx, reasons) || explain_by_supports(self, None, ctx, reasons)
+    }
+
+    /// Enumeration when the inputs have few tuples; otherwise interval reasoning until nothing
+    /// changes, then enumeration if the domains have become small enough (so that a second call
+    /// changes nothing).
+    fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
+        if self.tuples(ctx) > ENUMERATION_BUDGET {
+            loop {
+                let before = self.snapshot(ctx);
+                self.narrow(ctx)?;
+                if self.snapshot(ctx) == before {
+                    break;
+                }
+            }
+            if self.tuples(ctx) > ENUMERATION_BUDGET {
+                return Ok(());
+            }
+        }
+        self.enumerate(ctx)
+    }
+
+    fn priority(&self) -> Priority {
+        Priority::Medium
+    }
+}
+
+impl Arithmetic {
+    /// [`explain_by_supports`] walking the inputs' pairs only, the result computed: every pair
+    /// within the inputs' bounds that would have kept a value the change took (for a failure,
+    /// every pair) has its `x`, its `y` or its result missing, and that value is cited (a missing
+    /// result first, which many pairs share), beside the bounds of the variables other than the
+    /// changed one. For three distinct variables whose inputs' bounds span at most 2¹⁶ pairs;
+    /// false otherwise, or when a pair is not blocked.
+    fn explain_by_inputs(
+        &self,
+        literal: Option<crate::Literal>,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        const BUDGET: i64 = 1 << 16;
+        let scope = &self.args.scope;
+        if scope.len() != self.args.slots.len() {
+            return false;
+        }
+        let output = self.output();
+        let changed = match literal {
+            Some(l) => match scope.iter().position(|&v| v == l.var) {
+                Some(c) => Some(c),
+                None => return false,
+            },
+            None => None,
+        };
+        let bounds: SmallVec<[(i32, i32); 3]> = scope.iter().map(|&v| ctx.bounds(v)).collect();
+        let (x_range, z_range) = (bounds[0], bounds[output]);
+        let y_range = if self.unary() { (0, 0) } else { bounds[1] };
+        let width = |(lo, hi): (i32, i32)| i64::from(hi) - i64::from(lo) + 1;
+        if width(x_range).saturating_mul(width(y_range)) > BUDGET {
+            return false;
+        }
+        let start = reasons.len();
+        for (i, &var) in scope.iter().enumerate() {
+            if Some(i) != changed {
+                reasons.push(crate::Literal::ge(var, bounds[i].0));
+                reasons.push(crate::Literal::le(var, bounds[i].1));
+            }
+        }
+        // The missing values cited so far, so that a pair another one blocks already adds
+        // nothing.
+        let mut cited: hashbrown::HashSet<crate::Literal> = hashbrown::HashSet::new();
+        // Whether the value of variable `i` is one the change took: only those pairs matter.
+        let taken = |i: usize, value: i32| match (literal, changed) {
+            (Some(l), Some(c)) if c == i => {
+                !l.holds_for(value) && ctx.contains_within(scope[i], value, bounds[i])
+            }
+            _ => true,
+        };
+        for u in x_range.0..=x_range.1 {
+            if !taken(0, u) {
+                continue;
+            }
+            for v in y_range.0..=y_range.1 {
+                if !self.unary() && !taken(1, v) {
+                    continue;
+                }
+                let Some(r) = self.eval(i64::from(u), i64::from(v)) else {
+                    continue;
+                };
+                let Ok(r) = i32::try_from(r) else { continue };
+                if !(z_range.0..=z_range.1).contains(&r) || !taken(output, r) {
+                    // Beyond the result's bounds (cited), or not a value the change took.
+                    continue;
+                }
+                // The pair's values, each with whether it was missing; the changed variable's
+                // was there (else `taken` passed it over).
+                let mut candidates: SmallVec<[crate::Literal; 3]> = SmallVec::new();
+                let mut consider = |i: usize, value: i32| {
+                    if Some(i) != changed && !ctx.contains_within(scope[i], value, bounds[i]) {
+                        candidates.push(crate::Literal::ne(scope[i], value));
+                    }
+                };
+                consider(output, r);
+                consider(0, u);
+                if !self.unary() {
+                    consider(1, v);
+                }
+                let Some(&first) = candidates.first() else {
+                    reasons.truncate(start);
+                    return false;
+                };
+                if !candidates.iter().any(|c| cited.contains(c)) {
+                    cited.insert(first);
+                    reasons.push(first);
+                }
+            }
+        }
+        if let Some(l) = literal {
+            ctx.push_own_bounds(l, reasons);
+        }
+        true
+    }
+
+    /// The explanation by the other variables' bounds alone (see [`Arithmetic::explain`]), or
+    /// false when the change needed more.
+    fn explain_by_bounds(
         &self,
         literal: crate::Literal,
         ctx: &crate::ExplainCtx<'_>,
@@ -676,29 +826,6 @@ impl Propagator for Arithmetic {
         crate::explain_by_bounds(&self.args.scope, x, ctx, reasons);
         true
     }
-
-    /// Enumeration when the inputs have few tuples; otherwise interval reasoning until nothing
-    /// changes, then enumeration if the domains have become small enough (so that a second call
-    /// changes nothing).
-    fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
-        if self.tuples(ctx) > ENUMERATION_BUDGET {
-            loop {
-                let before = self.snapshot(ctx);
-                self.narrow(ctx)?;
-                if self.snapshot(ctx) == before {
-                    break;
-                }
-            }
-            if self.tuples(ctx) > ENUMERATION_BUDGET {
-                return Ok(());
-            }
-        }
-        self.enumerate(ctx)
-    }
-
-    fn priority(&self) -> Priority {
-        Priority::Medium
-    }
 }
 
 /// Whether the bounds of a product's scope, `bounds` (`x`, `y`, `z` of `x · y = z`), imply the
@@ -741,6 +868,97 @@ fn product_settles(
 /// extremes over a box lie at its corners.
 fn product_range((a, b): (i128, i128), (c, d): (i128, i128)) -> (i128, i128) {
     hull([a * c, a * d, b * c, b * d]).expect("four products")
+}
+
+/// Explains by supports a change of `literal` made by `constraint` (or, without a literal, its
+/// failure), in the domains of `ctx`: every tuple of the scope's values within their bounds that
+/// satisfies the constraint and gives the changed variable a value the change took (for a
+/// failure, every such tuple) is blocked by a value missing from another variable, which is
+/// cited (`y ≠ v`), beside the other variables' bounds and, for a bound, the changed variable's
+/// own bound. This is the reason the enumeration's domain consistency rests on (the generic
+/// explanation of a table or extensional constraint by its missing supports, as in Katsirelos &
+/// Bacchus 2005, "Generalized nogoods in CSPs"). Returns false, with `reasons` as they were,
+/// when the bounds span more than 2¹⁶ tuples or a tuple is not blocked (the change came from
+/// elsewhere).
+pub(super) fn explain_by_supports(
+    constraint: &dyn Constraint,
+    literal: Option<crate::Literal>,
+    ctx: &crate::ExplainCtx<'_>,
+    reasons: &mut Vec<crate::Literal>,
+) -> bool {
+    const BUDGET: u64 = 1 << 16;
+    let scope = constraint.scope();
+    let bounds: SmallVec<[(i32, i32); 4]> = scope.iter().map(|&v| ctx.bounds(v)).collect();
+    let changed = literal.and_then(|l| scope.iter().position(|&v| v == l.var));
+    if literal.is_some() && changed.is_none() {
+        return false;
+    }
+    let mut tuples = 1u64;
+    for &(lo, hi) in &bounds {
+        let width = u64::try_from(i64::from(hi) - i64::from(lo) + 1).unwrap_or(u64::MAX);
+        tuples = tuples.saturating_mul(width);
+    }
+    if tuples > BUDGET {
+        return false;
+    }
+    let start = reasons.len();
+    for (i, &var) in scope.iter().enumerate() {
+        if Some(i) != changed {
+            reasons.push(crate::Literal::ge(var, bounds[i].0));
+            reasons.push(crate::Literal::le(var, bounds[i].1));
+        }
+    }
+    // The missing values cited so far (see `Arithmetic::explain_by_inputs`).
+    let mut cited: hashbrown::HashSet<crate::Literal> = hashbrown::HashSet::new();
+    let mut values: SmallVec<[i32; 4]> = bounds.iter().map(|b| b.0).collect();
+    loop {
+        let concerned = match (literal, changed) {
+            (Some(l), Some(c)) => !l.holds_for(values[c]),
+            _ => true,
+        };
+        if concerned && constraint.is_satisfied(&values) {
+            // The tuple must be blocked: the changed variable's value was there (else the
+            // learner's own bound covers it), so some other variable lacks its value.
+            let own_missing =
+                changed.is_some_and(|c| !ctx.contains_within(scope[c], values[c], bounds[c]));
+            if !own_missing {
+                let missing: SmallVec<[usize; 4]> = (0..scope.len())
+                    .filter(|&i| {
+                        Some(i) != changed && !ctx.contains_within(scope[i], values[i], bounds[i])
+                    })
+                    .collect();
+                if missing.is_empty() {
+                    reasons.truncate(start);
+                    return false;
+                }
+                // A literal cited already blocks it too; else the first missing value.
+                let blocked = missing
+                    .iter()
+                    .any(|&i| cited.contains(&crate::Literal::ne(scope[i], values[i])));
+                if !blocked {
+                    let reason = crate::Literal::ne(scope[missing[0]], values[missing[0]]);
+                    cited.insert(reason);
+                    reasons.push(reason);
+                }
+            }
+        }
+        // The next tuple, the last variable fastest.
+        let mut k = scope.len();
+        loop {
+            if k == 0 {
+                if let Some(l) = literal {
+                    ctx.push_own_bounds(l, reasons);
+                }
+                return true;
+            }
+            k -= 1;
+            if values[k] < bounds[k].1 {
+                values[k] += 1;
+                break;
+            }
+            values[k] = bounds[k].0;
+        }
+    }
 }
 
 /// Whether `w = x · y` for some `x` in `a..=b` and `y` in `c..=d`: a divisibility test for each
@@ -1396,25 +1614,33 @@ impl Propagator for Extremum {
         reasons: &mut Vec<crate::Literal>,
     ) -> bool {
         use crate::LiteralRelation as R;
-        // A variable in two places: left to the default.
-        if self.args.slots.len() != self.args.scope.len() {
-            return false;
-        }
-        let raised = match (literal.relation, self.maximum) {
-            (R::Ge, true) | (R::Le, false) => true,
-            (R::Le, true) | (R::Ge, false) => false,
-            (R::Eq | R::Ne, _) => return false,
-        };
         let start = reasons.len();
-        if self
-            .rule_reasons(literal.var, raised, ctx, reasons)
-            .is_none()
+        // A variable in two places, or a change that is no bound of one rule, by supports.
+        let raised = match (literal.relation, self.maximum) {
+            (R::Ge, true) | (R::Le, false) => Some(true),
+            (R::Le, true) | (R::Ge, false) => Some(false),
+            (R::Eq | R::Ne, _) => None,
+        };
+        if let Some(raised) = raised
+            && self.args.slots.len() == self.args.scope.len()
+            && self
+                .rule_reasons(literal.var, raised, ctx, reasons)
+                .is_some()
         {
-            reasons.truncate(start);
-            return false;
+            ctx.push_own_bounds(literal, reasons);
+            return true;
         }
-        ctx.push_own_bounds(literal, reasons);
-        true
+        reasons.truncate(start);
+        explain_by_supports(self, Some(literal), ctx, reasons)
+    }
+
+    /// By supports (`explain_by_supports`), while the scope's bounds span few tuples.
+    fn explain_failure(
+        &self,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        explain_by_supports(self, None, ctx, reasons)
     }
 
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {

@@ -6,7 +6,7 @@ use crate::{
     Slot, Slots, StateLayout, ValueEnumeration, VarId, Wipeout,
     constraints::{
         boolean::booleanise,
-        linear::{Relation, divide_bounds, explain_bounds, term_bounds},
+        linear::{Relation, divide_bounds, explain_bounds, explain_bounds_failure, term_bounds},
     },
     revision::Priority,
 };
@@ -331,13 +331,50 @@ impl Propagator for BoolSum {
         Priority::High
     }
 
-    /// The linear sum's explanations: each bound by the bounds of the other terms.
+    /// The linear sum's explanations: each bound by the bounds of the other terms. A Boolean's
+    /// cut to `{0, 1}` needs no reason.
     fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        let var = literal.var;
+        if self.scope[..self.booleans].contains(&var) {
+            let (lo, hi) = ctx.bounds(var);
+            // The cut to `{0, 1}` (the first revision's): a literal true of the Boolean values
+            // left then follows from the constraint alone.
+            if (lo < 0 || hi > 1)
+                && (0..=1).all(|v| !ctx.contains_within(var, v, (lo, hi)) || literal.holds_for(v))
+            {
+                return true;
+            }
+        }
         explain_bounds(
             &self.coefficients,
             &self.scope,
             self.relation == Relation::Equal,
+            self.rhs,
             literal,
+            ctx,
+            reasons,
+        )
+    }
+
+    /// The linear sum's explanation of a failure; a Boolean left without 0 and 1 by its own
+    /// bounds.
+    fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        for &b in &self.scope[..self.booleans] {
+            let (lo, hi) = ctx.bounds(b);
+            if (0..=1).all(|v| !ctx.contains_within(b, v, (lo, hi))) {
+                reasons.push(Literal::ge(b, lo));
+                reasons.push(Literal::le(b, hi));
+                for v in (0..=1).filter(|v| (lo..=hi).contains(v)) {
+                    reasons.push(Literal::ne(b, v));
+                }
+                return true;
+            }
+        }
+        explain_bounds_failure(
+            &self.coefficients,
+            &self.scope,
+            self.relation == Relation::Equal,
+            i128::from(self.rhs),
             ctx,
             reasons,
         )

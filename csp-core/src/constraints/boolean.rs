@@ -12,9 +12,11 @@ use crate::{
     ValueEnumeration, VarId, Wipeout, revision::Priority,
 };
 
-/// A Boolean variable or its negation.
+/// A 0/1 variable taken positively or negatively: the variable itself (true when it is 1) or its
+/// negation (true when it is 0), as clauses and conjunctions are stated. Not the learner's
+/// [`crate::Literal`], a condition on an integer variable's domain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Literal {
+pub struct SignedBool {
     /// The 0/1 variable.
     pub var: VarId,
     /// Whether the literal is the variable itself (true when the variable is 1) or its negation
@@ -22,10 +24,10 @@ pub struct Literal {
     pub positive: bool,
 }
 
-impl Literal {
+impl SignedBool {
     /// The literal `var` (true when `var = 1`).
     pub fn positive(var: VarId) -> Self {
-        Literal {
+        SignedBool {
             var,
             positive: true,
         }
@@ -33,7 +35,7 @@ impl Literal {
 
     /// The literal `¬var` (true when `var = 0`).
     pub fn negative(var: VarId) -> Self {
-        Literal {
+        SignedBool {
             var,
             positive: false,
         }
@@ -41,7 +43,7 @@ impl Literal {
 
     /// The opposite literal.
     pub fn negated(self) -> Self {
-        Literal {
+        SignedBool {
             var: self.var,
             positive: !self.positive,
         }
@@ -96,7 +98,7 @@ fn explain_by_clause(
     ctx: &crate::ExplainCtx<'_>,
     reasons: &mut Vec<crate::Literal>,
 ) -> bool {
-    if literal.holds_for(0) && literal.holds_for(1) {
+    if is_boolean_cut(literal, ctx) {
         return true;
     }
     let value = if literal.holds_for(1) { 1 } else { 0 };
@@ -128,6 +130,63 @@ fn explain_by_clause(
     unit
 }
 
+/// Whether `literal`, a change of a Boolean variable, is the first revision's cut of its domain
+/// to `{0, 1}` and no more: then the constraint alone implies it.
+fn is_boolean_cut(literal: crate::Literal, ctx: &crate::ExplainCtx<'_>) -> bool {
+    let bounds = ctx.bounds(literal.var);
+    (0..=1).all(|v| !ctx.contains_within(literal.var, v, bounds) || literal.holds_for(v))
+        && (bounds.0 < 0 || bounds.1 > 1 || (literal.holds_for(0) && literal.holds_for(1)))
+}
+
+/// Explains a failure by a variable of `scope` left without 0 and 1 (its cut to `{0, 1}` refused):
+/// its bounds and its missing Boolean values between them. False if every variable has one.
+fn explain_not_boolean(
+    scope: &[VarId],
+    ctx: &crate::ExplainCtx<'_>,
+    reasons: &mut Vec<crate::Literal>,
+) -> bool {
+    for &var in scope {
+        let bounds = ctx.bounds(var);
+        if (0..=1).all(|v| !ctx.contains_within(var, v, bounds)) {
+            reasons.push(crate::Literal::ge(var, bounds.0));
+            reasons.push(crate::Literal::le(var, bounds.1));
+            for v in (0..=1).filter(|v| (bounds.0..=bounds.1).contains(v)) {
+                reasons.push(crate::Literal::ne(var, v));
+            }
+            return true;
+        }
+    }
+    false
+}
+
+/// Explains a failure by a clause over `scope`'s literals whose every literal is false in `ctx`:
+/// the negation of each. False, with `reasons` as they were, if one is not false.
+fn explain_false_clause(
+    scope: &[VarId],
+    clause: impl Iterator<Item = Lit>,
+    ctx: &crate::ExplainCtx<'_>,
+    reasons: &mut Vec<crate::Literal>,
+) -> bool {
+    let start = reasons.len();
+    for lit in clause {
+        let var = scope[lit.slot];
+        let (lo, hi) = ctx.bounds(var);
+        let reason = if lit.positive {
+            (hi <= 0).then(|| crate::Literal::le(var, 0))
+        } else {
+            (lo >= 1).then(|| crate::Literal::ge(var, 1))
+        };
+        match reason {
+            Some(reason) => reasons.push(reason),
+            None => {
+                reasons.truncate(start);
+                return false;
+            }
+        }
+    }
+    true
+}
+
 /// Cuts every scope variable to `{0, 1}`.
 pub(super) fn booleanise(scope: &[VarId], ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
     for &var in scope {
@@ -144,7 +203,7 @@ struct Gathered {
     conflict: bool,
 }
 
-fn gather(literals: impl IntoIterator<Item = Literal>) -> Gathered {
+fn gather(literals: impl IntoIterator<Item = SignedBool>) -> Gathered {
     let mut scope = Vec::new();
     let mut seen: HashMap<VarId, (usize, bool)> = HashMap::new();
     let mut lits = Vec::new();
@@ -285,13 +344,13 @@ impl Clause {
         Self::from_literals(
             positive
                 .iter()
-                .map(|&v| Literal::positive(v))
-                .chain(negative.iter().map(|&v| Literal::negative(v))),
+                .map(|&v| SignedBool::positive(v))
+                .chain(negative.iter().map(|&v| SignedBool::negative(v))),
         )
     }
 
     /// The disjunction of `literals`.
-    pub fn from_literals(literals: impl IntoIterator<Item = Literal>) -> Self {
+    pub fn from_literals(literals: impl IntoIterator<Item = SignedBool>) -> Self {
         let gathered = gather(literals);
         Clause::laid_out(gathered.scope, gathered.lits, gathered.conflict)
     }
@@ -354,6 +413,17 @@ impl Propagator for Clause {
                 ctx,
                 reasons,
             )
+    }
+
+    /// A variable left without a Boolean value, or every literal false.
+    fn explain_failure(
+        &self,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        explain_not_boolean(&self.scope, ctx, reasons)
+            || (!self.tautology
+                && explain_false_clause(&self.scope, self.lits.iter().copied(), ctx, reasons))
     }
 
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
@@ -445,6 +515,35 @@ impl Constraint for Conjunction {
 }
 
 impl Propagator for Conjunction {
+    /// Every literal holds unconditionally: the constraint alone makes each one true.
+    fn explain(
+        &self,
+        literal: crate::Literal,
+        _ctx: &crate::ExplainCtx<'_>,
+        _reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        self.lits.iter().any(|lit| {
+            self.scope[lit.slot] == literal.var && literal.holds_for(i32::from(lit.positive))
+        })
+    }
+
+    /// A literal whose value its variable lacks.
+    fn explain_failure(
+        &self,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        self.lits.iter().any(|lit| {
+            let var = self.scope[lit.slot];
+            let value = i32::from(lit.positive);
+            let missing = !ctx.contains(var, value);
+            if missing {
+                reasons.push(crate::Literal::ne(var, value));
+            }
+            missing
+        })
+    }
+
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         for lit in &self.lits {
             lit.make_true(&self.scope, ctx)?;
@@ -509,7 +608,7 @@ pub struct BoolAnd {
 
 impl BoolAnd {
     /// `r ↔ ∧ literals`.
-    pub fn new(r: Literal, literals: impl IntoIterator<Item = Literal>) -> Self {
+    pub fn new(r: SignedBool, literals: impl IntoIterator<Item = SignedBool>) -> Self {
         let conjunction = gather(literals);
         let mut scope = conjunction.scope;
         let r_slot = scope.iter().position(|&v| v == r.var).unwrap_or_else(|| {
@@ -588,10 +687,13 @@ impl Propagator for BoolAnd {
         ctx: &crate::ExplainCtx<'_>,
         reasons: &mut Vec<crate::Literal>,
     ) -> bool {
-        if self.contradiction {
-            return false;
-        }
         let r = self.r();
+        if self.contradiction {
+            // A conjunct with both signs is false, so `r` is false by the constraint alone.
+            return is_boolean_cut(literal, ctx)
+                || (self.scope[r.slot] == literal.var
+                    && literal.holds_for(i32::from(!r.positive)));
+        }
         explain_by_clause(
             &self.scope,
             self.long.iter().copied(),
@@ -607,6 +709,26 @@ impl Propagator for BoolAnd {
                 reasons,
             )
         })
+    }
+
+    /// A variable left without a Boolean value, `r` true under a contradiction, or one of the
+    /// clauses `r ∨ ¬l₁ ∨ …` and `¬r ∨ lᵢ` with every literal false.
+    fn explain_failure(
+        &self,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        if explain_not_boolean(&self.scope, ctx, reasons) {
+            return true;
+        }
+        let r = self.r();
+        if self.contradiction {
+            return explain_false_clause(&self.scope, [r.negated()].into_iter(), ctx, reasons);
+        }
+        explain_false_clause(&self.scope, self.long.iter().copied(), ctx, reasons)
+            || self.conjuncts().any(|l| {
+                explain_false_clause(&self.scope, [r.negated(), l].into_iter(), ctx, reasons)
+            })
     }
 
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
@@ -799,7 +921,81 @@ impl Constraint for Parity {
     }
 }
 
+impl Parity {
+    /// Pushes the values of every scope variable but `skip`, all fixed in `ctx`, and returns
+    /// their parity (true: odd); `None`, with `reasons` as they were, if one is open.
+    fn push_fixed(
+        &self,
+        skip: Option<VarId>,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> Option<bool> {
+        let start = reasons.len();
+        let mut odd = false;
+        for &v in &self.scope {
+            if Some(v) == skip {
+                continue;
+            }
+            match ctx.bounds(v) {
+                (lo, hi) if lo == hi => {
+                    odd ^= lo != 0;
+                    reasons.push(crate::Literal::eq(v, lo));
+                }
+                _ => {
+                    reasons.truncate(start);
+                    return None;
+                }
+            }
+        }
+        Some(odd)
+    }
+}
+
 impl Propagator for Parity {
+    /// The last variable fixed by the values of all the others.
+    fn explain(
+        &self,
+        literal: crate::Literal,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        if !self.scope.contains(&literal.var) {
+            return false;
+        }
+        if is_boolean_cut(literal, ctx) {
+            return true;
+        }
+        let start = reasons.len();
+        match self.push_fixed(Some(literal.var), ctx, reasons) {
+            Some(odd) if literal.holds_for(i32::from(odd != self.odd)) => true,
+            Some(_) => {
+                reasons.truncate(start);
+                false
+            }
+            None => false,
+        }
+    }
+
+    /// A variable left without a Boolean value, or every variable fixed to the wrong parity.
+    fn explain_failure(
+        &self,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        if explain_not_boolean(&self.scope, ctx, reasons) {
+            return true;
+        }
+        let start = reasons.len();
+        match self.push_fixed(None, ctx, reasons) {
+            Some(odd) if odd != self.odd => true,
+            Some(_) => {
+                reasons.truncate(start);
+                false
+            }
+            None => false,
+        }
+    }
+
     /// The cells only decide when to run: with at most one variable left unfixed by their count, the
     /// revision counts again from the domains.
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {

@@ -1,8 +1,8 @@
 use smallvec::SmallVec;
 
 use crate::{
-    CheckCtx, Constraint, EventSet, ModelError, PropagationCtx, Propagator, ValueEnumeration,
-    VarId, Wipeout,
+    CheckCtx, Constraint, EventSet, ExplainCtx, Literal, LiteralRelation as R, ModelError,
+    PropagationCtx, Propagator, ValueEnumeration, VarId, Wipeout,
     constraints::{
         Reification,
         util::{LIST_BUDGET, clamp_i64, invalid, retain_values_where},
@@ -287,6 +287,12 @@ impl Compare {
     }
 }
 
+/// `value` as an `i32`, saturated at the type's ends: a literal on a bound beyond them holds
+/// (or fails) as the saturated one does.
+fn clamp_i32(value: i128) -> i32 {
+    i32::try_from(value).unwrap_or(if value < 0 { i32::MIN } else { i32::MAX })
+}
+
 /// Removes `value` from `var` if it is an `i32` at all.
 fn remove_i128(ctx: &mut PropagationCtx<'_>, var: VarId, value: i128) -> Result<(), Wipeout> {
     if let Ok(value) = i32::try_from(value) {
@@ -296,21 +302,148 @@ fn remove_i128(ctx: &mut PropagationCtx<'_>, var: VarId, value: i128) -> Result<
 }
 
 impl Compare {
-    /// The explanation of a change made by this comparison, or by a reification of it over
-    /// `scope` (its Boolean and the compared variables): `≤` and `≥` reason on bounds alone, so
-    /// the bounds of the scope's other variables explain any change of a bound. Reified, `=` and `≠`
-    /// (and a removal) have no explanation of their own here.
-    fn explain_by_bounds(
+    /// The explanation of a bound moved by `x ≤ y + c` or `x ≥ y + c` (or the same against a
+    /// constant): the one bound of the partner that the propagator read, just before the change
+    /// (`x ≤ y + c` sets `x ≤ ub(y) + c` and `y ≥ lb(x) − c`). A constant side needs no reason.
+    fn explain_inequality(
         &self,
-        scope: &[VarId],
-        literal: crate::Literal,
-        ctx: &crate::ExplainCtx<'_>,
-        reasons: &mut Vec<crate::Literal>,
+        literal: Literal,
+        ctx: &ExplainCtx<'_>,
+        reasons: &mut Vec<Literal>,
     ) -> bool {
-        if !matches!(self.op, Op::Le | Op::Ge) || literal.relation == crate::LiteralRelation::Ne {
+        let Some(y) = self.y() else {
+            return literal.var == self.x();
+        };
+        let x = self.x();
+        // The bound moved (or, on a domain of two values, the removal of the value it left
+        // behind) follows from the partner's bound on the same side.
+        let pushed = match self.op {
+            Op::Le if literal.var == x => Literal::le(y, ctx.ub(y)),
+            Op::Le if literal.var == y => Literal::ge(x, ctx.lb(x)),
+            Op::Ge if literal.var == x => Literal::ge(y, ctx.lb(y)),
+            Op::Ge if literal.var == y => Literal::le(x, ctx.ub(x)),
+            _ => return false,
+        };
+        reasons.push(pushed);
+        true
+    }
+
+    /// The explanation of a change made by this comparison alone (not reified): by bounds for
+    /// `≤` and `≥`, by the partner's literal for `=` and `≠`.
+    fn explain_change(
+        &self,
+        literal: Literal,
+        ctx: &ExplainCtx<'_>,
+        reasons: &mut Vec<Literal>,
+    ) -> bool {
+        match (self.op, self.y()) {
+            (Op::Le | Op::Ge, _) => self.explain_inequality(literal, ctx, reasons),
+            // Against a constant, every change follows from the constraint alone.
+            (Op::Eq | Op::Ne, None) => literal.var == self.x(),
+            (Op::Eq | Op::Ne, Some(_)) => self.explain_by_partner(literal, ctx, reasons),
+        }
+    }
+
+    /// Pushes literals true in `ctx` under which the comparison holds for every assignment, and
+    /// returns true; false (with `reasons` as they were) when the domains do not show that. The
+    /// negated comparison's explanation is this one's explanation of a failure, and a reified
+    /// comparison's of its Boolean.
+    fn explain_holds(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        let x = self.x();
+        let c = self.offset;
+        let (x_lo, x_hi) = ctx.bounds(x);
+        match (self.op, self.y()) {
+            (Op::Le, None) if i128::from(x_hi) <= c => reasons.push(Literal::le(x, x_hi)),
+            (Op::Ge, None) if i128::from(x_lo) >= c => reasons.push(Literal::ge(x, x_lo)),
+            // `x ≤ y + c` holds once `ub(x) − c ≤ lb(y)`: the weakest pair of bounds saying so.
+            (Op::Le, Some(y)) if i128::from(x_hi) <= i128::from(ctx.lb(y)) + c => {
+                reasons.push(Literal::le(x, x_hi));
+                reasons.push(Literal::ge(y, clamp_i32(i128::from(x_hi) - c)));
+            }
+            (Op::Ge, Some(y)) if i128::from(x_lo) >= i128::from(ctx.ub(y)) + c => {
+                reasons.push(Literal::ge(x, x_lo));
+                reasons.push(Literal::le(y, clamp_i32(i128::from(x_lo) - c)));
+            }
+            (Op::Eq, None) if x_lo == x_hi && i128::from(x_lo) == c => {
+                reasons.push(Literal::eq(x, x_lo));
+            }
+            (Op::Eq, Some(y)) => {
+                let (y_lo, y_hi) = ctx.bounds(y);
+                if x_lo != x_hi || y_lo != y_hi || i128::from(x_lo) != i128::from(y_lo) + c {
+                    return false;
+                }
+                reasons.push(Literal::eq(x, x_lo));
+                reasons.push(Literal::eq(y, y_lo));
+            }
+            (Op::Ne, _) => return self.explain_no_common_value(ctx, reasons),
+            _ => return false,
+        }
+        true
+    }
+
+    /// Pushes literals true in `ctx` under which `x` and the right side share no value (`x = y +
+    /// c` cannot hold), and returns true; false, with `reasons` as they were, when they share one
+    /// or the overlap of their bounds is too wide to list. Each side's bound is cited only where
+    /// it is the tighter one, and each value of the overlap by the one side that misses it.
+    fn explain_no_common_value(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        /// The widest overlap of the two sides' bounds whose values are listed.
+        const OVERLAP_BUDGET: i128 = 1 << 10;
+        let x = self.x();
+        let c = self.offset;
+        let x_bounds = ctx.bounds(x);
+        let (x_lo, x_hi) = (i128::from(x_bounds.0), i128::from(x_bounds.1));
+        let Some(y) = self.y() else {
+            let reason = if c < x_lo {
+                Literal::ge(x, x_bounds.0)
+            } else if c > x_hi {
+                Literal::le(x, x_bounds.1)
+            } else if !ctx.contains_within(x, clamp_i32(c), x_bounds) {
+                Literal::ne(x, clamp_i32(c))
+            } else {
+                return false;
+            };
+            reasons.push(reason);
+            return true;
+        };
+        let y_bounds = ctx.bounds(y);
+        let (r_lo, r_hi) = (i128::from(y_bounds.0) + c, i128::from(y_bounds.1) + c);
+        // Disjoint bounds: the one side's upper bound below the other's lower bound.
+        if x_hi < r_lo {
+            reasons.push(Literal::le(x, x_bounds.1));
+            reasons.push(Literal::ge(y, clamp_i32(x_hi + 1 - c)));
+            return true;
+        }
+        if r_hi < x_lo {
+            reasons.push(Literal::ge(x, x_bounds.0));
+            reasons.push(Literal::le(y, clamp_i32(x_lo - 1 - c)));
+            return true;
+        }
+        let (lo, hi) = (x_lo.max(r_lo), x_hi.min(r_hi));
+        if hi - lo >= OVERLAP_BUDGET {
             return false;
         }
-        crate::explain_by_bounds(scope, literal.var, ctx, reasons);
+        let start = reasons.len();
+        reasons.push(if x_lo >= r_lo {
+            Literal::ge(x, clamp_i32(lo))
+        } else {
+            Literal::ge(y, clamp_i32(lo - c))
+        });
+        reasons.push(if x_hi <= r_hi {
+            Literal::le(x, clamp_i32(hi))
+        } else {
+            Literal::le(y, clamp_i32(hi - c))
+        });
+        for v in lo..=hi {
+            let (v, w) = (clamp_i32(v), clamp_i32(v - c));
+            if !ctx.contains_within(x, v, x_bounds) {
+                reasons.push(Literal::ne(x, v));
+            } else if !ctx.contains_within(y, w, y_bounds) {
+                reasons.push(Literal::ne(y, w));
+            } else {
+                reasons.truncate(start);
+                return false;
+            }
+        }
         true
     }
 
@@ -322,11 +455,10 @@ impl Compare {
     /// holes, not only past the partner's bound.
     fn explain_by_partner(
         &self,
-        literal: crate::Literal,
-        ctx: &crate::ExplainCtx<'_>,
-        reasons: &mut Vec<crate::Literal>,
+        literal: Literal,
+        ctx: &ExplainCtx<'_>,
+        reasons: &mut Vec<Literal>,
     ) -> bool {
-        use crate::{Literal, LiteralRelation as R};
         /// The most values a bound's explanation walks; beyond it, the learner's default.
         const PASSED_BUDGET: i64 = 1 << 10;
         let Some(y) = self.y() else { return false };
@@ -356,55 +488,83 @@ impl Compare {
                 }
                 _ => false,
             },
+            // A fixed partner fixes the variable: its value alone explains any bound.
+            (Op::Eq, R::Ge | R::Le | R::Eq) if partner_bounds.0 == partner_bounds.1 => {
+                reasons.push(Literal::eq(partner, partner_bounds.0));
+                true
+            }
             (Op::Eq, R::Ge | R::Le | R::Eq) => {
                 let own = ctx.bounds(x);
                 let start = reasons.len();
                 ctx.push_own_bounds(literal, reasons);
-                // The values passed on each side that moved: `(first, last)` within the old
-                // bounds, and whether it is the lower side.
-                let mut sides: SmallVec<[(i32, i32, bool); 2]> = SmallVec::new();
+                // The values passed on each side that moved, `(first, last)` within the old
+                // bounds.
+                let mut sides: SmallVec<[(i64, i64); 2]> = SmallVec::new();
                 if matches!(literal.relation, R::Ge | R::Eq) && literal.value > own.0 {
-                    sides.push((own.0, literal.value - 1, true));
+                    sides.push((i64::from(own.0), i64::from(literal.value) - 1));
                 }
                 if matches!(literal.relation, R::Le | R::Eq) && literal.value < own.1 {
-                    sides.push((literal.value + 1, own.1, false));
+                    sides.push((i64::from(literal.value) + 1, i64::from(own.1)));
                 }
-                for (first, last, lower) in sides {
-                    if i64::from(last) - i64::from(first) >= PASSED_BUDGET {
+                // The passed values whose partners lay between the partner's bounds, which are
+                // explained one by one; those below or above the partner's bounds are explained
+                // by one bound literal of the partner.
+                let Ok(shift) = i64::try_from(shift) else {
+                    reasons.truncate(start);
+                    return false;
+                };
+                let (p_lo, p_hi) = (
+                    i64::from(partner_bounds.0) + shift,
+                    i64::from(partner_bounds.1) + shift,
+                );
+                // The first present value of `x` in `range` (walked in its order), within the
+                // budget: `Ok(Some(v))`, `Ok(None)` if none, `Err` if the budget ran out.
+                let first_present = |range: &mut dyn Iterator<Item = i64>| {
+                    for (step, v) in range.enumerate() {
+                        if step as i64 >= PASSED_BUDGET {
+                            return Err(());
+                        }
+                        if ctx.contains_within(x, v as i32, own) {
+                            return Ok(Some(v));
+                        }
+                    }
+                    Ok(None)
+                };
+                for (first, last) in sides {
+                    // Below the partner's range: the weakest `partner ≥ w` that excludes the
+                    // passed value nearest that range.
+                    if first < p_lo {
+                        let reason = match first_present(&mut (first..=last.min(p_lo - 1)).rev()) {
+                            Ok(Some(v)) => Some(Literal::ge(partner, (v - shift + 1) as i32)),
+                            Ok(None) => None,
+                            Err(()) => Some(Literal::ge(partner, partner_bounds.0)),
+                        };
+                        reasons.extend(reason);
+                    }
+                    if last > p_hi {
+                        let reason = match first_present(&mut (first.max(p_hi + 1)..=last)) {
+                            Ok(Some(v)) => Some(Literal::le(partner, (v - shift - 1) as i32)),
+                            Ok(None) => None,
+                            Err(()) => Some(Literal::le(partner, partner_bounds.1)),
+                        };
+                        reasons.extend(reason);
+                    }
+                    let (lo, hi) = (first.max(p_lo), last.min(p_hi));
+                    if hi - lo >= PASSED_BUDGET {
                         reasons.truncate(start);
                         return false;
                     }
-                    // The partner value nearest its bound that lay beyond it, if any: the weakest
-                    // bound literal that excludes them all.
-                    let mut beyond: Option<i32> = None;
-                    for v in first..=last {
-                        if !ctx.contains_within(x, v, own) {
+                    for v in lo..=hi {
+                        if !ctx.contains_within(x, v as i32, own) {
                             continue;
                         }
-                        let Some(w) = to_partner(v) else {
-                            reasons.truncate(start);
-                            return false;
-                        };
-                        if lower && w < partner_bounds.0 || !lower && w > partner_bounds.1 {
-                            beyond = Some(match beyond {
-                                Some(b) if lower => b.max(w),
-                                Some(b) => b.min(w),
-                                None => w,
-                            });
-                        } else if ctx.contains_within(partner, w, partner_bounds) {
+                        let w = (v - shift) as i32;
+                        if ctx.contains_within(partner, w, partner_bounds) {
                             // The value's partner was there: the change came from elsewhere.
                             reasons.truncate(start);
                             return false;
-                        } else {
-                            reasons.push(Literal::ne(partner, w));
                         }
-                    }
-                    if let Some(w) = beyond {
-                        reasons.push(if lower {
-                            Literal::ge(partner, w + 1)
-                        } else {
-                            Literal::le(partner, w - 1)
-                        });
+                        reasons.push(Literal::ne(partner, w));
                     }
                 }
                 true
@@ -437,18 +597,16 @@ impl Constraint for Compare {
 }
 
 impl Propagator for Compare {
-    /// `≤` and `≥` reason on bounds alone: the other variable's bounds explain a change. `=` and
-    /// `≠` between two variables explain a change by the partner's literal.
-    fn explain(
-        &self,
-        literal: crate::Literal,
-        ctx: &crate::ExplainCtx<'_>,
-        reasons: &mut Vec<crate::Literal>,
-    ) -> bool {
-        match self.op {
-            Op::Eq | Op::Ne => self.explain_by_partner(literal, ctx, reasons),
-            Op::Le | Op::Ge => self.explain_by_bounds(&self.scope, literal, ctx, reasons),
-        }
+    /// `≤` and `≥` by the one bound of the partner that moved the bound, `=` and `≠` by the
+    /// partner's literal (see `Compare::explain_by_partner`).
+    fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        self.explain_change(literal, ctx, reasons)
+    }
+
+    /// A failure is the negated comparison holding: `x ≤ y + c` fails on `lb(x) > ub(y) + c`,
+    /// `=` on two sides with no common value, `≠` on two fixed equal sides.
+    fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        self.negated().explain_holds(ctx, reasons)
     }
 
     /// See [`Compare`] for the consistency of each comparison.
@@ -550,17 +708,60 @@ impl Constraint for ReifiedCompare {
     }
 }
 
+impl ReifiedCompare {
+    /// The comparison that must hold while `b` has the bounds `b_bounds`, and the literal on `b`
+    /// that says so; `None` while `b` is open, or false under an implication.
+    fn holding(&self, b_bounds: (i32, i32)) -> Option<(&Compare, Literal)> {
+        let b = self.b();
+        match (b_bounds, self.mode) {
+            ((1, 1), _) => Some((&self.comparison, Literal::ge(b, 1))),
+            ((0, 0), Reification::Equivalent) => Some((&self.negation, Literal::le(b, 0))),
+            _ => None,
+        }
+    }
+}
+
 impl Propagator for ReifiedCompare {
-    /// `≤` and `≥` (and their negations) reason on bounds alone: the Boolean's value and the other
-    /// variables' bounds explain a change.
-    fn explain(
-        &self,
-        literal: crate::Literal,
-        ctx: &crate::ExplainCtx<'_>,
-        reasons: &mut Vec<crate::Literal>,
-    ) -> bool {
-        self.comparison
-            .explain_by_bounds(&self.scope, literal, ctx, reasons)
+    /// A change of `b` by the comparison's entailment (`b = 1`) or disentailment (`b = 0`); `b`'s
+    /// bounds `0..=1` by the constraint alone; a change of a compared variable by `b`'s value and
+    /// the explanation the comparison (or its negation) alone gives.
+    fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        let b = self.b();
+        if literal.var == b {
+            let (lo, hi) = ctx.bounds(b);
+            if lo < 0 || hi > 1 {
+                // `b`'s cut to `0..=1`, which the constraint makes alone.
+                return true;
+            }
+            // A literal on `b` either holds for both values (no reason needed), says `b = 1`
+            // (the comparison is entailed) or says `b = 0` (it is disentailed).
+            return match (literal.holds_for(0), literal.holds_for(1)) {
+                (true, true) => true,
+                (false, true) => self.comparison.explain_holds(ctx, reasons),
+                (true, false) => self.negation.explain_holds(ctx, reasons),
+                (false, false) => false,
+            };
+        }
+        let Some((holding, because)) = self.holding(ctx.bounds(b)) else {
+            return false;
+        };
+        if !holding.explain_change(literal, ctx, reasons) {
+            return false;
+        }
+        reasons.push(because);
+        true
+    }
+
+    /// A failure once `b` is fixed: the comparison that must hold fails, with `b`'s value.
+    fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        let Some((holding, because)) = self.holding(ctx.bounds(self.b())) else {
+            return false;
+        };
+        if !holding.negated().explain_holds(ctx, reasons) {
+            return false;
+        }
+        reasons.push(because);
+        true
     }
 
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {

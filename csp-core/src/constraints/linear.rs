@@ -462,6 +462,7 @@ pub(super) fn explain_bounds(
     coefficients: &[i64],
     scope: &[VarId],
     equal: bool,
+    rhs: i64,
     literal: Literal,
     ctx: &ExplainCtx<'_>,
     reasons: &mut Vec<Literal>,
@@ -474,8 +475,33 @@ pub(super) fn explain_bounds(
         return false;
     }
     let a = coefficients[j];
+    // A removal of a bound's value is that bound moving by one (the store may log the cut of a
+    // two-valued domain so).
+    // On a fixed variable (a removal the store refused, explained at the failure) the side is
+    // the one the other terms' smallest values rule the value out from.
+    let (lo, hi) = ctx.bounds(literal.var);
+    let relation = match literal.relation {
+        crate::LiteralRelation::Ne if lo == hi && literal.value == lo => {
+            let others_min: i128 = coefficients
+                .iter()
+                .zip(scope)
+                .enumerate()
+                .filter(|&(i, _)| i != j)
+                .map(|(_, (&c, &v))| term_bounds(c, ctx.lb(v), ctx.ub(v)).0)
+                .sum();
+            // `a·x ≤ c − Σ min` rules the value out from above, else it was from below.
+            let too_high = i128::from(a) * i128::from(lo) > i128::from(rhs) - others_min;
+            match (too_high, a > 0) {
+                (true, true) | (false, false) => crate::LiteralRelation::Le,
+                _ => crate::LiteralRelation::Ge,
+            }
+        }
+        crate::LiteralRelation::Ne if literal.value == lo => crate::LiteralRelation::Ge,
+        crate::LiteralRelation::Ne if literal.value == hi => crate::LiteralRelation::Le,
+        relation => relation,
+    };
     // Whether the literal bounds a·x from above (the ≤ side) or from below (the ≥ side of =).
-    let (from_above, from_below) = match literal.relation {
+    let (from_above, from_below) = match relation {
         crate::LiteralRelation::Le => (a > 0, a < 0),
         crate::LiteralRelation::Ge => (a < 0, a > 0),
         crate::LiteralRelation::Eq => (true, true),
@@ -505,6 +531,94 @@ pub(super) fn explain_bounds(
         }
     }
     true
+}
+
+/// Pushes the bound of each term of `Σ aᵢxᵢ ≤ c` that gives it its smallest value (`largest`
+/// false) or its largest (`largest` true), skipping term `skip`.
+fn push_side(
+    coefficients: &[i64],
+    scope: &[VarId],
+    largest: bool,
+    skip: Option<usize>,
+    ctx: &ExplainCtx<'_>,
+    reasons: &mut Vec<Literal>,
+) {
+    for (i, (&c, &v)) in coefficients.iter().zip(scope).enumerate() {
+        if Some(i) == skip || c == 0 {
+            continue;
+        }
+        reasons.push(if (c > 0) != largest {
+            Literal::ge(v, ctx.lb(v))
+        } else {
+            Literal::le(v, ctx.ub(v))
+        });
+    }
+}
+
+/// Explains a failure of bounds reasoning on `Σ aᵢxᵢ ≤ c` (or `= c` when `equal`), in the domains
+/// of `ctx`: the sum of the smallest values above `c` (one bound per term, the one giving its
+/// smallest value), or under `=` the sum of the largest below `c`; otherwise one term whose
+/// values all lie outside what the others' bounds leave it, explained by those bounds, its own
+/// bounds and its values missing in between (a cut the store refused because the values between
+/// the bounds were gone). Returns false, with `reasons` as they were, when none is found or the
+/// missing values are too many to list.
+pub(super) fn explain_bounds_failure(
+    coefficients: &[i64],
+    scope: &[VarId],
+    equal: bool,
+    rhs: i128,
+    ctx: &ExplainCtx<'_>,
+    reasons: &mut Vec<Literal>,
+) -> bool {
+    /// The most values of one term's range an explanation lists.
+    const HOLES_BUDGET: i128 = 1 << 10;
+    let bounds: Vec<(i128, i128)> = coefficients
+        .iter()
+        .zip(scope)
+        .map(|(&a, &v)| term_bounds(a, ctx.lb(v), ctx.ub(v)))
+        .collect();
+    let min: i128 = bounds.iter().map(|b| b.0).sum();
+    let max: i128 = bounds.iter().map(|b| b.1).sum();
+    if min > rhs {
+        push_side(coefficients, scope, false, None, ctx, reasons);
+        return true;
+    }
+    if equal && max < rhs {
+        push_side(coefficients, scope, true, None, ctx, reasons);
+        return true;
+    }
+    for (j, (&a, &x)) in coefficients.iter().zip(scope).enumerate() {
+        if a == 0 || scope[j + 1..].contains(&x) || scope[..j].contains(&x) {
+            continue;
+        }
+        let (p, q) = bounds[j];
+        let upper = rhs - (min - p);
+        let lower = equal.then(|| rhs - (max - q));
+        let (x_lo, x_hi) = divide_bounds(a, lower, upper);
+        let own = ctx.bounds(x);
+        let (lo, hi) = (x_lo.max(i64::from(own.0)), x_hi.min(i64::from(own.1)));
+        if i128::from(hi) - i128::from(lo) >= HOLES_BUDGET {
+            continue;
+        }
+        if (lo..=hi).any(|v| ctx.contains_within(x, v as i32, own)) {
+            continue;
+        }
+        // Every value the others leave `x` is missing: the others' bounds on the sides that
+        // cut it, `x`'s own bounds, and its holes between them.
+        if x_hi < i64::from(own.1) {
+            push_side(coefficients, scope, false, Some(j), ctx, reasons);
+        }
+        if x_lo > i64::from(own.0) {
+            push_side(coefficients, scope, true, Some(j), ctx, reasons);
+        }
+        reasons.push(Literal::ge(x, own.0));
+        reasons.push(Literal::le(x, own.1));
+        for v in lo..=hi {
+            reasons.push(Literal::ne(x, v as i32));
+        }
+        return true;
+    }
+    false
 }
 
 /// The range of `a × x` for `x` in `lo..=hi`.
@@ -579,10 +693,45 @@ impl Propagator for Linear {
             &self.coefficients,
             &self.scope,
             self.relation == Relation::Equal,
+            self.rhs,
             literal,
             ctx,
             reasons,
         )
+    }
+
+    /// A sum whose bounds cannot meet the right-hand side (see `explain_bounds_failure`); a
+    /// disequality by the values of its terms, all fixed to a sum of `c`.
+    fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        if self.relation != Relation::NotEqual {
+            return explain_bounds_failure(
+                &self.coefficients,
+                &self.scope,
+                self.relation == Relation::Equal,
+                i128::from(self.rhs),
+                ctx,
+                reasons,
+            );
+        }
+        let start = reasons.len();
+        let mut sum = 0i128;
+        for (&a, &v) in self.coefficients.iter().zip(&self.scope) {
+            if a == 0 {
+                continue;
+            }
+            let (lo, hi) = ctx.bounds(v);
+            if lo != hi {
+                reasons.truncate(start);
+                return false;
+            }
+            sum += i128::from(a) * i128::from(lo);
+            reasons.push(Literal::eq(v, lo));
+        }
+        if sum != i128::from(self.rhs) {
+            reasons.truncate(start);
+            return false;
+        }
+        true
     }
 
     /// Bounds consistency for `=` and `≤` (weaker than arc consistency on equalities, whose holes

@@ -32,7 +32,7 @@ mod var_scheduling;
 pub use all_different::{AllDifferent, AllDifferentConsistency};
 pub use arithmetic::{Arithmetic, Extremum};
 pub use bool_sum::BoolSum;
-pub use boolean::{BoolAnd, Clause, Literal, Parity};
+pub use boolean::{BoolAnd, Clause, Parity, SignedBool};
 pub use circuit::Circuit;
 pub use compare::{Compare, Comparison, ReifiedCompare};
 pub use count::{Among, GlobalCardinality};

@@ -1,5 +1,6 @@
 use crate::{
-    CheckCtx, Constraint, EventSet, PropagationCtx, Propagator, ValueEnumeration, VarId, Wipeout,
+    CheckCtx, Constraint, EventSet, ExplainCtx, Literal, LiteralRelation, PropagationCtx,
+    Propagator, ValueEnumeration, VarId, Wipeout,
     constraints::{Linear, Relation},
     revision::Priority,
 };
@@ -71,6 +72,38 @@ impl Propagator for NotEqual {
             }
         }
         Ok(())
+    }
+
+    /// A removal by the partner's value: `x ≠ y + delta` removes `v` from one side only once the
+    /// other is fixed to the value that `v` would equal.
+    fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        if literal.relation != LiteralRelation::Ne || !self.scope.contains(&literal.var) {
+            return false;
+        }
+        let other = if literal.var == self.scope[0] {
+            self.scope[1]
+        } else {
+            self.scope[0]
+        };
+        let (lo, hi) = ctx.bounds(other);
+        let (partner, forbidden) = self.forbidden_partner(other, lo);
+        if lo != hi || partner != literal.var || forbidden != i64::from(literal.value) {
+            return false;
+        }
+        reasons.push(Literal::eq(other, lo));
+        true
+    }
+
+    /// Both sides fixed to values the offset makes equal.
+    fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        let [x, y] = self.scope;
+        let ((x_lo, x_hi), (y_lo, y_hi)) = (ctx.bounds(x), ctx.bounds(y));
+        if x_lo != x_hi || y_lo != y_hi || self.is_satisfied(&[x_lo, y_lo]) {
+            return false;
+        }
+        reasons.push(Literal::eq(x, x_lo));
+        reasons.push(Literal::eq(y, y_lo));
+        true
     }
 
     /// Only a fixed variable forbids anything.

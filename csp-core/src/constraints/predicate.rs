@@ -1,6 +1,9 @@
 use std::fmt;
 
-use crate::{CheckCtx, Constraint, PropagationCtx, Propagator, ValueEnumeration, VarId, Wipeout};
+use crate::{
+    CheckCtx, Constraint, ExplainCtx, Literal, LiteralRelation, PropagationCtx, Propagator,
+    ValueEnumeration, VarId, Wipeout,
+};
 
 /// A binary relation given by a closure: `relation(x, y)` must hold.
 pub struct Predicate {
@@ -40,6 +43,57 @@ impl Predicate {
         } else {
             self.scope[0]
         }
+    }
+}
+
+impl Predicate {
+    /// Pushes why `var = value` had no support in `other` under `ctx`: `other`'s bounds, each only
+    /// where a value beyond it would have supported `value` (the relation is asked of the values
+    /// up to the next value that would, within [`EXPLAIN_BUDGET`]), and the values between the
+    /// bounds that would support `value` but are missing. Returns false, with `reasons` as they
+    /// were, when a value of `other` supports it after all or the domain is too wide to walk.
+    fn explain_unsupported(
+        &self,
+        var: VarId,
+        value: i32,
+        other: VarId,
+        ctx: &ExplainCtx<'_>,
+        reasons: &mut Vec<Literal>,
+    ) -> bool {
+        let (lo, hi) = ctx.bounds(other);
+        if i64::from(hi) - i64::from(lo) >= i64::from(EXPLAIN_BUDGET) {
+            return false;
+        }
+        let start = reasons.len();
+        for u in lo..=hi {
+            if self.holds(var, value, u) {
+                if ctx.contains_within(other, u, (lo, hi)) {
+                    reasons.truncate(start);
+                    return false;
+                }
+                reasons.push(Literal::ne(other, u));
+            }
+        }
+        // A bound is needed only if some value beyond it supports `value`; the weakest bound
+        // literal that excludes the nearest such value within the budget, else the bound itself.
+        let supports = |u: &i32| self.holds(var, value, *u);
+        let below = lo.saturating_sub(EXPLAIN_BUDGET);
+        if lo > i32::MIN {
+            match (below..lo).rev().find(supports) {
+                Some(u) => reasons.push(Literal::ge(other, u + 1)),
+                None if below > i32::MIN => reasons.push(Literal::ge(other, below)),
+                None => {}
+            }
+        }
+        let above = hi.saturating_add(EXPLAIN_BUDGET);
+        if hi < i32::MAX {
+            match (hi + 1..=above).find(supports) {
+                Some(u) => reasons.push(Literal::le(other, u - 1)),
+                None if above < i32::MAX => reasons.push(Literal::le(other, above)),
+                None => {}
+            }
+        }
+        true
     }
 }
 
@@ -112,6 +166,33 @@ impl Propagator for Predicate {
         }
         Ok(())
     }
+
+    /// A removal of `value` from one side by the other side's values, none of which supported it
+    /// (see `Predicate::explain_unsupported`).
+    fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        if literal.relation != LiteralRelation::Ne || !self.scope.contains(&literal.var) {
+            return false;
+        }
+        self.explain_unsupported(
+            literal.var,
+            literal.value,
+            self.other(literal.var),
+            ctx,
+            reasons,
+        )
+    }
+
+    /// The two fixed values the relation refuses.
+    fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        let [x, y] = self.scope;
+        let ((x_lo, x_hi), (y_lo, y_hi)) = (ctx.bounds(x), ctx.bounds(y));
+        if x_lo != x_hi || y_lo != y_hi || (self.relation)(x_lo, y_lo) {
+            return false;
+        }
+        reasons.push(Literal::eq(x, x_lo));
+        reasons.push(Literal::eq(y, y_lo));
+        true
+    }
 }
 
 impl ValueEnumeration for Predicate {
@@ -149,3 +230,7 @@ impl ValueEnumeration for Predicate {
 
 /// The most value pairs [`Predicate`]'s arc-consistent revision examines (one closure call each).
 const REVISE_BUDGET: u64 = 1 << 16;
+
+/// The most values of the partner an explanation asks the relation about, between the partner's
+/// bounds and beyond each of them.
+const EXPLAIN_BUDGET: i32 = 1 << 10;

@@ -1,7 +1,41 @@
 use crate::{
-    CheckCtx, Constraint, EventSet, ModelError, PropagationCtx, Propagator, Slots, StateLayout,
-    ValueEnumeration, VarId, Wipeout, revision::Priority,
+    CheckCtx, Constraint, EventSet, ExplainCtx, Literal, ModelError, PropagationCtx, Propagator,
+    Slots, StateLayout, ValueEnumeration, VarId, Wipeout, revision::Priority,
 };
+
+/// The widest range between a variable's bounds whose missing values [`explain_by_domains`]
+/// lists.
+const DOMAIN_BUDGET: i64 = 1 << 12;
+
+/// Pushes the domains of `vars` in `ctx` as literals (both bounds, and each value missing between
+/// them) and returns true: the explanation that is sound for any inference of any constraint over
+/// `vars`, and the one the learner itself falls back on. Returns false, with `reasons` as they
+/// were, when a domain with holes spans more than [`DOMAIN_BUDGET`] values.
+pub(crate) fn explain_by_domains(
+    vars: &[VarId],
+    ctx: &ExplainCtx<'_>,
+    reasons: &mut Vec<Literal>,
+) -> bool {
+    let start = reasons.len();
+    for &var in vars {
+        let (lo, hi) = ctx.bounds(var);
+        reasons.push(Literal::ge(var, lo));
+        reasons.push(Literal::le(var, hi));
+        if !ctx.has_holes(var) {
+            continue;
+        }
+        if i64::from(hi) - i64::from(lo) > DOMAIN_BUDGET {
+            reasons.truncate(start);
+            return false;
+        }
+        for value in lo..=hi {
+            if !ctx.contains_within(var, value, (lo, hi)) {
+                reasons.push(Literal::ne(var, value));
+            }
+        }
+    }
+    true
+}
 
 /// How a [`Reified`] constraint ties its Boolean to the constraint it wraps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -222,32 +256,80 @@ impl Propagator for Reified {
 
     /// A change of the wrapped constraint's variables, made while `b` was fixed, by the wrapped
     /// constraint's explanation (`b = 1`) or its negation's (`b = 0`), with `b`'s value. A change
-    /// of `b` itself, from the constraint's entailment, gets the learner's default.
-    fn explain(
-        &self,
-        literal: crate::Literal,
-        ctx: &crate::ExplainCtx<'_>,
-        reasons: &mut Vec<crate::Literal>,
-    ) -> bool {
+    /// of `b` itself follows from the constraint's truth in the domains just before it: `b = 0`
+    /// from its disentailment, explained as the wrapped constraint's failure there
+    /// ([`Propagator::explain_failure`]); `b = 1` from its entailment, explained as its
+    /// negation's failure. Where the wrapped constraint (or its negation) has no explanation of
+    /// its own, the domains of its scope explain the change (`explain_by_domains`), as the
+    /// learner's default would, but without giving up the explanations the wrapped constraint
+    /// has.
+    fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
         let b = self.b();
-        if literal.var == b {
-            return false;
-        }
+        let (lo, hi) = ctx.bounds(b);
+        let inner_scope = &self.scope[1..];
         let start = reasons.len();
-        let explained = match ctx.bounds(b) {
+        if literal.var == b {
+            if lo < 0 || hi > 1 {
+                // `b`'s cut to `0..=1`, which the reification makes alone.
+                return true;
+            }
+            // A literal on `b` says `b = 1` (the constraint is entailed) or `b = 0` (it is
+            // disentailed).
+            let explained = match (literal.holds_for(0), literal.holds_for(1)) {
+                (true, true) => return true,
+                (false, true) => self
+                    .negation
+                    .as_ref()
+                    .is_some_and(|negation| negation.explain_failure(ctx, reasons)),
+                (true, false) => self.inner.explain_failure(ctx, reasons),
+                (false, false) => false,
+            };
+            if !explained {
+                reasons.truncate(start);
+                return explain_by_domains(inner_scope, ctx, reasons);
+            }
+            return true;
+        }
+        let explained = match (lo, hi) {
             (1, 1) => self.inner.explain(literal, ctx, reasons),
             (0, 0) if self.mode == Reification::Equivalent => self
                 .negation
                 .as_ref()
                 .is_some_and(|negation| negation.explain(literal, ctx, reasons)),
-            _ => false,
+            _ => return false,
         };
         if !explained {
             reasons.truncate(start);
-            return false;
+            if !explain_by_domains(inner_scope, ctx, reasons) {
+                return false;
+            }
         }
-        let value = ctx.lb(b);
-        reasons.push(crate::Literal::eq(b, value));
+        reasons.push(Literal::eq(b, lo));
+        true
+    }
+
+    /// A failure while `b` is fixed is the failure of what must hold: the wrapped constraint's
+    /// (`b = 1`), or its negation's (`b = 0`), with `b`'s value. Where that has no explanation of
+    /// its own (and always for `b = 0` without a negation, which fails on the constraint's
+    /// entailment), the domains of the wrapped constraint's scope explain it.
+    fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        let b = self.b();
+        let start = reasons.len();
+        let explained = match ctx.bounds(b) {
+            (1, 1) => self.inner.explain_failure(ctx, reasons),
+            (0, 0) if self.mode == Reification::Equivalent => self
+                .negation
+                .as_ref()
+                .is_some_and(|negation| negation.explain_failure(ctx, reasons)),
+            _ => return explain_by_domains(&self.scope, ctx, reasons),
+        };
+        if !explained {
+            reasons.truncate(start);
+            if !explain_by_domains(&self.scope[1..], ctx, reasons) {
+                return false;
+            }
+        }
+        reasons.push(Literal::eq(b, ctx.lb(b)));
         true
     }
 

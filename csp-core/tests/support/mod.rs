@@ -288,30 +288,20 @@ fn check_fixpoint(
 /// a failure unexplained, to be explained by the domains of their scope. Every other constraint
 /// of the catalogue explains each of its inferences.
 const UNEXPLAINED: &[&str] = &[
-    "Conjunction",
-    "Parity",
+    "Compare",
+    "ReifiedCompare",
+    "Reified",
     "GlobalCardinality",
-    "NotEqual",
-    "Predicate",
     "SetIn",
     "NValue",
     "Member",
     "AllDifferentExcept",
-    "Reified",
-    "ReifiedCompare",
     "AllDifferent",
     "Table",
     "Among",
     "Element",
     "VarElement",
     "Inverse",
-    "Arithmetic",
-    "Extremum",
-    "Linear",
-    "BoolSum",
-    "Clause",
-    "BoolAnd",
-    "Compare",
 ];
 
 /// Whether `constraint` may leave changes to the learner's fallback ([`UNEXPLAINED`]).

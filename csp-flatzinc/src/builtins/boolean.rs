@@ -3,7 +3,7 @@
 //! disjunctions as a `BoolAnd`, exclusive or and equivalence as a `Parity`; the half-reified forms as
 //! the clauses of their definition. Constant arguments are folded before anything is posted.
 
-use csp_core::constraints::{BoolAnd, Clause, Comparison, Literal, Parity};
+use csp_core::constraints::{BoolAnd, Clause, Comparison, Parity, SignedBool};
 
 use super::{Arg, Poster, Reif, Suffix, Val, compare, tied};
 use crate::Elem;
@@ -62,10 +62,10 @@ fn lits(p: &Poster<'_>, arg: &Arg, positive: bool) -> Result<Vec<Lit>, Error> {
 }
 
 /// A literal's truth when its argument is a constant; the engine's literal otherwise.
-fn resolve(l: Lit) -> Result<Literal, bool> {
+fn resolve(l: Lit) -> Result<SignedBool, bool> {
     match l.elem {
         Elem::Const(c) => Err((c == 1) == l.positive),
-        Elem::Var(var) => Ok(Literal {
+        Elem::Var(var) => Ok(SignedBool {
             var,
             positive: l.positive,
         }),
@@ -91,7 +91,7 @@ fn clause(p: &mut Poster<'_>, literals: &[Lit]) -> Result<(), Error> {
 }
 
 /// Posts the literal true: its variable fixed to 1, or to 0 when negated.
-fn hold(p: &mut Poster<'_>, literal: Literal) -> Result<(), Error> {
+fn hold(p: &mut Poster<'_>, literal: SignedBool) -> Result<(), Error> {
     p.compare(
         Elem::Var(literal.var),
         Comparison::Equal,
@@ -118,7 +118,7 @@ fn and_reif(p: &mut Poster<'_>, r: Lit, conjuncts: &[Lit]) -> Result<(), Error> 
     match resolve(r) {
         Err(true) => open.into_iter().try_for_each(|literal| hold(p, literal)),
         Err(false) => p.post(Clause::from_literals(
-            open.into_iter().map(Literal::negated),
+            open.into_iter().map(SignedBool::negated),
         )),
         Ok(r) => p.post(BoolAnd::new(r, open)),
     }
