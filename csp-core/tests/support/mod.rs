@@ -311,7 +311,6 @@ const UNEXPLAINED: &[&str] = &[
     "VarDisjunctive",
     "Reified",
     "ReifiedCompare",
-    "Table",
     "Cumulative",
     "Disjunctive",
     "Among",
