@@ -313,7 +313,6 @@ const UNEXPLAINED: &[&str] = &[
     "Disjunctive",
     "Element",
     "VarElement",
-    "Inverse",
     "Arithmetic",
     "Extremum",
     "Linear",
