@@ -311,8 +311,6 @@ const UNEXPLAINED: &[&str] = &[
     "ReifiedCompare",
     "Cumulative",
     "Disjunctive",
-    "Element",
-    "VarElement",
     "Arithmetic",
     "Extremum",
     "Linear",
