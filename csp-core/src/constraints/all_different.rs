@@ -1202,7 +1202,7 @@ fn hall_interval_around(
             .iter()
             .filter(|&&(_, (l, h))| h <= c && l > at)
             .count();
-        starts.sort_unstable_by(|p, q| q.0.cmp(&p.0));
+        starts.sort_unstable_by_key(|&(l, _)| std::cmp::Reverse(l));
         for (k, &(a, _)) in starts.iter().enumerate() {
             let within = above + k + 1;
             let need = (c - a + 1) as usize + extra;

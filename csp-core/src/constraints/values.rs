@@ -562,11 +562,12 @@ impl Propagator for AllDifferentExcept {
         let scope = &self.args.scope;
         for (i, &y) in scope.iter().enumerate() {
             let (lo, hi) = ctx.bounds(y);
-            if lo == hi && !self.except.contains(lo) {
-                if let Some(&z) = scope[i + 1..].iter().find(|&&z| ctx.bounds(z) == (lo, lo)) {
-                    reasons.extend([Literal::eq(y, lo), Literal::eq(z, lo)]);
-                    return true;
-                }
+            if lo == hi
+                && !self.except.contains(lo)
+                && let Some(&z) = scope[i + 1..].iter().find(|&&z| ctx.bounds(z) == (lo, lo))
+            {
+                reasons.extend([Literal::eq(y, lo), Literal::eq(z, lo)]);
+                return true;
             }
         }
         for &y in scope {
