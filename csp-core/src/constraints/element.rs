@@ -388,7 +388,7 @@ impl Propagator for VarElement {
 
     /// No position the index can name holds a variable sharing a value with the result: the
     /// index's bounds and missing values, and for each index value left why its variable and
-    /// the result are apart ([`VarElement::explain_value`]).
+    /// the result are apart (as for the removal of that index value).
     fn explain_failure(
         &self,
         ctx: &crate::ExplainCtx<'_>,

@@ -352,7 +352,7 @@ impl Constraint for Table {
 impl Propagator for Table {
     /// Every tuple that gave the values the change took away is gone: for each, one of its other
     /// values already missing from its variable (`y ≠ w`), chosen to be shared between as many
-    /// tuples as can be ([`Table::kill_tuples`]). A bound also rests on the variable's bound
+    /// tuples as can be (a greedy cover). A bound also rests on the variable's bound
     /// before it, so that the values beyond that bound need no tuple of their own.
     fn explain(
         &self,
