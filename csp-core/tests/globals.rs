@@ -546,7 +546,8 @@ fn bounds_all_different_explains_a_bound_by_its_hall_interval() {
 }
 
 /// A table with no tuple left is explained by one missing value per tuple, one literal serving
-/// every tuple that holds it: here `x0 ≠ 1` rules out three tuples at once.
+/// every tuple that holds it: here `x0 ≥ 2` (1 was its lower bound) rules out three tuples at
+/// once, and `x1 ≤ 3` the last.
 #[test]
 fn table_wipe_out_shares_a_literal_between_tuples() {
     let tuples = vec![vec![1, 1], vec![1, 2], vec![1, 3], vec![2, 4]];
@@ -564,8 +565,8 @@ fn table_wipe_out_shares_a_literal_between_tuples() {
     assert_eq!(
         reasons,
         vec![
-            csp_core::Literal::ne(var(0), 1),
-            csp_core::Literal::ne(var(1), 4)
+            csp_core::Literal::ge(var(0), 2),
+            csp_core::Literal::le(var(1), 3)
         ]
     );
 }

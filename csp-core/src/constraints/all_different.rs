@@ -1105,6 +1105,11 @@ fn push_within_values(
             continue;
         };
         let (first, last) = (first as usize, last as usize);
+        if first == last {
+            // A fixed variable: one literal says it.
+            reasons.push(Literal::eq(y, values[first]));
+            continue;
+        }
         let mut run_start = first;
         while run_start > 0 && joined(run_start - 1) {
             run_start -= 1;

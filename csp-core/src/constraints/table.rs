@@ -272,31 +272,46 @@ impl Table {
         self.algorithm
     }
 
-    /// Pushes, for each of the tuples `killed` (indices), a literal `y ≠ w` that held and rules
-    /// it out: one of its values `w` (at a position other than `skip`) missing from the domain
-    /// of its variable `y` (`present` says which are there). A literal that rules out many of
-    /// them is preferred (a greedy cover: each tuple takes, of its missing values, the one most
-    /// tuples share, unless a chosen one rules it out already), so the explanation stays short.
-    /// Returns false if some tuple has no value missing.
+    /// Pushes, for each of the tuples `killed` (indices), a literal that held and rules it out:
+    /// one of its values `w` (at a position other than `skip`) missing from the domain of its
+    /// variable `y`, as `y ≠ w`, or as `y`'s bound when `w` lies beyond it (one bound then
+    /// serves every tuple past it). A literal that rules out many of them is preferred (a greedy
+    /// cover: each tuple takes, of its killing literals, the one most tuples share, unless a
+    /// chosen one rules it out already), so the explanation stays short. Returns false if some
+    /// tuple has no value missing.
     fn kill_tuples(
         &self,
         killed: &[usize],
         skip: Option<usize>,
-        present: &dyn Fn(usize, i32) -> bool,
+        ctx: &crate::ExplainCtx<'_>,
+        bounds: &[(i32, i32)],
         reasons: &mut Vec<crate::Literal>,
     ) -> bool {
+        use crate::Literal;
         use hashbrown::{HashMap, HashSet};
         let arity = self.scope.len();
         let row = |t: usize| &self.tuples[t * arity..(t + 1) * arity];
-        // Each tuple's missing values, as (position, value), and how many tuples share each.
-        let mut missing: Vec<Vec<(usize, i32)>> = Vec::with_capacity(killed.len());
-        let mut shared: HashMap<(usize, i32), u32> = HashMap::new();
+        let killer = |q: usize, w: i32| -> Option<Literal> {
+            let (y, (lo, hi)) = (self.scope[q], bounds[q]);
+            if w < lo {
+                Some(Literal::ge(y, lo))
+            } else if w > hi {
+                Some(Literal::le(y, hi))
+            } else if !ctx.contains_within(y, w, (lo, hi)) {
+                Some(Literal::ne(y, w))
+            } else {
+                None
+            }
+        };
+        // Each tuple's killing literals, and how many tuples share each.
+        let mut missing: Vec<Vec<Literal>> = Vec::with_capacity(killed.len());
+        let mut shared: HashMap<Literal, u32> = HashMap::new();
         for &t in killed {
-            let gone: Vec<(usize, i32)> = row(t)
+            let gone: Vec<Literal> = row(t)
                 .iter()
                 .enumerate()
-                .filter(|&(q, &w)| Some(q) != skip && !present(q, w))
-                .map(|(q, &w)| (q, w))
+                .filter(|&(q, _)| Some(q) != skip)
+                .filter_map(|(q, &w)| killer(q, w))
                 .collect();
             if gone.is_empty() {
                 return false;
@@ -306,7 +321,7 @@ impl Table {
             }
             missing.push(gone);
         }
-        let mut chosen: HashSet<(usize, i32)> = HashSet::new();
+        let mut chosen: HashSet<Literal> = HashSet::new();
         for gone in &missing {
             if gone.iter().any(|key| chosen.contains(key)) {
                 continue;
@@ -315,9 +330,9 @@ impl Table {
                 .iter()
                 .copied()
                 .max_by_key(|key| shared[key])
-                .expect("a tuple has a missing value");
+                .expect("a tuple has a killing literal");
             chosen.insert(best);
-            reasons.push(crate::Literal::ne(self.scope[best.0], best.1));
+            reasons.push(best);
         }
         true
     }
@@ -399,7 +414,7 @@ impl Propagator for Table {
         let start = reasons.len();
         // A tuple still alive means the change did not come from this table's reasoning alone,
         // and the learner falls back to the scope's domains.
-        if !self.kill_tuples(&killed, Some(p), &present, reasons) {
+        if !self.kill_tuples(&killed, Some(p), ctx, &bounds, reasons) {
             reasons.truncate(start);
             return false;
         }
@@ -414,10 +429,9 @@ impl Propagator for Table {
         reasons: &mut Vec<crate::Literal>,
     ) -> bool {
         let bounds: Vec<(i32, i32)> = self.scope.iter().map(|&v| ctx.bounds(v)).collect();
-        let present = |q: usize, value: i32| ctx.contains_within(self.scope[q], value, bounds[q]);
         let every: Vec<usize> = (0..self.tuples.len() / self.scope.len().max(1)).collect();
         let start = reasons.len();
-        if !self.kill_tuples(&every, None, &present, reasons) {
+        if !self.kill_tuples(&every, None, ctx, &bounds, reasons) {
             reasons.truncate(start);
             return false;
         }
