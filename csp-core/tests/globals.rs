@@ -454,3 +454,119 @@ fn a_table_with_a_repeated_variable_keeps_the_agreeing_tuples() {
     assert!(table.is_satisfied(&[1, 2]));
     assert!(!table.is_satisfied(&[3, 2]));
 }
+
+/// The explanations a model's one constraint gives for each change it made while the store
+/// logged them, after the `decisions` (variable, value) and propagation; with the literals each
+/// change made.
+fn explanations_after(
+    model: &csp_core::Model,
+    decisions: &[(usize, i32)],
+) -> Vec<(csp_core::Literal, Vec<csp_core::Literal>)> {
+    let mut store = Store::new(model);
+    store.enable_change_log();
+    for &(v, value) in decisions {
+        store
+            .set_bounds(var(v), i64::from(value), i64::from(value))
+            .unwrap();
+    }
+    store.establish_arc_consistency(model).unwrap();
+    let c = model.constraint_ids().next().unwrap();
+    let mut out = Vec::new();
+    for (e, entry) in store.change_log().iter().enumerate() {
+        if entry.cause != csp_core::Cause::Constraint(c) {
+            continue;
+        }
+        let mut reasons = Vec::new();
+        let ctx = csp_core::ExplainCtx::new(&store, e);
+        assert!(
+            model
+                .constraint(c)
+                .explain(entry.literal, &ctx, &mut reasons)
+        );
+        out.push((entry.literal, reasons));
+    }
+    out
+}
+
+/// Régin's removal of a Hall set's values from the other variables cites that set's domains
+/// alone: two variables on {1, 2} take those values from the three others, whose domains the
+/// explanations never mention.
+#[test]
+fn all_different_explains_a_removal_by_its_hall_set_alone() {
+    let domains = vec![
+        vec![1, 2],
+        vec![1, 2],
+        vec![1, 2, 3, 4],
+        (1..=5).collect(),
+        (1..=5).collect(),
+    ];
+    let model = model(
+        &domains,
+        Box::new(AllDifferent::new(vars(&[0, 1, 2, 3, 4]))),
+    );
+    let explained = explanations_after(&model, &[]);
+    assert!(!explained.is_empty());
+    for (literal, reasons) in explained {
+        assert!(
+            [var(2), var(3), var(4)].contains(&literal.var),
+            "{literal:?}"
+        );
+        let mut cited: Vec<VarId> = reasons.iter().map(|r| r.var).collect();
+        cited.sort_unstable();
+        cited.dedup();
+        assert_eq!(cited, vars(&[0, 1]), "{literal:?} explained by {reasons:?}");
+        assert_eq!(reasons.len(), 4, "{literal:?} explained by {reasons:?}");
+    }
+}
+
+/// A bound moved past a Hall interval of the bounds algorithm cites the interval's variables
+/// within it and the moved variable's own bound at its start, nothing about the others.
+#[test]
+fn bounds_all_different_explains_a_bound_by_its_hall_interval() {
+    let domains = vec![vec![1, 2], vec![1, 2], (1..=4).collect(), (1..=6).collect()];
+    let constraint =
+        AllDifferent::with_consistency(vars(&[0, 1, 2, 3]), AllDifferentConsistency::Bounds);
+    let model = model(&domains, Box::new(constraint));
+    let explained = explanations_after(&model, &[]);
+    let of_x2 = explained
+        .iter()
+        .find(|(literal, _)| literal.var == var(2))
+        .expect("x2's lower bound moves past {1, 2}");
+    let mut reasons = of_x2.1.clone();
+    reasons.sort_unstable_by_key(|r| (r.var.index(), r.relation as u8, r.value));
+    let mut expected = vec![
+        csp_core::Literal::ge(var(0), 1),
+        csp_core::Literal::le(var(0), 2),
+        csp_core::Literal::ge(var(1), 1),
+        csp_core::Literal::le(var(1), 2),
+        csp_core::Literal::ge(var(2), 1),
+    ];
+    expected.sort_unstable_by_key(|r| (r.var.index(), r.relation as u8, r.value));
+    assert_eq!(reasons, expected);
+}
+
+/// A table with no tuple left is explained by one missing value per tuple, one literal serving
+/// every tuple that holds it: here `x0 ≥ 2` (1 was its lower bound) rules out three tuples at
+/// once, and `x1 ≤ 3` the last.
+#[test]
+fn table_wipe_out_shares_a_literal_between_tuples() {
+    let tuples = vec![vec![1, 1], vec![1, 2], vec![1, 3], vec![2, 4]];
+    let table = Table::with_algorithm(vars(&[0, 1]), tuples, TableAlgorithm::Scan).unwrap();
+    let model = model(&[vec![1, 2, 3], vec![1, 2, 3, 4]], Box::new(table));
+    let mut store = Store::new(&model);
+    store.enable_change_log();
+    store.remove_value(var(0), 1).unwrap();
+    store.remove_value(var(1), 4).unwrap();
+    let c = model.constraint_ids().next().unwrap();
+    let ctx = csp_core::ExplainCtx::new(&store, store.change_log().len());
+    let mut reasons = Vec::new();
+    assert!(model.constraint(c).explain_failure(&ctx, &mut reasons));
+    reasons.sort_unstable_by_key(|r| (r.var.index(), r.value));
+    assert_eq!(
+        reasons,
+        vec![
+            csp_core::Literal::ge(var(0), 2),
+            csp_core::Literal::le(var(1), 3)
+        ]
+    );
+}

@@ -102,27 +102,59 @@ impl Propagator for AllDifferent {
     /// A value removed because another variable holds it is explained by that variable alone; one
     /// removed because a Hall set takes it (Régin's matching reasoning) by that set's domains:
     /// its variables `y` have only the set's values `U` (`y ≥ min U`, `y ≤ max U`, `y ≠ w` for
-    /// the holes of `U`), and as many of them as `U` has values. Bounds reasoning is left to the
-    /// learner's default.
+    /// the holes of `U`), and as many of them as `U` has values. A bound moved past a Hall
+    /// interval `[a, c]` (López-Ortiz et al.'s bounds reasoning) is explained by the interval's
+    /// variables lying within it (`y ≥ a`, `y ≤ c`) and the moved variable's own bound `x ≥ a`
+    /// (or `x ≤ c`).
     fn explain(
         &self,
         literal: crate::Literal,
         ctx: &crate::ExplainCtx<'_>,
         reasons: &mut Vec<crate::Literal>,
     ) -> bool {
-        if literal.relation != crate::LiteralRelation::Ne {
+        use crate::LiteralRelation;
+        let start = reasons.len();
+        let x = literal.var;
+        let done = match literal.relation {
+            LiteralRelation::Ne => {
+                let holder = self.scope.iter().find(|&&other| {
+                    other != x && ctx.lb(other) == literal.value && ctx.ub(other) == literal.value
+                });
+                match holder {
+                    Some(&other) => {
+                        reasons.push(crate::Literal::eq(other, literal.value));
+                        true
+                    }
+                    None => hall_set_explanation(&self.scope, literal, ctx, reasons),
+                }
+            }
+            LiteralRelation::Ge => hall_interval_below(&self.scope, x, literal.value, ctx, reasons),
+            LiteralRelation::Le => hall_interval_above(&self.scope, x, literal.value, ctx, reasons),
+            LiteralRelation::Eq => {
+                let (lo, hi) = ctx.bounds(x);
+                (literal.value <= lo
+                    || hall_interval_below(&self.scope, x, literal.value, ctx, reasons))
+                    && (literal.value >= hi
+                        || hall_interval_above(&self.scope, x, literal.value, ctx, reasons))
+            }
+        };
+        if !done {
+            reasons.truncate(start);
             return false;
         }
-        let holder = self.scope.iter().find(|&&other| {
-            other != literal.var && ctx.lb(other) == literal.value && ctx.ub(other) == literal.value
-        });
-        match holder {
-            Some(&other) => {
-                reasons.push(crate::Literal::eq(other, literal.value));
-                true
-            }
-            None => hall_set_explanation(&self.scope, literal, ctx, reasons),
-        }
+        crate::constraints::util::dedup_reasons(reasons, start);
+        true
+    }
+
+    /// A failure is explained by two fixed variables sharing a value, else by an interval holding
+    /// more variables' ranges than values (bounds alone), else by a set of variables with fewer
+    /// values than variables among their domains, found from a failed matching.
+    fn explain_failure(
+        &self,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        explain_all_different_failure(&self.scope, ctx, reasons)
     }
 
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
@@ -952,73 +984,88 @@ impl Regin {
     }
 }
 
-/// The widest span of values a Hall-set explanation matches over: wider domains are left to the
-/// learner's default explanation.
-const HALL_SPAN: i64 = 4096;
+/// The most values (the variables' spans summed) a Hall-set explanation lists: beyond it, the
+/// explanation is left to the learner's default.
+const HALL_BUDGET: i64 = 1 << 16;
 
-/// Explains `x ≠ v` by a Hall set of the other variables' domains just before the change (see
-/// [`AllDifferent`]'s `explain`): a maximum matching of those variables to their values, then the
-/// variables reachable from `v`'s partner by alternating paths. If one of them reaches a value no
-/// variable is matched to, `v` is not in a Hall set and the explanation is left to the default.
-fn hall_set_explanation(
-    scope: &[VarId],
-    literal: crate::Literal,
+/// The values of `vars` just before the change being explained: the distinct values of their
+/// domains, sorted, and each domain as ascending indices into them; `None` when the variables'
+/// spans add up to more than [`HALL_BUDGET`].
+fn listed_domains(
+    vars: &[VarId],
     ctx: &crate::ExplainCtx<'_>,
-    reasons: &mut Vec<crate::Literal>,
-) -> bool {
-    use crate::Literal;
-    let x = literal.var;
-    let others: Vec<(VarId, (i32, i32))> = scope
+) -> Option<(Vec<i32>, Vec<Vec<u32>>)> {
+    let bounds: Vec<(i32, i32)> = vars.iter().map(|&y| ctx.bounds(y)).collect();
+    let spans: i64 = bounds
         .iter()
-        .filter(|&&y| y != x)
-        .map(|&y| (y, ctx.bounds(y)))
-        .collect();
-    let Some(lo) = others.iter().map(|&(_, (l, _))| l).min() else {
-        return false;
-    };
-    let hi = others.iter().map(|&(_, (_, h))| h).max().unwrap_or(lo);
-    if i64::from(hi) - i64::from(lo) >= HALL_SPAN || !(lo..=hi).contains(&literal.value) {
-        return false;
+        .map(|&(l, h)| i64::from(h) - i64::from(l) + 1)
+        .sum();
+    if spans > HALL_BUDGET {
+        return None;
     }
-    let slot = |value: i32| (value - lo) as usize;
-    let domains: Vec<Vec<i32>> = others
+    let listed: Vec<Vec<i32>> = vars
         .iter()
-        .map(|&(y, bounds)| {
-            (bounds.0..=bounds.1)
-                .filter(|&w| ctx.contains_within(y, w, bounds))
+        .zip(&bounds)
+        .map(|(&y, &(l, h))| {
+            (l..=h)
+                .filter(|&w| ctx.contains_within(y, w, (l, h)))
                 .collect()
         })
         .collect();
-    // Kuhn's augmenting paths from a greedy start: `owner[value]` is the variable matched to it.
-    let mut owner: Vec<Option<usize>> = vec![None; slot(hi) + 1];
+    let mut values: Vec<i32> = listed.iter().flatten().copied().collect();
+    values.sort_unstable();
+    values.dedup();
+    let domains = listed
+        .iter()
+        .map(|domain| {
+            domain
+                .iter()
+                .map(|w| values.binary_search(w).expect("listed") as u32)
+                .collect()
+        })
+        .collect();
+    Some((values, domains))
+}
+
+/// A maximum matching of the variables whose values are `domains` (indices below `m`), by Kuhn's
+/// augmenting paths from a greedy start: `owner[k]` is the variable matched to value `k`.
+/// Returns it with whether each variable is matched.
+fn max_matching(domains: &[Vec<u32>], m: usize) -> (Vec<Option<usize>>, Vec<bool>) {
+    let mut owner: Vec<Option<usize>> = vec![None; m];
+    let mut matched: Vec<bool> = vec![false; domains.len()];
     for (i, domain) in domains.iter().enumerate() {
-        if let Some(&w) = domain.iter().find(|&&w| owner[slot(w)].is_none()) {
-            owner[slot(w)] = Some(i);
+        if let Some(&k) = domain.iter().find(|&&k| owner[k as usize].is_none()) {
+            owner[k as usize] = Some(i);
+            matched[i] = true;
         }
     }
-    let mut matched: Vec<bool> = vec![false; domains.len()];
-    for value in owner.iter().flatten() {
-        matched[*value] = true;
-    }
+    let mut visited = vec![false; m];
     for (i, is_matched) in matched.iter_mut().enumerate() {
         if !*is_matched {
-            let mut visited = vec![false; owner.len()];
-            *is_matched = augment_explained(i, &domains, &mut owner, &mut visited, &slot);
+            visited.iter_mut().for_each(|v| *v = false);
+            *is_matched = augment_explained(i, domains, &mut owner, &mut visited);
         }
     }
-    let Some(start) = owner[slot(literal.value)] else {
-        return false;
-    };
-    // The variables reachable from `v`'s partner by alternating paths: the Hall set.
+    (owner, matched)
+}
+
+/// The variables reachable from `start` by alternating paths (a variable, any of its values, the
+/// variable matched to that value, and so on), and the values they can take (`in_values[k]`);
+/// `None` if a path reaches a value no variable is matched to.
+fn alternating_closure(
+    domains: &[Vec<u32>],
+    owner: &[Option<usize>],
+    start: usize,
+) -> Option<(Vec<bool>, Vec<bool>)> {
     let mut in_set = vec![false; domains.len()];
     in_set[start] = true;
     let mut stack = vec![start];
-    let mut values = vec![false; owner.len()];
+    let mut in_values = vec![false; owner.len()];
     while let Some(i) = stack.pop() {
-        for &w in &domains[i] {
-            values[slot(w)] = true;
-            match owner[slot(w)] {
-                None => return false,
+        for &k in &domains[i] {
+            in_values[k as usize] = true;
+            match owner[k as usize] {
+                None => return None,
                 Some(j) if !in_set[j] => {
                     in_set[j] = true;
                     stack.push(j);
@@ -1027,44 +1074,293 @@ fn hall_set_explanation(
             }
         }
     }
-    let set_lo = (0..values.len())
-        .find(|&k| values[k])
-        .expect("v is in the set") as i32
-        + lo;
-    let set_hi = (0..values.len())
-        .rfind(|&k| values[k])
-        .expect("v is in the set") as i32
-        + lo;
-    for (i, &(y, _)) in others.iter().enumerate() {
+    Some((in_set, in_values))
+}
+
+/// Pushes, for each variable `y` of the set, that its domain lies within the set's values `U`
+/// (`in_values[k]` for `values[k]`): `y ≥ a` and `y ≤ b`, with `a` and `b` the ends of the runs
+/// of consecutive integers of `U` that hold `y`'s bounds (as general as the bounds can be
+/// without more literals), and `y ≠ w` for each integer `w` between its bounds not in `U`.
+fn push_within_values(
+    vars: &[VarId],
+    domains: &[Vec<u32>],
+    in_set: &[bool],
+    in_values: &[bool],
+    values: &[i32],
+    reasons: &mut Vec<crate::Literal>,
+) {
+    use crate::Literal;
+    // Whether `values[k]` and the integer just above it are both in the set.
+    let joined = |k: usize| {
+        k + 1 < values.len()
+            && in_values[k]
+            && in_values[k + 1]
+            && i64::from(values[k]) + 1 == i64::from(values[k + 1])
+    };
+    for (i, &y) in vars.iter().enumerate() {
         if !in_set[i] {
             continue;
         }
-        reasons.push(Literal::ge(y, set_lo));
-        reasons.push(Literal::le(y, set_hi));
-        for w in set_lo..=set_hi {
-            if !values[slot(w)] {
+        let (Some(&first), Some(&last)) = (domains[i].first(), domains[i].last()) else {
+            continue;
+        };
+        let (first, last) = (first as usize, last as usize);
+        if first == last {
+            // A fixed variable: one literal says it.
+            reasons.push(Literal::eq(y, values[first]));
+            continue;
+        }
+        let mut run_start = first;
+        while run_start > 0 && joined(run_start - 1) {
+            run_start -= 1;
+        }
+        let mut run_end = last;
+        while joined(run_end) {
+            run_end += 1;
+        }
+        reasons.push(Literal::ge(y, values[run_start]));
+        reasons.push(Literal::le(y, values[run_end]));
+        for k in first..last {
+            if !in_values[k] {
+                reasons.push(Literal::ne(y, values[k]));
+            }
+            // The integers no domain holds, between two listed values.
+            for w in values[k].saturating_add(1)..values[k + 1] {
                 reasons.push(Literal::ne(y, w));
             }
         }
     }
+}
+
+/// Explains `x ≠ v` by a Hall set of the other variables' domains just before the change (see
+/// [`AllDifferent`]'s `explain`): a maximum matching of those variables to their values, then the
+/// variables reachable from `v`'s partner by alternating paths, the smallest Hall set holding that
+/// partner. If one of them reaches a value no variable is matched to, `v` is not in a Hall set and
+/// the explanation is left to the default.
+fn hall_set_explanation(
+    scope: &[VarId],
+    literal: crate::Literal,
+    ctx: &crate::ExplainCtx<'_>,
+    reasons: &mut Vec<crate::Literal>,
+) -> bool {
+    let others: Vec<VarId> = scope
+        .iter()
+        .copied()
+        .filter(|&y| y != literal.var)
+        .collect();
+    let Some((values, domains)) = listed_domains(&others, ctx) else {
+        return false;
+    };
+    let Ok(v) = values.binary_search(&literal.value) else {
+        return false;
+    };
+    let (owner, _) = max_matching(&domains, values.len());
+    let Some(start) = owner[v] else {
+        return false;
+    };
+    let Some((in_set, in_values)) = alternating_closure(&domains, &owner, start) else {
+        return false;
+    };
+    push_within_values(&others, &domains, &in_set, &in_values, &values, reasons);
     true
+}
+
+/// An interval `[a, c]` with `a ≤ at ≤ c` (when `at` is given) and `c < beyond` (`c > beyond`
+/// when `upward` is false, mirrored), holding at least `c − a + 1 + extra` of `ranges`: the one
+/// with `c` farthest towards `beyond`, and for it the narrowest. Returns `(a, c)` and as many of
+/// the ranges' variables as it needs.
+fn hall_interval_around(
+    ranges: &[(VarId, (i32, i32))],
+    at: Option<i32>,
+    beyond: i32,
+    upward: bool,
+    extra: usize,
+) -> Option<(i32, i32, Vec<VarId>)> {
+    // Mirror the values for the upper side so that one search serves both.
+    let flip = |v: i32| if upward { i64::from(v) } else { -i64::from(v) };
+    let mirrored: Vec<(VarId, (i64, i64))> = ranges
+        .iter()
+        .map(|&(y, (l, h))| {
+            let (l, h) = (flip(l), flip(h));
+            (y, (l.min(h), l.max(h)))
+        })
+        .collect();
+    let beyond = flip(beyond);
+    // Without a point to hold, every start is a candidate and every range may count.
+    let at = at.map_or(i64::MAX, flip);
+    let mut ends: Vec<i64> = mirrored
+        .iter()
+        .map(|&(_, (_, h))| h)
+        .filter(|&h| (at == i64::MAX || at <= h) && h < beyond)
+        .collect();
+    ends.sort_unstable_by(|p, q| q.cmp(p));
+    ends.dedup();
+    for c in ends {
+        // The ranges ending by `c`, by decreasing start: scanning them counts those within
+        // `[a, c]` for each candidate `a`.
+        let mut starts: Vec<(i64, VarId)> = mirrored
+            .iter()
+            .filter(|&&(_, (l, h))| h <= c && l <= at)
+            .map(|&(y, (l, _))| (l, y))
+            .collect();
+        let above = mirrored
+            .iter()
+            .filter(|&&(_, (l, h))| h <= c && l > at)
+            .count();
+        starts.sort_unstable_by_key(|&(l, _)| std::cmp::Reverse(l));
+        for (k, &(a, _)) in starts.iter().enumerate() {
+            let within = above + k + 1;
+            let need = (c - a + 1) as usize + extra;
+            if within >= need && (starts.len() == k + 1 || starts[k + 1].0 < a) {
+                let chosen: Vec<VarId> = mirrored
+                    .iter()
+                    .filter(|&&(_, (l, h))| a <= l && h <= c)
+                    .map(|&(y, _)| y)
+                    .take(need)
+                    .collect();
+                let back = |v: i64| (if upward { v } else { -v }) as i32;
+                return Some((back(a), back(c), chosen));
+            }
+        }
+    }
+    None
+}
+
+/// Explains `x ≥ b` by a Hall interval `[a, c]` of the other variables with `a ≤ lb x ≤ c < b`
+/// (and no value of `x` between `c` and `b`): its variables lie within it, and `x ≥ a`.
+fn hall_interval_below(
+    scope: &[VarId],
+    x: VarId,
+    b: i32,
+    ctx: &crate::ExplainCtx<'_>,
+    reasons: &mut Vec<crate::Literal>,
+) -> bool {
+    hall_interval_bound(scope, x, b, true, ctx, reasons)
+}
+
+/// Explains `x ≤ b`: the mirror of [`hall_interval_below`].
+fn hall_interval_above(
+    scope: &[VarId],
+    x: VarId,
+    b: i32,
+    ctx: &crate::ExplainCtx<'_>,
+    reasons: &mut Vec<crate::Literal>,
+) -> bool {
+    hall_interval_bound(scope, x, b, false, ctx, reasons)
+}
+
+/// [`hall_interval_below`] (`upward`) or [`hall_interval_above`].
+fn hall_interval_bound(
+    scope: &[VarId],
+    x: VarId,
+    b: i32,
+    upward: bool,
+    ctx: &crate::ExplainCtx<'_>,
+    reasons: &mut Vec<crate::Literal>,
+) -> bool {
+    use crate::Literal;
+    let (lo, hi) = ctx.bounds(x);
+    let at = if upward { lo } else { hi };
+    let ranges: Vec<(VarId, (i32, i32))> = scope
+        .iter()
+        .filter(|&&y| y != x)
+        .map(|&y| (y, ctx.bounds(y)))
+        .collect();
+    let Some((a, c, chosen)) = hall_interval_around(&ranges, Some(at), b, upward, 0) else {
+        return false;
+    };
+    // The values of `x` between the interval and the new bound must have gone already: the
+    // learner cites their removals.
+    let gap_empty = if upward {
+        (c + 1..b).all(|w| !ctx.contains_within(x, w, (lo, hi)))
+    } else {
+        (b + 1..c).all(|w| !ctx.contains_within(x, w, (lo, hi)))
+    };
+    if !gap_empty {
+        return false;
+    }
+    let (a_lo, c_hi) = if upward { (a, c) } else { (c, a) };
+    reasons.push(if upward {
+        Literal::ge(x, a_lo)
+    } else {
+        Literal::le(x, c_hi)
+    });
+    for y in chosen {
+        reasons.push(Literal::ge(y, a_lo));
+        reasons.push(Literal::le(y, c_hi));
+    }
+    true
+}
+
+/// [`AllDifferent`]'s failure: two fixed variables sharing a value, else the shorter of an
+/// interval holding more ranges than values and a set of variables with fewer values than
+/// variables (the alternating closure of a variable a maximum matching leaves unmatched).
+fn explain_all_different_failure(
+    scope: &[VarId],
+    ctx: &crate::ExplainCtx<'_>,
+    reasons: &mut Vec<crate::Literal>,
+) -> bool {
+    use crate::Literal;
+    let ranges: Vec<(VarId, (i32, i32))> = scope.iter().map(|&y| (y, ctx.bounds(y))).collect();
+    for (i, &(y, (l, h))) in ranges.iter().enumerate() {
+        if l == h
+            && let Some(&(z, _)) = ranges[i + 1..]
+                .iter()
+                .find(|&&(z, (l2, h2))| z != y && l2 == l && h2 == l)
+        {
+            reasons.extend([Literal::eq(y, l), Literal::eq(z, l)]);
+            return true;
+        }
+    }
+    // An interval holding more ranges than values.
+    let beyond = ranges.iter().map(|&(_, (_, h))| h).max().unwrap_or(0);
+    let by_bounds: Option<Vec<Literal>> =
+        hall_interval_around(&ranges, None, beyond.saturating_add(1), true, 1).map(
+            |(a, c, chosen)| {
+                chosen
+                    .iter()
+                    .flat_map(|&y| [Literal::ge(y, a), Literal::le(y, c)])
+                    .collect()
+            },
+        );
+    let mut by_domains: Option<Vec<Literal>> = None;
+    if let Some((values, domains)) = listed_domains(scope, ctx) {
+        let (owner, matched) = max_matching(&domains, values.len());
+        if let Some(start) = matched.iter().position(|&m| !m)
+            && let Some((in_set, in_values)) = alternating_closure(&domains, &owner, start)
+        {
+            let mut found = Vec::new();
+            push_within_values(scope, &domains, &in_set, &in_values, &values, &mut found);
+            by_domains = Some(found);
+        }
+    }
+    let best = match (by_bounds, by_domains) {
+        (Some(p), Some(q)) => Some(if p.len() <= q.len() { p } else { q }),
+        (p, q) => p.or(q),
+    };
+    match best {
+        Some(found) => {
+            reasons.extend(found);
+            true
+        }
+        None => false,
+    }
 }
 
 /// One augmenting path from variable `i` (Kuhn's algorithm): whether `i` was matched.
 fn augment_explained(
     i: usize,
-    domains: &[Vec<i32>],
+    domains: &[Vec<u32>],
     owner: &mut [Option<usize>],
     visited: &mut [bool],
-    slot: &dyn Fn(i32) -> usize,
 ) -> bool {
-    for &w in &domains[i] {
-        let k = slot(w);
+    for &k in &domains[i] {
+        let k = k as usize;
         if visited[k] {
             continue;
         }
         visited[k] = true;
-        if owner[k].is_none_or(|j| augment_explained(j, domains, owner, visited, slot)) {
+        if owner[k].is_none_or(|j| augment_explained(j, domains, owner, visited)) {
             owner[k] = Some(i);
             return true;
         }

@@ -3,7 +3,7 @@ use hashbrown::HashSet;
 use crate::{
     Constraint, ModelError, PropagationCtx, Propagator, VarId, Wipeout,
     constraints::{
-        set::ValueSet,
+        set::{ValueSet, as_bound, push_domains, weakest_bound},
         util::{Args, dedup_reasons, invalid},
     },
     revision::Priority,
@@ -145,12 +145,15 @@ impl Propagator for Among {
     ) -> bool {
         use crate::{Literal, LiteralRelation};
         if self.args.scope.len() != self.args.slots.len() {
-            return false;
+            // A variable named twice (perhaps as the count too) counts once per appearance; its
+            // domains are the explanation.
+            return push_domains(&self.args.scope, ctx, reasons);
         }
         let start = reasons.len();
         let count = self.args.var(self.n());
         let n = self.n() as i64;
         let done = if literal.var == count {
+            let literal = as_bound(literal, ctx);
             let (lower, upper) = match literal.relation {
                 LiteralRelation::Ge => (true, false),
                 LiteralRelation::Le => (false, true),
@@ -162,11 +165,17 @@ impl Propagator for Among {
                 && (!lower
                     || self
                         .push_all_on_side(true, None, ctx, reasons)
-                        .is_some_and(|m| i64::from(literal.value) <= m))
+                        .is_some_and(|m| {
+                            let k = weakest_bound(Literal::ge(count, literal.value), ctx);
+                            i64::from(k) <= m
+                        }))
                 && (!upper
                     || self
                         .push_all_on_side(false, None, ctx, reasons)
-                        .is_some_and(|m| i64::from(literal.value) >= n - m))
+                        .is_some_and(|m| {
+                            let k = weakest_bound(Literal::le(count, literal.value), ctx);
+                            i64::from(k) >= n - m
+                        }))
         } else {
             let x = literal.var;
             let (lo, hi) = ctx.bounds(x);
@@ -196,15 +205,36 @@ impl Propagator for Among {
                 })
         };
         if !done {
+            // Generic value-by-value pruning the counting arguments do not cover: the other
+            // variables' domains.
             reasons.truncate(start);
-            return false;
+            let others: Vec<VarId> = self
+                .args
+                .scope
+                .iter()
+                .copied()
+                .filter(|&y| y != literal.var)
+                .collect();
+            if !push_domains(&others, ctx, reasons) {
+                return false;
+            }
         }
-        if literal.var != count {
+        if literal.var != count || !done {
             // The values beyond the variable's bounds then need no reason of their own.
             ctx.push_own_bounds(literal, reasons);
         }
         dedup_reasons(reasons, start);
         true
+    }
+
+    /// A failure the store did not refuse is rare (a bound past the other end is explained as
+    /// that bound): the scope's domains explain it.
+    fn explain_failure(
+        &self,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        push_domains(&self.args.scope, ctx, reasons)
     }
 
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
@@ -324,7 +354,271 @@ impl Constraint for GlobalCardinality {
     }
 }
 
+impl GlobalCardinality {
+    /// Whether some variable is named twice, or is both counted and a count: then the counting
+    /// arguments below do not apply as they stand, and the domains explain.
+    fn repeats(&self) -> bool {
+        self.args.scope.len() != self.args.slots.len()
+    }
+
+    /// Pushes the domains of the scope's variables other than `x`: the explanation of generic
+    /// value-by-value pruning, which the counting arguments do not cover.
+    fn push_other_domains(
+        &self,
+        x: VarId,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        let others: Vec<VarId> = self
+            .args
+            .scope
+            .iter()
+            .copied()
+            .filter(|&y| y != x)
+            .collect();
+        push_domains(&others, ctx, reasons)
+    }
+
+    /// Pushes `x = v` for the counted arguments other than `skip` fixed to `v`, as many as
+    /// `need` (false if fewer).
+    fn push_fixed_to(
+        &self,
+        v: i32,
+        skip: Option<VarId>,
+        need: i64,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        let mut found = 0;
+        for i in 0..self.n {
+            if found >= need {
+                break;
+            }
+            let x = self.x(i);
+            if Some(x) != skip && ctx.bounds(x) == (v, v) {
+                reasons.push(crate::Literal::eq(x, v));
+                found += 1;
+            }
+        }
+        found >= need
+    }
+
+    /// Pushes `x ≠ v` for the counted arguments other than `skip` that lack `v`, as many as
+    /// `need` (false if fewer).
+    fn push_lacking(
+        &self,
+        v: i32,
+        skip: Option<VarId>,
+        need: i64,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        let mut found = 0;
+        for i in 0..self.n {
+            if found >= need {
+                break;
+            }
+            let x = self.x(i);
+            if Some(x) != skip && !ctx.contains(x, v) {
+                reasons.push(crate::Literal::ne(x, v));
+                found += 1;
+            }
+        }
+        found >= need
+    }
+
+    /// Explains a bound of `counts[j]`: by the arguments fixed to (or lacking) its value, else by
+    /// the other counts' bounds against the number of arguments.
+    fn explain_count(
+        &self,
+        j: usize,
+        literal: crate::Literal,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        use crate::{Literal, LiteralRelation};
+        let n = self.n as i64;
+        let v = self.cover[j];
+        let count = self.count(j);
+        // The removals between the count's old bound and the new are the learner's to cite.
+        let k_lower = i64::from(weakest_bound(Literal::ge(count, literal.value), ctx));
+        let k_upper = i64::from(weakest_bound(Literal::le(count, literal.value), ctx));
+        let lower = matches!(literal.relation, LiteralRelation::Ge | LiteralRelation::Eq);
+        let upper = matches!(literal.relation, LiteralRelation::Le | LiteralRelation::Eq);
+        if literal.relation == LiteralRelation::Ne {
+            return false;
+        }
+        let start = reasons.len();
+        let others = || (0..self.cover.len()).filter(move |&i| i != j);
+        if lower {
+            // Enough arguments fixed to the value, or (closed) the others' counts leave no less.
+            let mut fixed = Vec::new();
+            if !self.push_fixed_to(v, None, k_lower, ctx, &mut fixed) {
+                let highs: i64 = others().map(|i| i64::from(ctx.ub(self.count(i)))).sum();
+                if !self.closed || n - highs < k_lower {
+                    reasons.truncate(start);
+                    return false;
+                }
+                fixed.clear();
+                fixed.extend(others().map(|i| Literal::le(self.count(i), ctx.ub(self.count(i)))));
+            }
+            reasons.extend(fixed);
+        }
+        if upper {
+            let mut lacking = Vec::new();
+            if !self.push_lacking(v, None, n - k_upper, ctx, &mut lacking) {
+                let lows: i64 = others().map(|i| i64::from(ctx.lb(self.count(i)))).sum();
+                if n - lows > k_upper {
+                    reasons.truncate(start);
+                    return false;
+                }
+                lacking.clear();
+                lacking.extend(others().map(|i| Literal::ge(self.count(i), ctx.lb(self.count(i)))));
+            }
+            reasons.extend(lacking);
+        }
+        true
+    }
+}
+
 impl Propagator for GlobalCardinality {
+    /// A count's bound by the arguments fixed to its value (`x = v`) or lacking it (`x ≠ v`),
+    /// else by the other counts' bounds (they add up to at most the number of arguments, exactly
+    /// that when closed); an argument's removal of `v` by `counts[j] ≤ c` and `c` others fixed to
+    /// `v`, its fixing to `v` by `counts[j] ≥ c` and all but `c − 1` others lacking `v`; a
+    /// value outside a closed cover by nothing (its bounds lifted).
+    fn explain(
+        &self,
+        literal: crate::Literal,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        use crate::{Literal, LiteralRelation};
+        if self.repeats() {
+            return push_domains(&self.args.scope, ctx, reasons);
+        }
+        let x = literal.var;
+        if let Some(j) = (0..self.cover.len()).find(|&j| self.count(j) == x) {
+            let start = reasons.len();
+            return self.explain_count(j, as_bound(literal, ctx), ctx, reasons) || {
+                reasons.truncate(start);
+                self.push_other_domains(x, ctx, reasons) && {
+                    ctx.push_own_bounds(literal, reasons);
+                    true
+                }
+            };
+        }
+        let n = self.n as i64;
+        let start = reasons.len();
+        let done = match literal.relation {
+            LiteralRelation::Ne => {
+                // Outside a closed cover; or the value's count is full already; or the variable
+                // must take another value of the cover, whose count needs it.
+                let full = |reasons: &mut Vec<Literal>| {
+                    self.cover
+                        .iter()
+                        .position(|&v| v == literal.value)
+                        .is_some_and(|j| {
+                            let count = self.count(j);
+                            let hi = ctx.ub(count);
+                            reasons.push(Literal::le(count, hi));
+                            self.push_fixed_to(literal.value, Some(x), i64::from(hi), ctx, reasons)
+                        })
+                };
+                let forced = |reasons: &mut Vec<Literal>| {
+                    self.cover.iter().enumerate().any(|(j, &v)| {
+                        let mark = reasons.len();
+                        let count = self.count(j);
+                        let lo = ctx.lb(count);
+                        reasons.push(Literal::ge(count, lo));
+                        let found = v != literal.value
+                            && self.push_lacking(v, Some(x), n - i64::from(lo), ctx, reasons);
+                        if !found {
+                            reasons.truncate(mark);
+                        }
+                        found
+                    })
+                };
+                (self.closed && !self.cover.contains(&literal.value))
+                    || full(reasons)
+                    || {
+                        reasons.truncate(start);
+                        forced(reasons)
+                    }
+                    || {
+                        reasons.truncate(start);
+                        self.push_other_domains(x, ctx, reasons)
+                    }
+            }
+            // Fixed to a value of the cover (a bound when only one side moved), or a bound moved
+            // by a closed cover's membership.
+            LiteralRelation::Eq | LiteralRelation::Ge | LiteralRelation::Le => {
+                let fixed = self
+                    .cover
+                    .iter()
+                    .position(|&v| v == literal.value)
+                    .is_some_and(|j| {
+                        let count = self.count(j);
+                        let lo = ctx.lb(count);
+                        reasons.push(Literal::ge(count, lo));
+                        self.push_lacking(literal.value, Some(x), n - i64::from(lo), ctx, reasons)
+                    });
+                if !fixed {
+                    reasons.truncate(start);
+                    if self.closed {
+                        let cover = ValueSet::from_values(self.cover.iter().copied());
+                        cover.explain_membership(literal, false, ctx, reasons);
+                    }
+                }
+                fixed || self.closed || {
+                    reasons.truncate(start);
+                    self.push_other_domains(x, ctx, reasons) && {
+                        ctx.push_own_bounds(literal, reasons);
+                        true
+                    }
+                }
+            }
+        };
+        if !done {
+            reasons.truncate(start);
+            return false;
+        }
+        dedup_reasons(reasons, start);
+        true
+    }
+
+    /// The counts' lower bounds add up to more than the number of arguments, or (closed) their
+    /// upper bounds to fewer.
+    fn explain_failure(
+        &self,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        use crate::Literal;
+        if self.repeats() {
+            return push_domains(&self.args.scope, ctx, reasons);
+        }
+        let n = self.n as i64;
+        let counts = 0..self.cover.len();
+        let lows: i64 = counts
+            .clone()
+            .map(|j| i64::from(ctx.lb(self.count(j))))
+            .sum();
+        let highs: i64 = counts
+            .clone()
+            .map(|j| i64::from(ctx.ub(self.count(j))))
+            .sum();
+        if lows > n {
+            reasons.extend(counts.map(|j| Literal::ge(self.count(j), ctx.lb(self.count(j)))));
+            true
+        } else if self.closed && highs < n {
+            reasons.extend(counts.map(|j| Literal::le(self.count(j), ctx.ub(self.count(j)))));
+            true
+        } else {
+            push_domains(&self.args.scope, ctx, reasons)
+        }
+    }
+
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         let n = self.n as i64;
         if self.closed {

@@ -2,8 +2,9 @@ use smallvec::SmallVec;
 
 use crate::{
     Constraint, DomainView, ModelError, PropagationCtx, Propagator, VarId, Wipeout,
-    constraints::util::{
-        Args, LIST_BUDGET, dedup_reasons, invalid, retain_values, retain_values_where,
+    constraints::{
+        set::push_domains,
+        util::{Args, LIST_BUDGET, dedup_reasons, invalid, retain_values, retain_values_where},
     },
     revision::Priority,
 };
@@ -93,11 +94,16 @@ impl Propagator for Element {
         let (index, result) = (self.index(), self.result());
         let x = literal.var;
         let (lo, hi) = ctx.bounds(x);
-        // One variable in both places, or too many values to walk: the learner's default.
+        // One variable in both places: its values whose element is not themselves go by the
+        // constraint alone.
+        if index == result {
+            ctx.push_own_bounds(literal, reasons);
+            return true;
+        }
+        // Too many values to walk: the learner's default.
         let width = i64::from(hi) - i64::from(lo) + 1;
         let last_index = i64::from(self.first) + self.array.len() as i64 - 1;
-        if index == result
-            || last_index > i64::from(i32::MAX)
+        if last_index > i64::from(i32::MAX)
             || width.saturating_mul(self.array.len() as i64) > 1 << 20
         {
             return false;
@@ -130,6 +136,47 @@ impl Propagator for Element {
                 reasons.push(Literal::ne(other, u));
             }
         }
+        dedup_reasons(reasons, start);
+        true
+    }
+
+    /// No pair `(i, array[i])` is left: each is killed by `result ≠ array[i]` where the result
+    /// lacks that element (one literal kills every position holding it), else by the index
+    /// lacking `i`: `index ≠ i` inside its bounds, and one lifted bound for those beyond them.
+    fn explain_failure(
+        &self,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        use crate::Literal;
+        let (index, result) = (self.index(), self.result());
+        if index == result {
+            return push_domains(&[index], ctx, reasons);
+        }
+        let start = reasons.len();
+        let (lo, hi) = ctx.bounds(index);
+        let result_bounds = ctx.bounds(result);
+        let (mut below, mut above) = (None::<i32>, None::<i32>);
+        for (k, &v) in self.array.iter().enumerate() {
+            let Ok(i) = i32::try_from(i64::from(self.first) + k as i64) else {
+                continue;
+            };
+            if !ctx.contains_within(result, v, result_bounds) {
+                reasons.push(Literal::ne(result, v));
+            } else if i < lo {
+                below = below.max(Some(i));
+            } else if i > hi {
+                above = Some(above.map_or(i, |a| a.min(i)));
+            } else if !ctx.contains_within(index, i, (lo, hi)) {
+                reasons.push(Literal::ne(index, i));
+            } else {
+                // A pair still alive: not this constraint's failure alone.
+                reasons.truncate(start);
+                return push_domains(&self.args.scope, ctx, reasons);
+            }
+        }
+        reasons.extend(below.map(|m| Literal::ge(index, m + 1)));
+        reasons.extend(above.map(|m| Literal::le(index, m - 1)));
         dedup_reasons(reasons, start);
         true
     }
@@ -316,7 +363,8 @@ impl Propagator for VarElement {
         reasons: &mut Vec<crate::Literal>,
     ) -> bool {
         if self.args.scope.len() != self.args.slots.len() {
-            return false;
+            // A variable in two roles: the reasoning reads its own domain too.
+            return push_domains(&self.args.scope, ctx, reasons);
         }
         let x = literal.var;
         let (lo, hi) = ctx.bounds(x);
@@ -333,6 +381,39 @@ impl Propagator for VarElement {
                 reasons.truncate(start);
                 return false;
             }
+        }
+        dedup_reasons(reasons, start);
+        true
+    }
+
+    /// No position the index can name holds a variable sharing a value with the result: the
+    /// index's bounds and missing values, and for each index value left why its variable and
+    /// the result are apart (as for the removal of that index value).
+    fn explain_failure(
+        &self,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        use crate::Literal;
+        let index = self.args.var(0);
+        let start = reasons.len();
+        let (lo, hi) = ctx.bounds(index);
+        let explained = self.args.scope.len() == self.args.slots.len()
+            && i64::from(hi) - i64::from(lo) <= i64::from(EXPLAIN_WIDTH)
+            && {
+                reasons.extend([Literal::ge(index, lo), Literal::le(index, hi)]);
+                (lo..=hi).all(|i| {
+                    if ctx.contains_within(index, i, (lo, hi)) {
+                        self.explain_value(index, i, ctx, reasons)
+                    } else {
+                        reasons.push(Literal::ne(index, i));
+                        true
+                    }
+                })
+            };
+        if !explained {
+            reasons.truncate(start);
+            return push_domains(&self.args.scope, ctx, reasons);
         }
         dedup_reasons(reasons, start);
         true

@@ -2,7 +2,11 @@ use std::cell::RefCell;
 
 use crate::{
     Constraint, PropagationCtx, Propagator, Slot, Slots, StateLayout, VarId, Wipeout,
-    constraints::util::Args, revision::Priority,
+    constraints::{
+        set::{ValueSet, push_domains, weakest_bound},
+        util::Args,
+    },
+    revision::Priority,
 };
 
 /// The most state cells an [`Inverse`] keeps for its domain copies (one 64-bit word per variable
@@ -327,47 +331,92 @@ impl Constraint for Inverse {
 }
 
 impl Propagator for Inverse {
-    /// A channel's removal `f[i] ≠ j` rests on its mirror `g[j] ≠ i` (and the other way round); a
-    /// bound that keeps a variable among the other array's indices rests on nothing but the
-    /// constraint.
+    /// A channel's removal `f[i] ≠ j` rests on its mirror `g[j] ≠ i` (and the other way round),
+    /// or on nothing when `j` is no index of the other array; a bound that keeps a variable among
+    /// the other array's indices rests on nothing but the constraint (the learner cites the
+    /// removals it passed). A variable in both arrays is explained through whichever of its
+    /// channels made the change.
     fn explain(
         &self,
         literal: crate::Literal,
-        _ctx: &crate::ExplainCtx<'_>,
+        ctx: &crate::ExplainCtx<'_>,
         reasons: &mut Vec<crate::Literal>,
     ) -> bool {
         use crate::{Literal, LiteralRelation};
-        // A variable in both arrays changes two channels at once: left to the default.
-        if self.args.scope.len() != self.nf + self.ng {
-            return false;
-        }
-        let Some(k) = self.args.scope.iter().position(|&v| v == literal.var) else {
-            return false;
-        };
-        let (g_side, index) = if k < self.nf {
-            (false, i64::from(self.f_first) + k as i64)
-        } else {
-            (true, i64::from(self.g_first) + (k - self.nf) as i64)
-        };
-        let (other_first, other_len) = if g_side {
-            (i64::from(self.f_first), self.nf as i64)
-        } else {
-            (i64::from(self.g_first), self.ng as i64)
-        };
+        let x = literal.var;
+        // Each appearance of the variable: its side, its index, and the other side's indices.
+        let appearances: Vec<(bool, i64, i64, i64)> = (0..self.nf + self.ng)
+            .filter(|&k| self.args.var(k) == x)
+            .map(|k| {
+                if k < self.nf {
+                    let index = i64::from(self.f_first) + k as i64;
+                    (false, index, i64::from(self.g_first), self.ng as i64)
+                } else {
+                    let index = i64::from(self.g_first) + (k - self.nf) as i64;
+                    (true, index, i64::from(self.f_first), self.nf as i64)
+                }
+            })
+            .collect();
         let value = i64::from(literal.value);
-        match literal.relation {
-            LiteralRelation::Ne => {
-                let (Some(partner), Ok(back)) = (self.at(!g_side, value), i32::try_from(index))
-                else {
-                    return false;
-                };
-                reasons.push(Literal::ne(partner, back));
-                true
+        let lower = i64::from(weakest_bound(Literal::ge(x, literal.value), ctx));
+        let upper = i64::from(weakest_bound(Literal::le(x, literal.value), ctx));
+        let explained = match literal.relation {
+            LiteralRelation::Ne => appearances.iter().any(|&(g_side, index, first, len)| {
+                if value < first || value >= first + len {
+                    return true;
+                }
+                match (self.at(!g_side, value), i32::try_from(index)) {
+                    (Some(partner), Ok(back)) if !ctx.contains(partner, back) => {
+                        reasons.push(Literal::ne(partner, back));
+                        true
+                    }
+                    _ => false,
+                }
+            }),
+            LiteralRelation::Ge => appearances.iter().any(|&(_, _, first, _)| lower <= first),
+            LiteralRelation::Le => appearances
+                .iter()
+                .any(|&(_, _, first, len)| upper >= first + len - 1),
+            LiteralRelation::Eq => {
+                appearances.iter().any(|&(_, _, first, _)| lower <= first)
+                    && appearances
+                        .iter()
+                        .any(|&(_, _, first, len)| upper >= first + len - 1)
             }
-            LiteralRelation::Ge => value <= other_first,
-            LiteralRelation::Le => value >= other_first + other_len - 1,
-            LiteralRelation::Eq => false,
+        };
+        if explained {
+            return true;
         }
+        // Not one channel's inference alone (a variable in both arrays, whose channels may read
+        // its own domain): the scope's domains.
+        push_domains(&self.args.scope, ctx, reasons)
+    }
+
+    /// A variable with no value among the other array's indices, else the scope's domains.
+    fn explain_failure(
+        &self,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        for k in 0..self.nf + self.ng {
+            let x = self.args.var(k);
+            let (first, len) = if k < self.nf {
+                (self.g_first, self.ng)
+            } else {
+                (self.f_first, self.nf)
+            };
+            let Ok(len) = i32::try_from(len) else {
+                continue;
+            };
+            let indices = ValueSet::from_ranges([(first, first.saturating_add(len - 1))]);
+            let (lo, hi) = ctx.bounds(x);
+            let any = (lo.max(first)..=hi.min(first.saturating_add(len - 1)))
+                .any(|w| ctx.contains_within(x, w, (lo, hi)));
+            if !any && indices.explain_no_value(x, false, ctx, reasons) {
+                return true;
+            }
+        }
+        push_domains(&self.args.scope, ctx, reasons)
     }
 
     /// The full pass the first time (and always for shared variables or huge arrays); afterwards

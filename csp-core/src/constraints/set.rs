@@ -1,7 +1,75 @@
 use crate::{
-    CheckCtx, Constraint, DomainView, EventSet, PropagationCtx, Propagator, ValueEnumeration,
-    VarId, Wipeout, constraints::util::LIST_BUDGET, revision::Priority,
+    CheckCtx, Constraint, DomainView, EventSet, ExplainCtx, Literal, LiteralRelation,
+    PropagationCtx, Propagator, ValueEnumeration, VarId, Wipeout, constraints::util::LIST_BUDGET,
+    revision::Priority,
 };
+
+/// The weakest bound that a bound literal `x ≥ k` (`x ≤ k`) stands for given the variable's
+/// domain just before it: the bound just past its nearest value below `k` (above it), since the
+/// values between were gone and the learner cites their removals. Other literals keep their
+/// value.
+pub(crate) fn weakest_bound(literal: Literal, ctx: &ExplainCtx<'_>) -> i32 {
+    let (lo, hi) = ctx.bounds(literal.var);
+    let present = |w: i32| ctx.contains_within(literal.var, w, (lo, hi));
+    match literal.relation {
+        LiteralRelation::Ge => {
+            let mut w = literal.value.saturating_sub(1);
+            while w >= lo && !present(w) {
+                w -= 1;
+            }
+            w.saturating_add(1).max(lo)
+        }
+        LiteralRelation::Le => {
+            let mut w = literal.value.saturating_add(1);
+            while w <= hi && !present(w) {
+                w += 1;
+            }
+            w.saturating_sub(1).min(hi)
+        }
+        _ => literal.value,
+    }
+}
+
+/// A removal of a variable's bound just before it, `x ≠ lo` or `x ≠ hi`, as the bound literal it
+/// amounts to (`x ≥ lo + 1`, `x ≤ hi − 1`); any other literal as it is. Generic value-by-value
+/// pruning removes the ends of an interval one value at a time.
+pub(crate) fn as_bound(literal: Literal, ctx: &ExplainCtx<'_>) -> Literal {
+    if literal.relation != LiteralRelation::Ne {
+        return literal;
+    }
+    let (lo, hi) = ctx.bounds(literal.var);
+    if literal.value == lo && lo < hi {
+        Literal::ge(literal.var, lo + 1)
+    } else if literal.value == hi && lo < hi {
+        Literal::le(literal.var, hi - 1)
+    } else {
+        literal
+    }
+}
+
+/// Pushes the domains of `vars` just before the change being explained: each variable's bounds
+/// and the values missing between them. The explanation of reasoning that reads whole domains
+/// and has nothing shorter to say; false when a span is too wide to list.
+pub(crate) fn push_domains(
+    vars: &[VarId],
+    ctx: &ExplainCtx<'_>,
+    reasons: &mut Vec<Literal>,
+) -> bool {
+    for &var in vars {
+        let (lo, hi) = ctx.bounds(var);
+        if i64::from(hi) - i64::from(lo) >= LIST_BUDGET as i64 {
+            return false;
+        }
+        reasons.push(Literal::ge(var, lo));
+        reasons.push(Literal::le(var, hi));
+        reasons.extend(
+            (lo..=hi)
+                .filter(|&w| !ctx.contains_within(var, w, (lo, hi)))
+                .map(|w| Literal::ne(var, w)),
+        );
+    }
+    true
+}
 
 /// A finite set of integers as sorted, disjoint, non-touching ranges: FlatZinc's set literals
 /// (`1..5`, `{1, 3, 5}`), however wide.
@@ -28,6 +96,97 @@ impl ValueSet {
     /// The set of `values`.
     pub(crate) fn from_values(values: impl IntoIterator<Item = i32>) -> Self {
         Self::from_ranges(values.into_iter().map(|v| (v, v)))
+    }
+
+    /// The range of the set holding `value`, if any.
+    fn range_of(&self, value: i32) -> Option<(i32, i32)> {
+        let i = self.ranges.partition_point(|&(_, end)| end < value);
+        self.ranges.get(i).copied().filter(|&(a, _)| a <= value)
+    }
+
+    /// The largest member below `value`, if any.
+    fn member_below(&self, value: i32) -> Option<i32> {
+        let i = self.ranges.partition_point(|&(a, _)| a < value);
+        let &(_, b) = self.ranges.get(i.checked_sub(1)?)?;
+        Some(b.min(value - 1))
+    }
+
+    /// The smallest member above `value`, if any.
+    fn member_above(&self, value: i32) -> Option<i32> {
+        let i = self.ranges.partition_point(|&(_, end)| end <= value);
+        let &(a, _) = self.ranges.get(i)?;
+        Some(a.max(value + 1))
+    }
+
+    /// The most general lower bound `x ≥ a` that, with `x ∈ S` (`x ∉ S` when `negated`), rules
+    /// out every value below `lo`, the variable's lower bound then; `None` when the membership
+    /// alone does.
+    fn lifted_lower(&self, lo: i32, negated: bool) -> Option<i32> {
+        if negated {
+            Some(self.range_of(lo).map_or(lo, |(a, _)| a))
+        } else {
+            self.member_below(lo).map(|s| s + 1)
+        }
+    }
+
+    /// The mirror of [`ValueSet::lifted_lower`] for the upper bound `hi`.
+    fn lifted_upper(&self, hi: i32, negated: bool) -> Option<i32> {
+        if negated {
+            Some(self.range_of(hi).map_or(hi, |(_, b)| b))
+        } else {
+            self.member_above(hi).map(|s| s - 1)
+        }
+    }
+
+    /// Explains a change of `x` made by the membership `x ∈ S` (`x ∉ S` when `negated`) alone: a
+    /// removal needs nothing, a bound the lifted bound before it on its side (the learner cites
+    /// the removals it passed).
+    pub(crate) fn explain_membership(
+        &self,
+        literal: Literal,
+        negated: bool,
+        ctx: &ExplainCtx<'_>,
+        reasons: &mut Vec<Literal>,
+    ) {
+        let x = literal.var;
+        let (lo, hi) = ctx.bounds(x);
+        if matches!(literal.relation, LiteralRelation::Ge | LiteralRelation::Eq)
+            && let Some(a) = self.lifted_lower(lo, negated)
+        {
+            reasons.push(Literal::ge(x, a));
+        }
+        if matches!(literal.relation, LiteralRelation::Le | LiteralRelation::Eq)
+            && let Some(b) = self.lifted_upper(hi, negated)
+        {
+            reasons.push(Literal::le(x, b));
+        }
+    }
+
+    /// Explains that `x` has no value in `S` (in its complement when `negated`): its lifted
+    /// bounds and `x ≠ w` for each such value between them. False when they are too many to
+    /// list.
+    pub(crate) fn explain_no_value(
+        &self,
+        x: VarId,
+        negated: bool,
+        ctx: &ExplainCtx<'_>,
+        reasons: &mut Vec<Literal>,
+    ) -> bool {
+        let (lo, hi) = ctx.bounds(x);
+        if i64::from(hi) - i64::from(lo) >= LIST_BUDGET as i64 {
+            return false;
+        }
+        let a = self.lifted_lower(lo, negated);
+        let b = self.lifted_upper(hi, negated);
+        reasons.extend(a.map(|a| Literal::ge(x, a)));
+        reasons.extend(b.map(|b| Literal::le(x, b)));
+        let (from, to) = (a.unwrap_or(lo).max(lo), b.unwrap_or(hi).min(hi));
+        for w in from..=to {
+            if self.contains(w) != negated {
+                reasons.push(Literal::ne(x, w));
+            }
+        }
+        true
     }
 
     pub(crate) fn contains(&self, value: i32) -> bool {
@@ -218,6 +377,19 @@ impl Constraint for SetIn {
 }
 
 impl Propagator for SetIn {
+    /// The membership alone: a removal needs no reason, a bound the lifted bound before it.
+    fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        self.set
+            .explain_membership(literal, self.negated, ctx, reasons);
+        true
+    }
+
+    /// No value of the domain satisfies the membership.
+    fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        self.set
+            .explain_no_value(self.scope[0], self.negated, ctx, reasons)
+    }
+
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         if self.negated {
             self.set.exclude(ctx, self.scope[0])

@@ -272,6 +272,71 @@ impl Table {
         self.algorithm
     }
 
+    /// Pushes, for each of the tuples `killed` (indices), a literal that held and rules it out:
+    /// one of its values `w` (at a position other than `skip`) missing from the domain of its
+    /// variable `y`, as `y ≠ w`, or as `y`'s bound when `w` lies beyond it (one bound then
+    /// serves every tuple past it). A literal that rules out many of them is preferred (a greedy
+    /// cover: each tuple takes, of its killing literals, the one most tuples share, unless a
+    /// chosen one rules it out already), so the explanation stays short. Returns false if some
+    /// tuple has no value missing.
+    fn kill_tuples(
+        &self,
+        killed: &[usize],
+        skip: Option<usize>,
+        ctx: &crate::ExplainCtx<'_>,
+        bounds: &[(i32, i32)],
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        use crate::Literal;
+        use hashbrown::{HashMap, HashSet};
+        let arity = self.scope.len();
+        let row = |t: usize| &self.tuples[t * arity..(t + 1) * arity];
+        let killer = |q: usize, w: i32| -> Option<Literal> {
+            let (y, (lo, hi)) = (self.scope[q], bounds[q]);
+            if w < lo {
+                Some(Literal::ge(y, lo))
+            } else if w > hi {
+                Some(Literal::le(y, hi))
+            } else if !ctx.contains_within(y, w, (lo, hi)) {
+                Some(Literal::ne(y, w))
+            } else {
+                None
+            }
+        };
+        // Each tuple's killing literals, and how many tuples share each.
+        let mut missing: Vec<Vec<Literal>> = Vec::with_capacity(killed.len());
+        let mut shared: HashMap<Literal, u32> = HashMap::new();
+        for &t in killed {
+            let gone: Vec<Literal> = row(t)
+                .iter()
+                .enumerate()
+                .filter(|&(q, _)| Some(q) != skip)
+                .filter_map(|(q, &w)| killer(q, w))
+                .collect();
+            if gone.is_empty() {
+                return false;
+            }
+            for &key in &gone {
+                *shared.entry(key).or_insert(0) += 1;
+            }
+            missing.push(gone);
+        }
+        let mut chosen: HashSet<Literal> = HashSet::new();
+        for gone in &missing {
+            if gone.iter().any(|key| chosen.contains(key)) {
+                continue;
+            }
+            let best = gone
+                .iter()
+                .copied()
+                .max_by_key(|key| shared[key])
+                .expect("a tuple has a killing literal");
+            chosen.insert(best);
+            reasons.push(best);
+        }
+        true
+    }
+
     fn rows(&self) -> impl Iterator<Item = &[i32]> {
         self.tuples.chunks_exact(self.scope.len())
     }
@@ -301,41 +366,24 @@ impl Constraint for Table {
 
 impl Propagator for Table {
     /// Every tuple that gave the values the change took away is gone: for each, one of its other
-    /// values already missing from its variable (`y ≠ w`), shared between tuples where it can be.
-    /// A bound also rests on the variable's bound before it, so that the values beyond that
-    /// bound need no tuple of their own.
+    /// values already missing from its variable (`y ≠ w`), chosen to be shared between as many
+    /// tuples as can be (a greedy cover). A bound also rests on the variable's bound
+    /// before it, so that the values beyond that bound need no tuple of their own.
     fn explain(
         &self,
         literal: crate::Literal,
         ctx: &crate::ExplainCtx<'_>,
         reasons: &mut Vec<crate::Literal>,
     ) -> bool {
-        use crate::Literal;
         let x = literal.var;
         let mut at = (0..self.scope.len()).filter(|&q| self.scope[q] == x);
         let (Some(p), None) = (at.next(), at.next()) else {
             return false;
         };
-        ctx.push_own_bounds(literal, reasons);
         let bounds: Vec<(i32, i32)> = self.scope.iter().map(|&v| ctx.bounds(v)).collect();
         let present = |q: usize, value: i32| ctx.contains_within(self.scope[q], value, bounds[q]);
-        let first = reasons.len();
-        // Each tuple that gave `x` a value the change took: one of its other values must be gone.
-        let cover = |row: &[i32], reasons: &mut Vec<Literal>| -> bool {
-            let gone = |q: usize| Literal::ne(self.scope[q], row[q]);
-            if (0..row.len()).any(|q| q != p && reasons[first..].contains(&gone(q))) {
-                return true;
-            }
-            match (0..row.len()).find(|&q| q != p && !present(q, row[q])) {
-                Some(q) => {
-                    reasons.push(gone(q));
-                    true
-                }
-                // A tuple still alive: the change did not come from this table's reasoning
-                // alone, so the learner falls back to the scope's domains.
-                None => false,
-            }
-        };
+        // The tuples that gave `x` a value the change took.
+        let mut killed = Vec::new();
         let arity = self.scope.len();
         match &self.compact {
             // The support bit sets list the tuples of each value of `x`.
@@ -348,23 +396,44 @@ impl Propagator for Table {
                     for (i, &word) in compact.support(p, k).iter().enumerate() {
                         let mut bits = word;
                         while bits != 0 {
-                            let t = 64 * i + bits.trailing_zeros() as usize;
+                            killed.push(64 * i + bits.trailing_zeros() as usize);
                             bits &= bits - 1;
-                            if !cover(&self.tuples[t * arity..(t + 1) * arity], reasons) {
-                                return false;
-                            }
                         }
                     }
                 }
             }
             None => {
-                for row in self.rows() {
-                    let w = row[p];
-                    if !literal.holds_for(w) && present(p, w) && !cover(row, reasons) {
-                        return false;
+                for t in 0..self.tuples.len() / arity.max(1) {
+                    let w = self.tuples[t * arity + p];
+                    if !literal.holds_for(w) && present(p, w) {
+                        killed.push(t);
                     }
                 }
             }
+        }
+        let start = reasons.len();
+        // A tuple still alive means the change did not come from this table's reasoning alone,
+        // and the learner falls back to the scope's domains.
+        if !self.kill_tuples(&killed, Some(p), ctx, &bounds, reasons) {
+            reasons.truncate(start);
+            return false;
+        }
+        ctx.push_own_bounds(literal, reasons);
+        true
+    }
+
+    /// No tuple is left: each is killed by one of its values missing from its variable.
+    fn explain_failure(
+        &self,
+        ctx: &crate::ExplainCtx<'_>,
+        reasons: &mut Vec<crate::Literal>,
+    ) -> bool {
+        let bounds: Vec<(i32, i32)> = self.scope.iter().map(|&v| ctx.bounds(v)).collect();
+        let every: Vec<usize> = (0..self.tuples.len() / self.scope.len().max(1)).collect();
+        let start = reasons.len();
+        if !self.kill_tuples(&every, None, ctx, &bounds, reasons) {
+            reasons.truncate(start);
+            return false;
         }
         true
     }

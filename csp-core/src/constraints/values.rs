@@ -2,12 +2,42 @@
 //! among them (`member`), and all different but for some values (`alldifferent_except`).
 
 use crate::{
-    Constraint, PropagationCtx, Propagator, VarId, Wipeout,
+    Constraint, ExplainCtx, Literal, LiteralRelation, PropagationCtx, Propagator, VarId, Wipeout,
     constraints::{
-        set::ValueSet,
-        util::{Args, LIST_BUDGET, retain_values},
+        set::{ValueSet, as_bound, push_domains, weakest_bound},
+        util::{Args, LIST_BUDGET, dedup_reasons, retain_values},
     },
 };
+
+/// The widest range of values an explanation here walks; wider, the scope's domains explain.
+const EXPLAIN_WIDTH: i64 = 1 << 12;
+
+/// Pushes a literal that held then and says `var` lacks `value`: its lower or upper bound when
+/// `value` lies beyond it (one literal for every value past that bound), else `var ≠ value`.
+fn push_lacks(var: VarId, value: i32, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) {
+    let (lo, hi) = ctx.bounds(var);
+    reasons.push(if value < lo {
+        Literal::ge(var, lo)
+    } else if value > hi {
+        Literal::le(var, hi)
+    } else {
+        Literal::ne(var, value)
+    });
+}
+
+/// The values of `literal.var` that the change took (present just before it, not satisfying
+/// it), or `None` when they are too far apart to walk.
+fn values_taken(literal: Literal, ctx: &ExplainCtx<'_>) -> Option<Vec<i32>> {
+    let (lo, hi) = ctx.bounds(literal.var);
+    if i64::from(hi) - i64::from(lo) > EXPLAIN_WIDTH {
+        return None;
+    }
+    Some(
+        (lo..=hi)
+            .filter(|&w| !literal.holds_for(w) && ctx.contains_within(literal.var, w, (lo, hi)))
+            .collect(),
+    )
+}
 
 /// `n` is the number of distinct values the `x` take: MiniZinc's `nvalue(n, x)`.
 ///
@@ -100,6 +130,108 @@ impl Constraint for NValue {
 }
 
 impl Propagator for NValue {
+    /// The count's lower bound by as many variables with pairwise disjoint ranges (the intervals
+    /// that opened a new point in the greedy cover); its upper bound by the variables' domains
+    /// (nothing when it is the number of variables); a variable kept among the fixed values by
+    /// one variable fixed to each and the count's upper bound.
+    fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        let k = self.k();
+        let count = self.args.var(k);
+        let xs: Vec<VarId> = (0..k).map(|i| self.args.var(i)).collect();
+        if self.args.scope.len() != self.args.slots.len() {
+            // A variable named twice, or counted and the count: the scope's domains.
+            return push_domains(&self.args.scope, ctx, reasons);
+        }
+        let start = reasons.len();
+        if literal.var == count {
+            let literal = as_bound(literal, ctx);
+            let lower = matches!(literal.relation, LiteralRelation::Ge | LiteralRelation::Eq);
+            let upper = matches!(literal.relation, LiteralRelation::Le | LiteralRelation::Eq);
+            if literal.relation == LiteralRelation::Ne {
+                return push_domains(&xs, ctx, reasons);
+            }
+            if lower {
+                let needed = i64::from(weakest_bound(Literal::ge(count, literal.value), ctx));
+                let mut intervals: Vec<(i32, i32, VarId)> = xs
+                    .iter()
+                    .map(|&x| {
+                        let (lo, hi) = ctx.bounds(x);
+                        (lo, hi, x)
+                    })
+                    .collect();
+                intervals.sort_unstable_by_key(|&(lo, hi, _)| (hi, lo));
+                let mut point: Option<i32> = None;
+                let mut found = 0i64;
+                for &(lo, hi, x) in &intervals {
+                    if found >= needed {
+                        break;
+                    }
+                    if point.is_none_or(|p| lo > p) {
+                        point = Some(hi);
+                        found += 1;
+                        reasons.extend([Literal::ge(x, lo), Literal::le(x, hi)]);
+                    }
+                }
+                if found < needed {
+                    reasons.truncate(start);
+                    return push_domains(&xs, ctx, reasons);
+                }
+            }
+            if upper {
+                let allowed = i64::from(weakest_bound(Literal::le(count, literal.value), ctx));
+                if allowed < k as i64 && !push_domains(&xs, ctx, reasons) {
+                    reasons.truncate(start);
+                    return false;
+                }
+            }
+            dedup_reasons(reasons, start);
+            return true;
+        }
+        // A variable kept among the fixed values: one variable fixed to each, and the count's
+        // upper bound that many.
+        let x = literal.var;
+        let c_hi = ctx.ub(count);
+        let mut fixed: Vec<(i32, VarId)> = xs
+            .iter()
+            .filter(|&&y| y != x)
+            .filter_map(|&y| {
+                let (lo, hi) = ctx.bounds(y);
+                (lo == hi).then_some((lo, y))
+            })
+            .collect();
+        fixed.sort_unstable_by_key(|&(v, _)| v);
+        fixed.dedup_by_key(|&mut (v, _)| v);
+        let taken_ok = values_taken(literal, ctx).is_some_and(|taken| {
+            taken
+                .iter()
+                .all(|w| fixed.binary_search_by_key(w, |&(v, _)| v).is_err())
+        });
+        if fixed.len() as i64 == i64::from(c_hi) && taken_ok {
+            reasons.push(Literal::le(count, c_hi));
+            reasons.extend(fixed.iter().map(|&(v, y)| Literal::eq(y, v)));
+            ctx.push_own_bounds(literal, reasons);
+            dedup_reasons(reasons, start);
+            return true;
+        }
+        let others: Vec<VarId> = self
+            .args
+            .scope
+            .iter()
+            .copied()
+            .filter(|&y| y != x)
+            .collect();
+        if !push_domains(&others, ctx, reasons) {
+            return false;
+        }
+        ctx.push_own_bounds(literal, reasons);
+        true
+    }
+
+    /// The scope's domains admit no count.
+    fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        push_domains(&self.args.scope, ctx, reasons)
+    }
+
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         while self.round(ctx)? {}
         Ok(())
@@ -208,7 +340,121 @@ impl Constraint for Member {
     }
 }
 
+impl Member {
+    /// Pushes why `a` and `b` share no value: their bounds, and for each value both bounds
+    /// allow, one of them lacking it (`b`'s literal first, which other pairs with `b` share).
+    /// False when that overlap is too wide to walk.
+    fn push_apart(a: VarId, b: VarId, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        let ((a_lo, a_hi), (b_lo, b_hi)) = (ctx.bounds(a), ctx.bounds(b));
+        let (lo, hi) = (a_lo.max(b_lo), a_hi.min(b_hi));
+        if i64::from(hi) - i64::from(lo) > EXPLAIN_WIDTH {
+            return false;
+        }
+        if lo > hi {
+            // Apart by their bounds alone: the two facing bounds.
+            if a_hi < b_lo {
+                reasons.extend([Literal::le(a, a_hi), Literal::ge(b, b_lo)]);
+            } else {
+                reasons.extend([Literal::ge(a, a_lo), Literal::le(b, b_hi)]);
+            }
+            return true;
+        }
+        reasons.extend([
+            Literal::ge(a, a_lo),
+            Literal::le(a, a_hi),
+            Literal::ge(b, b_lo),
+            Literal::le(b, b_hi),
+        ]);
+        for u in lo..=hi {
+            if !ctx.contains_within(b, u, (b_lo, b_hi)) {
+                reasons.push(Literal::ne(b, u));
+            } else if !ctx.contains_within(a, u, (a_lo, a_hi)) {
+                reasons.push(Literal::ne(a, u));
+            } else {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// [`Propagator::explain`] for distinct variables; false when the change was not this
+    /// reasoning's.
+    fn explain_distinct(
+        &self,
+        literal: Literal,
+        ctx: &ExplainCtx<'_>,
+        reasons: &mut Vec<Literal>,
+    ) -> bool {
+        let k = self.k();
+        let y = self.args.var(k);
+        let xs: Vec<VarId> = (0..k).map(|i| self.args.var(i)).collect();
+        let Some(taken) = values_taken(literal, ctx) else {
+            return false;
+        };
+        if literal.var == y {
+            // Each value taken from y: every x lacks it or shares nothing with y.
+            for &w in &taken {
+                for &x in &xs {
+                    if !ctx.contains(x, w) {
+                        push_lacks(x, w, ctx, reasons);
+                    } else if !Self::push_apart(x, y, ctx, reasons) {
+                        return false;
+                    }
+                }
+            }
+            ctx.push_own_bounds(literal, reasons);
+            return true;
+        }
+        // The only x that can equal y keeps y's values: the others share nothing with y, and y
+        // lacks each value taken.
+        let x = literal.var;
+        for &other in xs.iter().filter(|&&other| other != x) {
+            if !Self::push_apart(other, y, ctx, reasons) {
+                return false;
+            }
+        }
+        for &w in &taken {
+            if ctx.contains(y, w) {
+                return false;
+            }
+            push_lacks(y, w, ctx, reasons);
+        }
+        ctx.push_own_bounds(literal, reasons);
+        true
+    }
+}
+
 impl Propagator for Member {
+    /// A value taken from `y` by each `x` lacking it or sharing no value with `y`; a value taken
+    /// from the only `x` that can equal `y` by the others sharing none with `y` and `y` lacking
+    /// it; a failure by every `x` sharing none with `y`. A variable named twice (or `y` among the
+    /// `x`) is explained by the scope's domains.
+    fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        let start = reasons.len();
+        if self.args.scope.len() == self.args.slots.len()
+            && self.explain_distinct(literal, ctx, reasons)
+        {
+            dedup_reasons(reasons, start);
+            return true;
+        }
+        reasons.truncate(start);
+        push_domains(&self.args.scope, ctx, reasons)
+    }
+
+    fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        let k = self.k();
+        let y = self.args.var(k);
+        let start = reasons.len();
+        if self.args.scope.len() == self.args.slots.len()
+            && (0..k).all(|i| Self::push_apart(self.args.var(i), y, ctx, reasons))
+        {
+            dedup_reasons(reasons, start);
+            return true;
+        }
+        reasons.truncate(start);
+        push_domains(&self.args.scope, ctx, reasons)
+    }
+
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         while self.round(ctx)? {}
         Ok(())
@@ -264,7 +510,79 @@ impl Constraint for AllDifferentExcept {
     }
 }
 
+impl AllDifferentExcept {
+    /// How many times `var` is named.
+    fn times(&self, var: VarId) -> usize {
+        (0..self.args.slots.len())
+            .filter(|&i| self.args.var(i) == var)
+            .count()
+    }
+}
+
 impl Propagator for AllDifferentExcept {
+    /// A value outside the exceptions taken from a variable by another fixed to it (`y = v`); a
+    /// variable named twice kept among the exceptions by the constraint alone (its bounds
+    /// lifted past the values it excludes).
+    fn explain(&self, literal: Literal, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        let x = literal.var;
+        let value = literal.value;
+        if self.times(x) > 1 {
+            if literal.relation != LiteralRelation::Ne || !self.except.contains(value) {
+                self.except.explain_membership(literal, false, ctx, reasons);
+                return true;
+            }
+        } else if literal.relation == LiteralRelation::Ne && !self.except.contains(value) {
+            let holder = self
+                .args
+                .scope
+                .iter()
+                .find(|&&y| y != x && ctx.bounds(y) == (value, value));
+            if let Some(&y) = holder {
+                reasons.push(Literal::eq(y, value));
+                return true;
+            }
+        }
+        let others: Vec<VarId> = self
+            .args
+            .scope
+            .iter()
+            .copied()
+            .filter(|&y| y != x)
+            .collect();
+        if !push_domains(&others, ctx, reasons) {
+            return false;
+        }
+        ctx.push_own_bounds(literal, reasons);
+        true
+    }
+
+    /// Two variables fixed to one value outside the exceptions, or a variable named twice with
+    /// no exception left.
+    fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
+        let scope = &self.args.scope;
+        for (i, &y) in scope.iter().enumerate() {
+            let (lo, hi) = ctx.bounds(y);
+            if lo == hi
+                && !self.except.contains(lo)
+                && let Some(&z) = scope[i + 1..].iter().find(|&&z| ctx.bounds(z) == (lo, lo))
+            {
+                reasons.extend([Literal::eq(y, lo), Literal::eq(z, lo)]);
+                return true;
+            }
+        }
+        for &y in scope {
+            if self.times(y) > 1 {
+                let (lo, hi) = ctx.bounds(y);
+                let has_exception = i64::from(hi) - i64::from(lo) <= EXPLAIN_WIDTH
+                    && (lo..=hi).any(|w| self.except.contains(w) && ctx.contains(y, w));
+                if !has_exception && self.except.explain_no_value(y, false, ctx, reasons) {
+                    return true;
+                }
+            }
+        }
+        push_domains(scope, ctx, reasons)
+    }
+
     fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         let n = self.args.slots.len();
         // A variable named twice can only take an exception.

@@ -291,17 +291,6 @@ const UNEXPLAINED: &[&str] = &[
     "Compare",
     "ReifiedCompare",
     "Reified",
-    "GlobalCardinality",
-    "SetIn",
-    "NValue",
-    "Member",
-    "AllDifferentExcept",
-    "AllDifferent",
-    "Table",
-    "Among",
-    "Element",
-    "VarElement",
-    "Inverse",
 ];
 
 /// Whether `constraint` may leave changes to the learner's fallback ([`UNEXPLAINED`]).
