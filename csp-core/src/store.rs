@@ -211,8 +211,8 @@ pub struct Store {
 /// Learning from failure explains every change, and a bound reason must cite every hole its
 /// propagator left between the bounds, one literal each. Domain-consistent propagation leaves such
 /// holes and so lengthens every clause that rests on it, while bounds reasoning leaves none: under
-/// learning the weaker propagation can prove more in the same time. Which propagators switch was
-/// chosen by measurement on the public MiniZinc suite (README, "The propagation profile").
+/// learning the weaker propagation can prove more in the same time, or less: which profile a
+/// learning search runs by default is measured (see `csp_flatzinc::plan::LEARNING_PROFILE`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub enum PropagationProfile {
     /// Every propagator at its own strongest (the default, and what every search without learning

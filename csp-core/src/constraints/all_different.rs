@@ -18,7 +18,8 @@ pub enum AllDifferentConsistency {
     /// O(n log n) for the sort and near-linear time after it.
     Bounds,
     /// Generalised arc consistency: Régin, *A filtering algorithm for constraints of difference in
-    /// CSPs*, AAAI 1994 (the default).
+    /// CSPs*, AAAI 1994 (the default). Under [`crate::PropagationProfile::ShortReasons`] (a
+    /// learning search that asks for short reasons) it propagates as [`Bounds`](Self::Bounds).
     #[default]
     Domain,
 }
@@ -161,7 +162,18 @@ impl Propagator for AllDifferent {
         if ctx.get(self.clashes) > 0 {
             return Err(Wipeout);
         }
-        match self.consistency {
+        // Under learning's short-reason profile, domain consistency gives way to bounds
+        // consistency: Régin's removals leave holes that every later bound reason must cite one by
+        // one (see `PropagationProfile`).
+        let consistency = match self.consistency {
+            AllDifferentConsistency::Domain
+                if ctx.profile() == crate::PropagationProfile::ShortReasons =>
+            {
+                AllDifferentConsistency::Bounds
+            }
+            consistency => consistency,
+        };
+        match consistency {
             AllDifferentConsistency::Value => return self.remove_fixed_values(ctx),
             AllDifferentConsistency::Bounds => {
                 return BOUNDS_SCRATCH.with(|scratch| match scratch.try_borrow_mut() {

@@ -287,11 +287,7 @@ fn check_fixpoint(
 /// The constraints (by the name their `Debug` form starts with) that may still leave a change or
 /// a failure unexplained, to be explained by the domains of their scope. Every other constraint
 /// of the catalogue explains each of its inferences.
-const UNEXPLAINED: &[&str] = &[
-    "Compare",
-    "ReifiedCompare",
-    "Reified",
-];
+const UNEXPLAINED: &[&str] = &["Compare", "ReifiedCompare", "Reified"];
 
 /// Whether `constraint` may leave changes to the learner's fallback ([`UNEXPLAINED`]).
 fn may_fall_back(constraint: &dyn Constraint) -> bool {
