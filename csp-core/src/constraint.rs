@@ -43,7 +43,9 @@ use crate::{CheckCtx, EventSet, ExplainCtx, Literal, Priority, PropagationCtx, V
 /// once one is fixed to 1.
 ///
 /// ```
-/// use csp_core::{Constraint, EventSet, ModelBuilder, PropagationCtx, Propagator, Store, VarId, Wipeout};
+/// use csp_core::{
+///     Constraint, Domains, EventSet, ModelBuilder, PropagationCtx, Propagator, Store, VarId, Wipeout,
+/// };
 ///
 /// #[derive(Debug)]
 /// struct AtMostOne(Vec<VarId>);

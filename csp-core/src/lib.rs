@@ -54,5 +54,5 @@ pub use literal::{Cause, Literal, LiteralRelation, LogEntry};
 pub use rng::{Rng, rng_for};
 pub use state::{Slot, Slots, StateLayout, StateValue};
 pub use store::change_log::{ExplainCtx, explain_by_bounds};
-pub use store::context::{CheckCtx, PropagationCtx};
+pub use store::context::{CheckCtx, Domains, PropagationCtx};
 pub use store::{Checkpoint, PropagationProfile, Store};

@@ -1,3 +1,4 @@
+use crate::Domains;
 use std::cell::RefCell;
 
 use crate::{

@@ -2,6 +2,7 @@
 //! `x mod y = z` (truncating; `y = 0` has no result), `|x| = z`, `x ^ y = z`, and the minimum or
 //! maximum of an array.
 
+use crate::Domains;
 use smallvec::SmallVec;
 
 use crate::{

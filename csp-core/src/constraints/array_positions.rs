@@ -2,6 +2,7 @@
 //! preceding another (`value_precede`), and the position of the first maximum or minimum
 //! (`arg_max`, `arg_min`).
 
+use crate::Domains;
 use crate::{
     Constraint, EventSet, ExplainCtx, Literal, LiteralRelation, PropagationCtx, Propagator, VarId,
     Wipeout,

@@ -1,6 +1,7 @@
 //! Globals about which values an array takes: how many distinct ones (`nvalue`), whether a value is
 //! among them (`member`), and all different but for some values (`alldifferent_except`).
 
+use crate::Domains;
 use crate::{
     Constraint, ExplainCtx, Literal, LiteralRelation, PropagationCtx, Propagator, VarId, Wipeout,
     constraints::{

@@ -1,6 +1,7 @@
 //! Sums of Booleans with unit coefficients, and at most one integer term: the cardinality
 //! constraints that MiniZinc's `sum(bool2int(...))`, `count` and neighbourhood sums flatten to.
 
+use crate::Domains;
 use crate::{
     CheckCtx, Constraint, EventSet, ExplainCtx, Literal, ModelError, PropagationCtx, Propagator,
     Slot, Slots, StateLayout, ValueEnumeration, VarId, Wipeout,

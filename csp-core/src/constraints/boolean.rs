@@ -4,6 +4,7 @@
 //! Every variable here is a Boolean: the checkers refuse any value but 0 and 1, and the first
 //! revision cuts each domain to `{0, 1}`.
 
+use crate::Domains;
 use hashbrown::HashMap;
 use smallvec::SmallVec;
 

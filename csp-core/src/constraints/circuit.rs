@@ -1,3 +1,4 @@
+use crate::Domains;
 use crate::{
     Constraint, ExplainCtx, Literal, PropagationCtx, Propagator, Slots, StateLayout, VarId,
     Wipeout,

@@ -1,3 +1,4 @@
+use crate::Domains;
 use hashbrown::HashSet;
 
 use crate::{

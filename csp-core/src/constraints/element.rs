@@ -1,3 +1,4 @@
+use crate::Domains;
 use smallvec::SmallVec;
 
 use crate::{

@@ -1,3 +1,4 @@
+use crate::Domains;
 use crate::{
     CheckCtx, Constraint, EventSet, ExplainCtx, Literal, ModelError, PropagationCtx, Propagator,
     Slot, Slots, StateLayout, ValueEnumeration, VarId, Wipeout,

@@ -1,3 +1,4 @@
+use crate::Domains;
 use crate::{
     CheckCtx, Constraint, EventSet, ExplainCtx, Literal, LiteralRelation, PropagationCtx,
     Propagator, ValueEnumeration, VarId, Wipeout,

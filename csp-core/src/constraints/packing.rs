@@ -2,6 +2,7 @@
 //! put into bins of limited or variable load (`bin_packing`, `bin_packing_capa`,
 //! `bin_packing_load`).
 
+use crate::Domains;
 use crate::{
     Constraint, EventSet, ExplainCtx, Literal, LiteralRelation, ModelError, PropagationCtx,
     Propagator, VarId, Wipeout,

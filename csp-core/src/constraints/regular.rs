@@ -2,6 +2,7 @@
 //! the sequence) and `cost_regular` (each transition also costs something, and the costs add up to a
 //! variable).
 
+use crate::Domains;
 use crate::{
     Constraint, EventSet, ExplainCtx, Literal, LiteralRelation, ModelError, PropagationCtx,
     Propagator, Slot, Slots, StateLayout, VarId, Wipeout,

@@ -1,5 +1,6 @@
 //! Scheduling: tasks with start variables and constant durations sharing a resource.
 
+use crate::Domains;
 use std::cell::RefCell;
 
 use crate::{

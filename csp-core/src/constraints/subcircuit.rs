@@ -1,5 +1,6 @@
 //! Subcircuits: a circuit over some of the nodes, the others left out.
 
+use crate::Domains;
 use crate::{
     Constraint, ExplainCtx, Literal, PropagationCtx, Propagator, Slots, StateLayout, VarId,
     Wipeout,

@@ -7,6 +7,7 @@
 //! schedule of the real tasks is also a schedule of these smaller ones, and every deduction about the
 //! smaller tasks (a start pushed, an overload found) holds for the real ones.
 
+use crate::Domains;
 use std::cmp::Reverse;
 
 use crate::{

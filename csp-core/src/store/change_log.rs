@@ -14,6 +14,7 @@
 //! always witnessed by a single entry, and `x = v` by at most two.
 
 use super::Store;
+use crate::Domains;
 use crate::literal::{Cause, ChangeLog, Literal, LiteralRelation, LogEntry};
 use crate::{EventSet, VarId, Wipeout};
 
@@ -269,12 +270,6 @@ impl<'a> ExplainCtx<'a> {
         ExplainCtx { store, before }
     }
 
-    /// Whether `value` was in the variable's domain then: within its bounds, not removed by a
-    /// logged change before, and in its domain when the log began.
-    pub fn contains(&self, var: VarId, value: i32) -> bool {
-        self.contains_within(var, value, self.bounds(var))
-    }
-
     /// [`ExplainCtx::contains`] for a variable whose bounds then, [`ExplainCtx::bounds`], the
     /// caller has read already (an explanation that asks about many values reads them once).
     pub fn contains_within(&self, var: VarId, value: i32, (lo, hi): (i32, i32)) -> bool {
@@ -309,11 +304,6 @@ impl<'a> ExplainCtx<'a> {
         values.iter().any(|v| (lo..=hi).contains(v))
     }
 
-    /// The variable's smallest and largest values then.
-    pub fn bounds(&self, var: VarId) -> (i32, i32) {
-        self.store.bounds_before(var, self.before)
-    }
-
     /// Pushes what a change of `literal.var` rests on besides its constraint: for a bound
     /// (`≥`, `≤`, `=`), the variable's bound on that side just before it, so that the values
     /// beyond that bound need no reason of their own; for a removal, nothing.
@@ -326,9 +316,13 @@ impl<'a> ExplainCtx<'a> {
             reasons.push(Literal::le(literal.var, hi));
         }
     }
+}
 
+/// The domains just before the logged change being explained.
+impl crate::Domains for ExplainCtx<'_> {
     /// The variable's smallest value then (its lower bound's history alone is read).
-    pub fn lb(&self, var: VarId) -> i32 {
+    #[inline]
+    fn lb(&self, var: VarId) -> i32 {
         let Some(log) = &self.store.log else {
             return self.store.lb(var);
         };
@@ -340,7 +334,8 @@ impl<'a> ExplainCtx<'a> {
     }
 
     /// The variable's largest value then (its upper bound's history alone is read).
-    pub fn ub(&self, var: VarId) -> i32 {
+    #[inline]
+    fn ub(&self, var: VarId) -> i32 {
         let Some(log) = &self.store.log else {
             return self.store.ub(var);
         };
@@ -349,6 +344,19 @@ impl<'a> ExplainCtx<'a> {
             .last()
             .copied()
             .unwrap_or(log.start_bounds[var.index()].1)
+    }
+
+    /// Whether `value` was in the variable's domain then: within its bounds, not removed by a
+    /// logged change before, and in its domain when the log began.
+    #[inline]
+    fn contains(&self, var: VarId, value: i32) -> bool {
+        self.contains_within(var, value, self.bounds(var))
+    }
+
+    /// The variable's smallest and largest values then.
+    #[inline]
+    fn bounds(&self, var: VarId) -> (i32, i32) {
+        self.store.bounds_before(var, self.before)
     }
 }
 

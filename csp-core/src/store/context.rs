@@ -35,24 +35,6 @@ impl<'a> CheckCtx<'a> {
         self.store.domain(var)
     }
 
-    /// The variable's smallest value.
-    #[inline]
-    pub fn lb(&self, var: VarId) -> i32 {
-        self.store.context_lb(var)
-    }
-
-    /// The variable's largest value.
-    #[inline]
-    pub fn ub(&self, var: VarId) -> i32 {
-        self.store.context_ub(var)
-    }
-
-    /// The variable's only value, if it has one left.
-    #[inline]
-    pub fn fixed_value(&self, var: VarId) -> Option<i32> {
-        (self.store.size(var) == 1).then(|| self.store.context_lb(var))
-    }
-
     /// The value in one of the constraint's state slots.
     #[inline]
     pub fn get<T: StateValue>(&self, slot: Slot<T>) -> T {
@@ -155,28 +137,10 @@ impl PropagationCtx<'_> {
         self.store.domain(var)
     }
 
-    /// The variable's smallest value.
-    #[inline]
-    pub fn lb(&self, var: VarId) -> i32 {
-        self.store.context_lb(var)
-    }
-
-    /// The variable's largest value.
-    #[inline]
-    pub fn ub(&self, var: VarId) -> i32 {
-        self.store.context_ub(var)
-    }
-
     /// How many values the variable has left.
     #[inline]
     pub fn size(&self, var: VarId) -> u64 {
         self.store.size(var)
-    }
-
-    /// Whether the variable has exactly one value left.
-    #[inline]
-    pub fn is_fixed(&self, var: VarId) -> bool {
-        self.store.size(var) == 1
     }
 
     /// Removes `value` from `var`'s domain; returns whether it was there. Emptying a domain is a
@@ -251,12 +215,6 @@ impl PropagationCtx<'_> {
         self.store.domain(var).values()
     }
 
-    /// The variable's only possible value, if it has one.
-    #[inline]
-    pub fn fixed_value(&self, var: VarId) -> Option<i32> {
-        (self.store.size(var) == 1).then(|| self.store.context_lb(var))
-    }
-
     /// Whether the variable was assigned by a search decision.
     #[inline]
     pub fn is_assigned(&self, var: VarId) -> bool {
@@ -321,4 +279,72 @@ fn not_this_constraints(cell: usize) -> ! {
     panic!(
         "state slot at cell {cell} is not this constraint's: state_size is smaller than its layout"
     )
+}
+
+/// Reading the variables' domains: what every context a constraint is handed offers alike, so
+/// that code that reads domains (a propagator's reasoning, and the explanation that replays it)
+/// is written once for any of them. [`CheckCtx`] and [`PropagationCtx`] read the current domains,
+/// [`ExplainCtx`](crate::ExplainCtx) the domains just before a logged change.
+pub trait Domains {
+    /// The variable's smallest value.
+    fn lb(&self, var: VarId) -> i32;
+
+    /// The variable's largest value.
+    fn ub(&self, var: VarId) -> i32;
+
+    /// Whether `value` is in the variable's domain.
+    fn contains(&self, var: VarId, value: i32) -> bool;
+
+    /// The variable's smallest and largest values.
+    #[inline]
+    fn bounds(&self, var: VarId) -> (i32, i32) {
+        (self.lb(var), self.ub(var))
+    }
+
+    /// The variable's only value, if it has one left.
+    #[inline]
+    fn fixed_value(&self, var: VarId) -> Option<i32> {
+        let (lo, hi) = self.bounds(var);
+        (lo == hi).then_some(lo)
+    }
+
+    /// Whether the variable has exactly one value left.
+    #[inline]
+    fn is_fixed(&self, var: VarId) -> bool {
+        self.lb(var) == self.ub(var)
+    }
+}
+
+impl Domains for CheckCtx<'_> {
+    #[inline]
+    fn lb(&self, var: VarId) -> i32 {
+        self.store.context_lb(var)
+    }
+
+    #[inline]
+    fn ub(&self, var: VarId) -> i32 {
+        self.store.context_ub(var)
+    }
+
+    #[inline]
+    fn contains(&self, var: VarId, value: i32) -> bool {
+        self.store.domain(var).contains(value)
+    }
+}
+
+impl Domains for PropagationCtx<'_> {
+    #[inline]
+    fn lb(&self, var: VarId) -> i32 {
+        self.store.context_lb(var)
+    }
+
+    #[inline]
+    fn ub(&self, var: VarId) -> i32 {
+        self.store.context_ub(var)
+    }
+
+    #[inline]
+    fn contains(&self, var: VarId, value: i32) -> bool {
+        self.store.domain(var).contains(value)
+    }
 }

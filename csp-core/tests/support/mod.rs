@@ -21,6 +21,7 @@
 //! Every test file of the catalogue includes this module; each uses part of it.
 #![allow(dead_code)]
 
+use csp_core::Domains;
 use csp_core::{
     Cause, Constraint, ExplainCtx, Literal, LiteralRelation, Model, ModelBuilder, Store, VarId,
 };

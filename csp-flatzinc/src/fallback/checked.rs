@@ -1,5 +1,6 @@
 //! [`Checked`]: a relation known by its checker alone.
 
+use csp_core::Domains;
 use std::fmt;
 
 use csp_core::{CheckCtx, Constraint, Propagator, VarId};

@@ -1,6 +1,7 @@
 //! [`ScopedArgs`]: a builtin's arguments, constants and repeated variables included, mapped onto a
 //! constraint's scope.
 
+use csp_core::Domains;
 use csp_core::{CheckCtx, PropagationCtx, VarId, Wipeout};
 
 use crate::Elem;

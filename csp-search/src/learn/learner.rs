@@ -3,6 +3,7 @@
 //! of conflict analysis), and the hooks the search calls at a decision, at a failure, at an undo,
 //! at a restart and at a solution.
 
+use csp_core::Domains;
 use std::collections::VecDeque;
 
 use csp_core::{Literal, LiteralRelation, Model, PropagationFailure, Store};
