@@ -7,7 +7,7 @@ use crate::{
     Constraint, EventSet, ExplainCtx, Literal, LiteralRelation, PropagationCtx, Propagator, VarId,
     Wipeout,
     constraints::{
-        lex::{bound_sides, explain_by_fixed},
+        lex::{bound_sides, explain_by_fixed, fall_back},
         util::{Args, dedup_reasons},
     },
 };
@@ -116,13 +116,9 @@ impl Propagator for Increasing {
             dedup_reasons(reasons, start);
             true
         })();
-        own || {
-            reasons.truncate(start);
+        own || fall_back(start, self.scope(), literal.var, ctx, reasons, |reasons| {
             self.explain_failure(ctx, reasons)
-        } || {
-            reasons.truncate(start);
-            explain_by_fixed(self.scope(), Some(literal.var), ctx, reasons)
-        }
+        })
     }
 
     /// Some `xᵢ` had a least value above the largest value of a later `xⱼ`.
@@ -337,13 +333,9 @@ impl Propagator for ValuePrecede {
             dedup_reasons(reasons, start);
             true
         })();
-        own || {
-            reasons.truncate(start);
+        own || fall_back(start, self.scope(), literal.var, ctx, reasons, |reasons| {
             self.explain_failure(ctx, reasons)
-        } || {
-            reasons.truncate(start);
-            explain_by_fixed(self.scope(), Some(literal.var), ctx, reasons)
-        }
+        })
     }
 }
 
@@ -527,13 +519,9 @@ impl Propagator for ArgExtremum {
             dedup_reasons(reasons, start);
             true
         })();
-        own || {
-            reasons.truncate(start);
+        own || fall_back(start, self.scope(), literal.var, ctx, reasons, |reasons| {
             self.explain_failure(ctx, reasons)
-        } || {
-            reasons.truncate(start);
-            explain_by_fixed(self.scope(), Some(literal.var), ctx, reasons)
-        }
+        })
     }
 
     /// `z` had no position left, or an inference of [`ArgExtremum::explain`] found its variable

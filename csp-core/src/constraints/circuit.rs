@@ -4,7 +4,7 @@ use crate::{
     Wipeout,
     constraints::{
         AllDifferent,
-        lex::{explain_by_fixed, explain_values},
+        lex::{explain_by_fixed, explain_values, fall_back},
         util::{Args, dedup_reasons},
     },
     revision::Priority,
@@ -212,11 +212,14 @@ impl Propagator for Circuit {
             dedup_reasons(reasons, start);
             return true;
         }
-        reasons.truncate(start);
-        self.explain_failure(ctx, reasons) || {
-            reasons.truncate(start);
-            explain_by_fixed(&self.args.scope, Some(literal.var), ctx, reasons)
-        }
+        fall_back(
+            start,
+            &self.args.scope,
+            literal.var,
+            ctx,
+            reasons,
+            |reasons| self.explain_failure(ctx, reasons),
+        )
     }
 
     /// A cycle of fixed successors shorter than `n`, or two fixed successors naming one node, by

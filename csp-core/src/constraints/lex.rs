@@ -7,6 +7,25 @@ use crate::{
     revision::Priority,
 };
 
+/// What an explanation falls back on when the constraint's own reasoning (whose pushes after
+/// `start` are dropped) did not show the change: the constraint's explanation of its failure
+/// (`failure`: a change made while the constraint was failed already), else the fixed values of
+/// the rest of `scope` ([`explain_by_fixed`], for the checker's forward checking).
+pub(super) fn fall_back(
+    start: usize,
+    scope: &[VarId],
+    changed: VarId,
+    ctx: &ExplainCtx<'_>,
+    reasons: &mut Vec<Literal>,
+    failure: impl FnOnce(&mut Vec<Literal>) -> bool,
+) -> bool {
+    reasons.truncate(start);
+    failure(reasons) || {
+        reasons.truncate(start);
+        explain_by_fixed(scope, Some(changed), ctx, reasons)
+    }
+}
+
 /// Pushes `x = v` for every variable of `scope` but `changed` (every one, without), when all of
 /// them were fixed then: what the checker's forward checking rests on (it prunes the last
 /// unassigned variable, or fails, by the constraint's checker alone). False when one was not
@@ -381,13 +400,9 @@ impl Propagator for LexLess {
             dedup_reasons(reasons, start);
             true
         })();
-        own || {
-            reasons.truncate(start);
+        own || fall_back(start, self.scope(), literal.var, ctx, reasons, |reasons| {
             self.explain_failure(ctx, reasons)
-        } || {
-            reasons.truncate(start);
-            explain_by_fixed(self.scope(), Some(literal.var), ctx, reasons)
-        }
+        })
     }
 
     /// The arrays were surely ordered the wrong way: `xᵢ ≥ yᵢ` on a prefix, up to a strict pair

@@ -7,7 +7,7 @@ use crate::{
     constraints::{
         AllDifferent,
         circuit::{fixed_chain_to, push_chain, push_hall_violation, push_short_cycle},
-        lex::{explain_by_fixed, explain_values},
+        lex::{explain_by_fixed, explain_values, fall_back},
         util::{Args, dedup_reasons},
     },
     revision::Priority,
@@ -247,11 +247,14 @@ impl Propagator for Subcircuit {
             dedup_reasons(reasons, start);
             return true;
         }
-        reasons.truncate(start);
-        self.explain_failure(ctx, reasons) || {
-            reasons.truncate(start);
-            explain_by_fixed(&self.args.scope, Some(literal.var), ctx, reasons)
-        }
+        fall_back(
+            start,
+            &self.args.scope,
+            literal.var,
+            ctx,
+            reasons,
+            |reasons| self.explain_failure(ctx, reasons),
+        )
     }
 
     /// A closed cycle of fixed successors leaving out a node that must be in, two fixed
