@@ -118,9 +118,7 @@ fn golomb(m: usize, span: i32) -> (Model, Vec<VarId>) {
                 Relation::LessOrEqual,
                 -1,
             );
-            builder
-                .post(Reified::equivalent(b, before).unwrap())
-                .unwrap();
+            builder.post(Reified::equivalent(b, before)).unwrap();
         }
     }
     builder

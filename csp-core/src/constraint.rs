@@ -1,41 +1,32 @@
-//! The constraint interface, split by role. [`Constraint`] is the checker every constraint is;
-//! the roles it may add are [`Propagator`] (the propagator with its explanations, for search that
-//! propagates to a fixpoint and for learning), [`ValueEnumeration`] (the hooks of value-enumeration
-//! search: check-past and forward checking) and [`LocalSearch`] (conflict counting for
-//! min-conflicts). Each role is optional: a constraint without it is served by the checker's
-//! defaults, which are correct if slow. The engine asks any constraint through the methods on
-//! `dyn Constraint` below, which answer by the role when there is one and by the default otherwise.
-//!
-//! The roles name the checker and the checker names its roles, so they live together.
+//! The constraint interface: [`Constraint`], the checker every constraint is, and [`Propagator`],
+//! what the engine runs for it, whose every method defaults to the checker. A constraint is posted
+//! as its propagator ([`crate::ModelBuilder::post`]); one with trailed state is posted through a
+//! [`crate::Constructor`] that lays the state out. The checker's defaults follow the trait.
 
 use std::fmt;
 
 use smallvec::SmallVec;
 
 use crate::lines::LineRule;
-use crate::{CheckCtx, EventSet, ExplainCtx, Literal, Priority, PropagationCtx, VarId, Wipeout};
+use crate::state::StateLayout;
+use crate::{
+    CheckCtx, EventSet, ExplainCtx, Literal, ModelError, Priority, PropagationCtx, Slot, Slots,
+    StateValue, VarId, Wipeout,
+};
 
-/// A relation over some variables: the checker, and the roles it offers search.
+/// A relation over some variables: the checker.
 ///
-/// Only [`scope`](Constraint::scope) and [`is_satisfied`](Constraint::is_satisfied) are required,
-/// so a new constraint is right before it is fast. It then offers roles to be fast, each through
-/// its accessor, and tests compare each role against the checker:
-///
-/// - [`Propagator`] ([`propagator`](Constraint::propagator)): propagation to a fixpoint (MAC and
-///   every search by decisions), entailment and negation for reification, and explanations for
-///   learning. Without it, [`generic_revise`] enforces arc consistency from the checker on small
-///   domains.
-/// - [`ValueEnumeration`] ([`value_enumeration`](Constraint::value_enumeration)): Stone & Stone's
-///   LEX and MIN, the N-queens experiments, by check-past or forward checking. Without it, both
-///   wait until at most one scope variable is unassigned and ask the checker.
-/// - [`LocalSearch`] ([`local_search`](Constraint::local_search)): conflict counting for
-///   min-conflicts. Without it, a constraint counts one conflict when the checker refuses.
+/// Only [`scope`](Constraint::scope) and [`is_satisfied`](Constraint::is_satisfied) are asked, so
+/// a new constraint is right before it is fast. What makes it fast is its [`Propagator`], every
+/// method of which defaults to this checker; tests compare each method a constraint overrides
+/// against the checker, which stays the independent reference.
 ///
 /// A constraint is immutable during search. Incremental state (counters, supports, running sums)
-/// lives in the [`Store`](crate::Store), in the slots of a [`StateLayout`](crate::StateLayout) that
-/// the constraint lays out when it is built and reads and writes through the contexts: every write
-/// is trailed, so undoing a decision restores the state with no code in the constraint. This is why
-/// a [`crate::Model`] can be searched many times, or by several threads at once.
+/// lives in the [`Store`](crate::Store), in typed slots that the constraint lays out when it is
+/// posted (see [`crate::Constructor`] and [`crate::PostCtx`]) and reads and writes through the
+/// contexts: every write is trailed, so undoing a decision restores the state with no code in the
+/// constraint. This is why a [`crate::Model`] can be searched many times, or by several threads at
+/// once.
 ///
 /// # Example
 ///
@@ -57,10 +48,6 @@ use crate::{CheckCtx, EventSet, ExplainCtx, Literal, Priority, PropagationCtx, V
 ///
 ///     fn is_satisfied(&self, values: &[i32]) -> bool {
 ///         values.iter().filter(|&&v| v == 1).count() <= 1
-///     }
-///
-///     fn propagator(&self) -> Option<&dyn Propagator> {
-///         Some(self)
 ///     }
 /// }
 ///
@@ -98,34 +85,30 @@ pub trait Constraint: fmt::Debug + Send + Sync {
     /// The checker: whether `values` (one per scope variable, in scope order) satisfy the constraint.
     /// Keep it obviously correct; it is the reference for everything else.
     fn is_satisfied(&self, values: &[i32]) -> bool;
-
-    /// How many `i64` cells the constraint's trailed state takes in a [`Store`](crate::Store): the
-    /// [`len`](crate::StateLayout::len) of the layout it built its state slots in (all zero at the
-    /// start). Default: none.
-    fn state_size(&self) -> usize {
-        0
-    }
-
-    /// The constraint's propagator, if it has one (see [`Propagator`]).
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        None
-    }
-
-    /// The constraint's value-enumeration hooks, if it has its own (see [`ValueEnumeration`]).
-    fn value_enumeration(&self) -> Option<&dyn ValueEnumeration> {
-        None
-    }
-
-    /// The constraint's local-search hooks, if it has its own (see [`LocalSearch`]).
-    fn local_search(&self) -> Option<&dyn LocalSearch> {
-        None
-    }
 }
 
-/// The propagator role: what search that propagates to a fixpoint asks of a constraint (MAC, and
-/// every search by decisions), with entailment and negation for reification and explanations for
-/// learning. Every method has a default from the checker; a propagator overrides
-/// [`revise`](Propagator::revise) at least.
+/// What the engine runs for a constraint: the one trait a posted constraint implements beside its
+/// checker. Every method has a default from the checker, so `impl Propagator for C {}` posts a
+/// correct (if slow) constraint, and a constraint overrides only what makes it fast. The methods
+/// come in four groups, each for the searches that ask it:
+///
+/// - **Propagation to a fixpoint** (MAC, and every search by decisions):
+///   [`revise`](Propagator::revise), with [`subscribe`](Propagator::subscribe),
+///   [`notify`](Propagator::notify) and [`priority`](Propagator::priority) saying when it runs;
+///   [`entailment`](Propagator::entailment) and [`negation`](Propagator::negation) for
+///   reification. Without `revise`, [`generic_revise`] enforces arc consistency from the checker
+///   on small domains.
+/// - **Explanations** for search that learns: [`explain`](Propagator::explain) and
+///   [`explain_failure`](Propagator::explain_failure). Without them the learner cites the whole
+///   scope's domains, and counts the fallback.
+/// - **Value enumeration** (Stone & Stone's LEX and MIN, the N-queens experiments, by check-past or
+///   forward checking): [`on_assign`](Propagator::on_assign), [`check`](Propagator::check) and
+///   [`forward_check`](Propagator::forward_check), with their batch and pairwise forms. Without
+///   them, both wait until at most one scope variable is unassigned and ask the checker.
+/// - **Local search** (min-conflicts): [`conflicts`](Propagator::conflicts) and its batch forms,
+///   with [`reset_local`](Propagator::reset_local) and [`moved`](Propagator::moved) keeping
+///   counters in the constraint's state. Without them, a constraint counts one conflict when the
+///   checker refuses.
 ///
 /// Whenever a scope variable's domain changes in a way the constraint
 /// [subscribes](Propagator::subscribe) to, the store [notifies](Propagator::notify) it (under
@@ -133,6 +116,8 @@ pub trait Constraint: fmt::Debug + Send + Sync {
 /// it by [priority](Propagator::priority); its [`revise`](Propagator::revise) then runs until no
 /// constraint changes anything.
 pub trait Propagator: Constraint {
+    // Propagation to a fixpoint.
+
     /// The propagator: remove from the scope's domains values that take part in no solution of the
     /// constraint (or only bounds, for bounds reasoning), and fail if none is left. Search calls it
     /// when a change the constraint [subscribes](Propagator::subscribe) to happened, at the root and
@@ -145,7 +130,7 @@ pub trait Propagator: Constraint {
     ///   no other test of a solution.)
     /// - It must reach its own fixpoint: a second call with no domain change in between changes
     ///   nothing, so search does not queue a constraint again for its own changes.
-    /// - It must not rely on [`ValueEnumeration::on_assign`]: variables fixed by propagation are
+    /// - It must not rely on [`Propagator::on_assign`]: variables fixed by propagation are
     ///   never assigned. It may rely on [`notify`](Propagator::notify) for every subscribed change.
     ///
     /// Its strength may be anything from bounds reasoning to generalised arc consistency; each built-in
@@ -170,7 +155,7 @@ pub trait Propagator: Constraint {
     ///
     /// Called for every subscribed change, whoever made it: a decision, another constraint's
     /// revision or forward checking, and the constraint's own changes (after its `revise` or
-    /// [`forward_check`](ValueEnumeration::forward_check) returns), so that state it keeps about the
+    /// [`forward_check`](Propagator::forward_check) returns), so that state it keeps about the
     /// domains stays exact; its own changes never queue it again. Before the first call the state
     /// is as the store starts it (all zero), which `notify` must accept.
     fn notify(&self, position: usize, events: EventSet, ctx: &mut PropagationCtx<'_>) -> bool {
@@ -200,7 +185,7 @@ pub trait Propagator: Constraint {
     /// The constraint's negation over the same scope, if it has a propagator worth posting: what a
     /// reified constraint propagates when its Boolean is false (`x ≤ y` gives `x > y`, say). Default:
     /// none, and the reification then waits for [`entailment`](Propagator::entailment) to fail.
-    fn negation(&self) -> Option<Box<dyn Constraint>> {
+    fn negation(&self) -> Option<Box<dyn Post>> {
         None
     }
 
@@ -231,18 +216,12 @@ pub trait Propagator: Constraint {
         let _ = (ctx, reasons);
         false
     }
-}
 
-/// The value-enumeration role: the hooks of search that assigns one variable at a time (Stone &
-/// Stone's LEX and MIN, the N-queens experiments). Search assigns a variable and tells the
-/// constraint ([`on_assign`](ValueEnumeration::on_assign)), then either asks
-/// [`check`](ValueEnumeration::check) of the next variable's values (Dijkstra's test, check-past)
-/// or lets [`forward_check`](ValueEnumeration::forward_check) prune the unassigned variables.
-/// Every method has a default from the checker.
-pub trait ValueEnumeration: Constraint {
+    // Value enumeration.
+
     /// `var` (in scope) was just assigned `value` by a search decision: bring the constraint's
     /// value-enumeration state up to date. Called under every propagation level, before
-    /// [`check`](ValueEnumeration::check) or [`forward_check`](ValueEnumeration::forward_check) see
+    /// [`check`](Propagator::check) or [`forward_check`](Propagator::forward_check) see
     /// the new assignment. (A variable fixed by propagation rather than assigned is not reported
     /// here; a propagator learns of both through [`Propagator::notify`].)
     fn on_assign(&self, var: VarId, value: i32, ctx: &mut PropagationCtx<'_>) {
@@ -256,7 +235,7 @@ pub trait ValueEnumeration: Constraint {
         checker_check(self, var, value, ctx)
     }
 
-    /// [`check`](ValueEnumeration::check) for many values at once: moves the values of `values`
+    /// [`check`](Propagator::check) for many values at once: moves the values of `values`
     /// that pass to the front, keeping their order, and returns how many passed. The default calls
     /// `check` once per value; a constraint overrides it when one tight loop is cheaper.
     fn retain_consistent(&self, var: VarId, values: &mut [i32], ctx: &CheckCtx<'_>) -> usize {
@@ -271,7 +250,7 @@ pub trait ValueEnumeration: Constraint {
         kept
     }
 
-    /// Whether [`check`](ValueEnumeration::check) decomposes into pairs. If it does, then whenever
+    /// Whether [`check`](Propagator::check) decomposes into pairs. If it does, then whenever
     /// the assigned variables are consistent, `check(var, value)` holds exactly when it holds with no
     /// variable assigned and with each assigned variable alone.
     ///
@@ -303,135 +282,126 @@ pub trait ValueEnumeration: Constraint {
     /// The constraint as rows and lines (see [`LineRule`]), if it is one: then a store searched by
     /// forward checking may keep the constraint's forward checking itself, with a bit per line
     /// in place of removed values ([`Store::keep_lines`](crate::Store::keep_lines)). Offer it only
-    /// if [`forward_check`](ValueEnumeration::forward_check) removes exactly what the rule says.
+    /// if [`forward_check`](Propagator::forward_check) removes exactly what the rule says.
     fn lines(&self) -> Option<LineRule> {
         None
     }
-}
 
-/// The engine's view of a constraint: each question answered by the role that offers it, else by
-/// the checker's default. Search, the store and wrappers such as
-/// [`crate::constraints::Reified`] ask through these, never through a role directly, so that a
-/// constraint without a role is still searched correctly.
-impl dyn Constraint + '_ {
-    /// [`Propagator::revise`], or [`generic_revise`].
-    #[inline]
-    pub fn revise(&self, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
-        match self.propagator() {
-            Some(p) => p.revise(ctx),
-            None => generic_revise(self, ctx),
+    // Local search.
+
+    /// How many violations this constraint would count if `var` took `value`, every other variable
+    /// keeping its value in `ctx`.
+    fn conflicts(&self, var: VarId, value: i32, ctx: &LocalCtx<'_>) -> u32 {
+        checker_conflicts(self, var, value, ctx.values)
+    }
+
+    /// Many values at once: adds to `conflicts[i]` what [`conflicts`](Propagator::conflicts) counts for
+    /// `var = values[i]`. Min-conflicts scans whole domains through this; override it when one tight
+    /// loop beats a call per value.
+    fn add_conflicts(&self, var: VarId, values: &[i32], ctx: &LocalCtx<'_>, conflicts: &mut [u32]) {
+        for (&value, total) in values.iter().zip(conflicts) {
+            *total += self.conflicts(var, value, ctx);
         }
     }
 
-    /// [`Propagator::subscribe`], or every change.
-    pub fn subscribe(&self, position: usize) -> EventSet {
-        self.propagator()
-            .map_or(EventSet::ANY, |p| p.subscribe(position))
-    }
-
-    /// [`Propagator::notify`], or `true`.
-    #[inline]
-    pub fn notify(&self, position: usize, events: EventSet, ctx: &mut PropagationCtx<'_>) -> bool {
-        self.propagator()
-            .is_none_or(|p| p.notify(position, events, ctx))
-    }
-
-    /// [`Propagator::uses_notify`], or `false`.
-    pub fn uses_notify(&self) -> bool {
-        self.propagator().is_some_and(|p| p.uses_notify())
-    }
-
-    /// [`Propagator::priority`], or medium.
-    pub fn priority(&self) -> Priority {
-        self.propagator().map_or(Priority::Medium, |p| p.priority())
-    }
-
-    /// [`Propagator::entailment`], or [`checker_entailment`].
-    pub fn entailment(&self, ctx: &CheckCtx<'_>) -> Option<bool> {
-        match self.propagator() {
-            Some(p) => p.entailment(ctx),
-            None => checker_entailment(self, ctx),
+    /// Every scope variable at once: adds to `conflicts[k]` what
+    /// [`conflicts`](Propagator::conflicts) counts for the `k`-th scope variable at its current
+    /// value. Min-conflicts finds its conflicted variables through this; override it when one tight
+    /// loop beats a call per variable.
+    fn add_scope_conflicts(&self, ctx: &LocalCtx<'_>, conflicts: &mut [u32]) {
+        for (&var, total) in self.scope().iter().zip(conflicts) {
+            *total += self.conflicts(var, ctx.values[var.index()], ctx);
         }
     }
 
-    /// [`Propagator::negation`], or none.
-    pub fn negation(&self) -> Option<Box<dyn Constraint>> {
-        self.propagator().and_then(|p| p.negation())
+    /// Rebuild the constraint's local-search state from the complete assignment `values`
+    /// (default: nothing). Local search needs no undo: it changes one assignment in place, and
+    /// keeps the state current through this and [`moved`](Propagator::moved).
+    fn reset_local(&self, values: &[i32], state: &mut LocalState<'_>) {
+        let _ = (values, state);
     }
 
-    /// [`Propagator::explain`], or no explanation of its own.
-    pub fn explain(
-        &self,
-        literal: Literal,
-        ctx: &ExplainCtx<'_>,
-        reasons: &mut Vec<Literal>,
-    ) -> bool {
-        self.propagator()
-            .is_some_and(|p| p.explain(literal, ctx, reasons))
-    }
-
-    /// [`Propagator::explain_failure`], or no explanation of its own.
-    pub fn explain_failure(&self, ctx: &ExplainCtx<'_>, reasons: &mut Vec<Literal>) -> bool {
-        self.propagator()
-            .is_some_and(|p| p.explain_failure(ctx, reasons))
-    }
-
-    /// [`ValueEnumeration::on_assign`], or nothing.
-    #[inline]
-    pub fn on_assign(&self, var: VarId, value: i32, ctx: &mut PropagationCtx<'_>) {
-        if let Some(hooks) = self.value_enumeration() {
-            hooks.on_assign(var, value, ctx);
-        }
-    }
-
-    /// [`ValueEnumeration::check`], or [`checker_check`].
-    #[inline]
-    pub fn check(&self, var: VarId, value: i32, ctx: &CheckCtx<'_>) -> bool {
-        match self.value_enumeration() {
-            Some(hooks) => hooks.check(var, value, ctx),
-            None => checker_check(self, var, value, ctx),
-        }
-    }
-
-    /// [`ValueEnumeration::retain_consistent`], or [`checker_check`] once per value.
-    #[inline]
-    pub fn retain_consistent(&self, var: VarId, values: &mut [i32], ctx: &CheckCtx<'_>) -> usize {
-        if let Some(hooks) = self.value_enumeration() {
-            return hooks.retain_consistent(var, values, ctx);
-        }
-        let mut kept = 0;
-        for i in 0..values.len() {
-            let value = values[i];
-            if checker_check(self, var, value, ctx) {
-                values[kept] = value;
-                kept += 1;
-            }
-        }
-        kept
-    }
-
-    /// [`ValueEnumeration::check_is_pairwise`], or `false`.
-    pub fn check_is_pairwise(&self) -> bool {
-        self.value_enumeration()
-            .is_some_and(|hooks| hooks.check_is_pairwise())
-    }
-
-    /// [`ValueEnumeration::forward_check`], or [`checker_forward_check`].
-    #[inline]
-    pub fn forward_check(&self, var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
-        match self.value_enumeration() {
-            Some(hooks) => hooks.forward_check(var, ctx),
-            None => checker_forward_check(self, var, ctx),
-        }
-    }
-
-    /// [`ValueEnumeration::lines`], or none.
-    pub fn lines(&self) -> Option<LineRule> {
-        self.value_enumeration().and_then(|hooks| hooks.lines())
+    /// `var` moved from `old` to `new`; keep the local-search state current (default: nothing).
+    fn moved(&self, var: VarId, old: i32, new: i32, state: &mut LocalState<'_>) {
+        let _ = (var, old, new, state);
     }
 }
 
-/// Dijkstra's test from the checker alone: the default of [`ValueEnumeration::check`]. It completes
+/// The context a constraint is posted in: it hands out the constraint's trailed state as typed
+/// slots ([`slot`](PostCtx::slot), [`slots`](PostCtx::slots)), which the constraint keeps in its
+/// fields and reads and writes through the search contexts ([`crate::CheckCtx::get`],
+/// [`crate::PropagationCtx::set`]). Every slot starts at zero (or `false`).
+///
+/// ```
+/// use csp_core::{PostCtx, Slot, Slots};
+///
+/// # fn lay_out(ctx: &mut PostCtx) {
+/// let initialised: Slot<bool> = ctx.slot();
+/// let sum: Slot<i128> = ctx.slot();
+/// let bounds: Slots<i64> = ctx.slots(3);
+/// # let _ = (initialised, sum, bounds);
+/// # }
+/// ```
+#[derive(Debug, Default)]
+pub struct PostCtx {
+    layout: StateLayout,
+}
+
+impl PostCtx {
+    /// A context of its own: for a test that runs a propagator outside a model, or a wrapper
+    /// that builds one before it knows where its state goes.
+    pub fn new() -> Self {
+        PostCtx::default()
+    }
+
+    /// The next value's slot.
+    pub fn slot<T: StateValue>(&mut self) -> Slot<T> {
+        self.layout.slot()
+    }
+
+    /// A run of `len` values.
+    pub fn slots<T: StateValue>(&mut self, len: usize) -> Slots<T> {
+        self.layout.slots(len)
+    }
+
+    /// Lays out what `build` posts in a context of its own, and returns it with the run of this
+    /// constraint's cells that holds its state: a wrapper (a reification, a circuit around its
+    /// all-different) then runs the inner constraint in
+    /// [`PropagationCtx::inner`] of that run.
+    pub fn nested<T>(
+        &mut self,
+        build: impl FnOnce(&mut PostCtx) -> Result<T, ModelError>,
+    ) -> Result<(T, Slots<i64>), ModelError> {
+        let mut inner = PostCtx::new();
+        let built = build(&mut inner)?;
+        Ok((built, self.slots(inner.cells())))
+    }
+
+    /// How many `i64` cells the slots handed out so far take.
+    pub fn cells(&self) -> usize {
+        self.layout.len()
+    }
+}
+
+/// Something [`crate::ModelBuilder::post`] can post: it builds the [`Propagator`] the engine runs,
+/// laying out its trailed state in the [`PostCtx`]. Implemented by every propagator (posted as it
+/// is, with no state), by [`crate::Constructor`] and by [`crate::Posted`]; a constraint has no
+/// reason to implement it itself. It lives beside [`Propagator`] because each names the other: a
+/// negation is posted.
+pub trait Post: fmt::Debug + Send {
+    /// Builds the propagator, laying out its state in `ctx`. Fails with the reason a constraint that
+    /// can only be checked once its parts are posted (a reification of a constraint over its own
+    /// Boolean, say) cannot be posted.
+    fn post(self: Box<Self>, ctx: &mut PostCtx) -> Result<Box<dyn Propagator>, ModelError>;
+}
+
+impl<P: Propagator + 'static> Post for P {
+    fn post(self: Box<Self>, _ctx: &mut PostCtx) -> Result<Box<dyn Propagator>, ModelError> {
+        Ok(self)
+    }
+}
+
+/// Dijkstra's test from the checker alone: the default of [`Propagator::check`]. It completes
 /// the scope with `var = value` and the assigned variables' values once every other scope variable
 /// is assigned, and passes any value before.
 pub fn checker_check<C: Constraint + ?Sized>(
@@ -453,7 +423,7 @@ pub fn checker_check<C: Constraint + ?Sized>(
     constraint.is_satisfied(&values)
 }
 
-/// Forward checking from the checker alone: the default of [`ValueEnumeration::forward_check`].
+/// Forward checking from the checker alone: the default of [`Propagator::forward_check`].
 /// It waits until at most one scope variable is unassigned, then removes that variable's values
 /// the checker refuses (for domains of at most [`GENERIC_REVISE_BUDGET`] values), or checks the
 /// complete scope.
@@ -599,58 +569,80 @@ pub fn generic_revise<C: Constraint + ?Sized>(
 }
 
 /// What local-search hooks may read: the complete assignment, indexed by [`VarId::index`], and the
-/// constraint's own state cells.
+/// constraint's own state slots, as [`Propagator::reset_local`] and [`Propagator::moved`] left
+/// them.
 #[derive(Debug, Clone, Copy)]
 pub struct LocalCtx<'a> {
     /// The current value of every variable of the model.
     pub values: &'a [i32],
-    /// The constraint's state cells, as [`LocalSearch::reset_local`] and [`LocalSearch::moved`] left
-    /// them.
-    pub cells: &'a [i64],
+    cells: &'a [i64],
 }
 
-/// A constraint's own conflict counting for local search (min-conflicts repair in `csp-local`), with
-/// incremental state in its cells. A constraint offers it through
-/// [`Constraint::local_search`]; one without it counts one conflict when its checker refuses the
-/// assignment ([`checker_conflicts`]).
-///
-/// Local search needs no undo: it changes one assignment in place, and keeps the cells current through
-/// [`reset_local`](LocalSearch::reset_local) and [`moved`](LocalSearch::moved).
-pub trait LocalSearch: Constraint {
-    /// How many violations this constraint would count if `var` took `value`, every other variable
-    /// keeping its value in `ctx`.
-    fn conflicts(&self, var: VarId, value: i32, ctx: &LocalCtx<'_>) -> u32;
-
-    /// Many values at once: adds to `conflicts[i]` what [`conflicts`](LocalSearch::conflicts) counts for
-    /// `var = values[i]`. Min-conflicts scans whole domains through this; override it when one tight
-    /// loop beats a call per value.
-    fn add_conflicts(&self, var: VarId, values: &[i32], ctx: &LocalCtx<'_>, conflicts: &mut [u32]) {
-        for (&value, total) in values.iter().zip(conflicts) {
-            *total += self.conflicts(var, value, ctx);
-        }
+impl<'a> LocalCtx<'a> {
+    /// The view of a local search over `values` of the constraint whose state cells are `cells`
+    /// (its [`crate::Model::cell_range`] in the search's cells).
+    pub fn new(values: &'a [i32], cells: &'a [i64]) -> Self {
+        LocalCtx { values, cells }
     }
 
-    /// Every scope variable at once: adds to `conflicts[k]` what
-    /// [`conflicts`](LocalSearch::conflicts) counts for the `k`-th scope variable at its current
-    /// value. Min-conflicts finds its conflicted variables through this; override it when one tight
-    /// loop beats a call per variable.
-    fn add_scope_conflicts(&self, ctx: &LocalCtx<'_>, conflicts: &mut [u32]) {
-        for (&var, total) in self.scope().iter().zip(conflicts) {
-            *total += self.conflicts(var, ctx.values[var.index()], ctx);
-        }
+    /// One of the constraint's state slots.
+    #[inline]
+    pub fn get<T: StateValue>(&self, slot: Slot<T>) -> T {
+        let first = slot.cell();
+        T::load(&self.cells[first..first + T::CELLS])
     }
 
-    /// Rebuild the state cells from the complete assignment `values` (default: nothing).
-    fn reset_local(&self, _values: &[i32], _cells: &mut [i64]) {}
-
-    /// `var` moved from `old` to `new`; keep the state cells current (default: nothing).
-    fn moved(&self, _var: VarId, _old: i32, _new: i32, _cells: &mut [i64]) {}
+    /// The values of a run of `i64` slots, as one slice (for a tight loop over many).
+    #[inline]
+    pub fn run(&self, slots: Slots<i64>) -> &'a [i64] {
+        &self.cells[slots.cells()]
+    }
 }
 
-/// The conflicts of a constraint without [`LocalSearch`] hooks: 1 if its checker refuses the assignment
-/// with `var = value`, else 0.
-pub fn checker_conflicts(
-    constraint: &dyn Constraint,
+/// The constraint's state as local search keeps it: the same typed slots the constraint laid out
+/// when it was posted, written in place (local search has no trail).
+#[derive(Debug)]
+pub struct LocalState<'a> {
+    cells: &'a mut [i64],
+}
+
+impl<'a> LocalState<'a> {
+    /// The local-search state of the constraint whose state cells are `cells` (its
+    /// [`crate::Model::cell_range`] in the search's cells).
+    pub fn new(cells: &'a mut [i64]) -> Self {
+        LocalState { cells }
+    }
+
+    /// One of the constraint's state slots.
+    #[inline]
+    pub fn get<T: StateValue>(&self, slot: Slot<T>) -> T {
+        let first = slot.cell();
+        T::load(&self.cells[first..first + T::CELLS])
+    }
+
+    /// Sets one of the constraint's state slots.
+    #[inline]
+    pub fn set<T: StateValue>(&mut self, slot: Slot<T>, value: T) {
+        let first = slot.cell();
+        self.cells[first..first + T::CELLS].copy_from_slice(&value.store()[..T::CELLS]);
+    }
+
+    /// A run of `i64` slots, as one slice to read and write (for a tight loop over many).
+    #[inline]
+    pub fn run_mut(&mut self, slots: Slots<i64>) -> &mut [i64] {
+        &mut self.cells[slots.cells()]
+    }
+
+    /// Every slot back to zero (or `false`), as when the constraint was posted.
+    pub fn clear(&mut self) {
+        self.cells.fill(0);
+    }
+}
+
+/// The conflicts of a constraint without a count of its own (the default of
+/// [`Propagator::conflicts`]): 1 if its checker refuses the assignment with `var = value`, else 0.
+pub fn checker_conflicts<C: Constraint + ?Sized>(
+    constraint: &C,
     var: VarId,
     value: i32,
     values: &[i32],

@@ -32,13 +32,14 @@ mod lines;
 mod literal;
 mod memory;
 mod model;
+mod post;
 mod revision;
 mod rng;
 mod state;
 mod store;
 
 pub use constraint::{
-    Constraint, GENERIC_REVISE_BUDGET, LocalCtx, LocalSearch, Propagator, ValueEnumeration,
+    Constraint, GENERIC_REVISE_BUDGET, LocalCtx, LocalState, Post, PostCtx, Propagator,
     checker_check, checker_conflicts, checker_entailment, checker_forward_check, generic_revise,
 };
 pub use domain::{BITSET_MAX_SPAN, Domain, DomainView, Values};
@@ -48,11 +49,12 @@ pub use ids::{ConstraintId, VarId};
 pub use lines::{LineRule, MAX_LINE_FAMILIES};
 pub use memory::ModelSize;
 pub use model::{MAX_VARIABLES, Model, ModelBuilder, Objective, Watch};
+pub use post::{Constructor, Posted};
 pub use revision::{Priority, PropagationFailure, Wipeout};
 
 pub use literal::{Cause, Literal, LiteralRelation, LogEntry};
 pub use rng::{Rng, rng_for};
-pub use state::{Slot, Slots, StateLayout, StateValue};
+pub use state::{Slot, Slots, StateValue};
 pub use store::change_log::{ExplainCtx, explain_by_bounds};
 pub use store::context::{CheckCtx, Domains, PropagationCtx};
 pub use store::{Checkpoint, PropagationProfile, Store};

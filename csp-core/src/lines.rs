@@ -22,7 +22,7 @@ pub const MAX_LINE_FAMILIES: usize = 3;
 /// below every line that a window read from it, whatever the square, lies before the first.
 const NO_FAMILY: i64 = -(1 << 40);
 
-/// A constraint of rows and lines, as [`ValueEnumeration::lines`](crate::ValueEnumeration::lines) offers it: the
+/// A constraint of rows and lines, as [`Propagator::lines`](crate::Propagator::lines) offers it: the
 /// `rows` variables `first`, `first + 1`, … each take a value in `0..columns`, and for each slope
 /// `s` of `slopes` the values `x_i + s · i` are all different. A row's value `v` lies on line
 /// `v + s · i` of the family of slope `s`.
@@ -30,9 +30,9 @@ const NO_FAMILY: i64 = -(1 << 40);
 /// The constraint that offers it promises that its forward checking after `x_i = v` removes exactly
 /// the values on the lines through `(i, v)` from every other unassigned row, and fails exactly when
 /// that empties one: then a store may keep it without calling the constraint's
-/// [`propagate`](crate::ValueEnumeration::forward_check), and the search is the same, node for node. While
+/// [`propagate`](crate::Propagator::forward_check), and the search is the same, node for node. While
 /// it is kept, the bounds the constraint's contexts read for its unassigned rows (in
-/// [`on_assign`](crate::ValueEnumeration::on_assign), say) are those of the root: the store keeps
+/// [`on_assign`](crate::Propagator::on_assign), say) are those of the root: the store keeps
 /// sizes, and a row's own bounds are found for [`Store::domain`](crate::Store::domain) and
 /// [`Store::lb`](crate::Store::lb) alone.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -2,7 +2,9 @@ use std::ops::RangeInclusive;
 
 use hashbrown::HashSet;
 
-use crate::{Constraint, ConstraintId, Domain, EventSet, ModelError, Priority, VarId};
+use crate::{
+    ConstraintId, Domain, EventSet, ModelError, Post, PostCtx, Priority, Propagator, VarId,
+};
 
 /// What a model asks of its solutions: any one (satisfaction), or the best by one variable's value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -48,7 +50,7 @@ pub struct Watch {
 pub struct Model {
     names: Vec<String>,
     domains: Vec<Domain>,
-    constraints: Vec<Box<dyn Constraint>>,
+    constraints: Vec<Box<dyn Propagator>>,
     /// For each variable, the constraints whose scope holds it, in posting order.
     var_constraints: Vec<Vec<ConstraintId>>,
     /// Every variable's watches, one run per variable: variable `i`'s are
@@ -115,7 +117,7 @@ impl Model {
     }
 
     /// The constraint posted with this id.
-    pub fn constraint(&self, id: ConstraintId) -> &dyn Constraint {
+    pub fn constraint(&self, id: ConstraintId) -> &dyn Propagator {
         self.constraints[id.index()].as_ref()
     }
 
@@ -221,7 +223,9 @@ pub struct ModelBuilder {
     names: Vec<String>,
     name_set: HashSet<String>,
     domains: Vec<Domain>,
-    constraints: Vec<Box<dyn Constraint>>,
+    constraints: Vec<Box<dyn Propagator>>,
+    /// How many state cells each constraint laid out when it was posted.
+    state_sizes: Vec<usize>,
     objective: Objective,
 }
 
@@ -312,19 +316,16 @@ impl ModelBuilder {
         self.names.len()
     }
 
-    /// Adds a constraint after checking that every variable in its scope exists.
-    pub fn post(
-        &mut self,
-        constraint: impl Constraint + 'static,
-    ) -> Result<ConstraintId, ModelError> {
+    /// Posts a constraint: builds the propagator it runs (see [`Post`]), laying out its trailed
+    /// state, then checks that every variable in its scope exists and appears once.
+    pub fn post(&mut self, constraint: impl Post + 'static) -> Result<ConstraintId, ModelError> {
         self.post_boxed(Box::new(constraint))
     }
 
-    /// Adds an already boxed constraint (see [`ModelBuilder::post`]).
-    pub fn post_boxed(
-        &mut self,
-        constraint: Box<dyn Constraint>,
-    ) -> Result<ConstraintId, ModelError> {
+    /// Posts an already boxed constraint (see [`ModelBuilder::post`]).
+    pub fn post_boxed(&mut self, constraint: Box<dyn Post>) -> Result<ConstraintId, ModelError> {
+        let mut ctx = PostCtx::new();
+        let constraint = constraint.post(&mut ctx)?;
         let num_vars = self.names.len();
         if let Some(bad) = constraint.scope().iter().find(|v| v.index() >= num_vars) {
             return Err(ModelError::UnknownVariable {
@@ -345,6 +346,7 @@ impl ModelBuilder {
             u32::try_from(self.constraints.len()).expect("fewer than 2^32 constraints"),
         );
         self.constraints.push(constraint);
+        self.state_sizes.push(ctx.cells());
         Ok(id)
     }
 
@@ -359,13 +361,12 @@ impl ModelBuilder {
         // Watches in one array, grouped by variable: count, then place (a counting sort that keeps
         // posting order within each variable).
         let mut watch_starts = vec![0u32; num_vars + 1];
-        for (i, c) in self.constraints.iter().enumerate() {
+        for (i, (c, &size)) in self.constraints.iter().zip(&self.state_sizes).enumerate() {
             let id = ConstraintId(i as u32);
             for v in c.scope() {
                 var_constraints[v.index()].push(id);
                 watch_starts[v.index() + 1] += 1;
             }
-            let size = c.state_size();
             cell_ranges.push(num_cells..num_cells + size);
             num_cells += size;
         }

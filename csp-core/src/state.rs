@@ -1,5 +1,5 @@
-//! Typed trailed state. A constraint lays out its state once, when it is built, as typed slots
-//! in a [`StateLayout`]; it keeps the [`Slot`]s and [`Slots`] it was given and reads and writes
+//! Typed trailed state. A constraint lays out its state once, when it is posted, as typed slots
+//! handed out by the [`crate::PostCtx`]; it keeps the [`Slot`]s and [`Slots`] it was given and reads and writes
 //! them through the contexts ([`crate::CheckCtx::get`], [`crate::PropagationCtx::set`]). The store
 //! keeps the values in `i64` cells and trails every write, so undo needs no code in the
 //! constraint.
@@ -173,30 +173,13 @@ impl<T: StateValue> Slots<T> {
 }
 
 /// Lays out a constraint's trailed state: each call hands out the next free cells as a typed
-/// slot. The constraint keeps the slots in its fields and reports [`len`](StateLayout::len) as its
-/// [`Constraint::state_size`](crate::Constraint::state_size).
-///
-/// ```
-/// use csp_core::{Slot, Slots, StateLayout};
-///
-/// let mut layout = StateLayout::new();
-/// let initialised: Slot<bool> = layout.slot();
-/// let sum: Slot<i128> = layout.slot();
-/// let bounds: Slots<i64> = layout.slots(3);
-/// assert_eq!(layout.len(), 1 + 2 + 3);
-/// # let _ = (initialised, sum, bounds);
-/// ```
+/// slot. A [`crate::PostCtx`] holds one per posted constraint.
 #[derive(Debug, Clone, Default)]
-pub struct StateLayout {
+pub(crate) struct StateLayout {
     cells: usize,
 }
 
 impl StateLayout {
-    /// An empty layout.
-    pub fn new() -> Self {
-        StateLayout::default()
-    }
-
     /// The next value's slot.
     pub fn slot<T: StateValue>(&mut self) -> Slot<T> {
         let cell = self.take(T::CELLS);
@@ -219,11 +202,6 @@ impl StateLayout {
     /// How many cells the slots handed out so far take.
     pub fn len(&self) -> usize {
         self.cells
-    }
-
-    /// Whether no slot was handed out.
-    pub fn is_empty(&self) -> bool {
-        self.cells == 0
     }
 
     fn take(&mut self, cells: usize) -> u32 {
@@ -254,7 +232,7 @@ mod tests {
 
     #[test]
     fn slots_do_not_overlap() {
-        let mut layout = StateLayout::new();
+        let mut layout = StateLayout::default();
         let a: Slot<bool> = layout.slot();
         let b: Slots<i128> = layout.slots(2);
         let c: Slot<i64> = layout.slot();

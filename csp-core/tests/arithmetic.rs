@@ -6,7 +6,7 @@
 mod support;
 
 use csp_core::constraints::{Arithmetic, Extremum};
-use csp_core::{Constraint, VarId};
+use csp_core::{Constraint, Constructor, Post, PostCtx, VarId};
 use proptest::prelude::*;
 use support::{Case, Level, check, config, domain_strategy, var, walk_strategy};
 
@@ -51,7 +51,7 @@ fn eval(function: u8, x: i64, y: i64) -> Option<i64> {
     }
 }
 
-fn build(function: u8, x: VarId, y: VarId, z: VarId) -> Arithmetic {
+fn build(function: u8, x: VarId, y: VarId, z: VarId) -> Constructor<Arithmetic> {
     match function {
         0 => Arithmetic::times(x, y, z),
         1 => Arithmetic::div(x, y, z),
@@ -246,7 +246,7 @@ proptest! {
             let extremum = if maximum { values.max() } else { values.min() };
             extremum == Some(t[0])
         };
-        let build = || -> Box<dyn Constraint> {
+        let build = || -> Box<dyn Post> {
             let vars = xs.iter().map(|&i| var(i)).collect();
             Box::new(if maximum {
                 Extremum::maximum(var(0), vars).unwrap()
@@ -275,8 +275,9 @@ fn an_extremum_of_nothing_is_refused() {
 
 #[test]
 fn division_and_remainder_truncate_as_minizinc_does() {
-    let div = Arithmetic::div(var(0), var(1), var(2));
-    let modulo = Arithmetic::modulo(var(0), var(1), var(2));
+    let built = |c: Constructor<Arithmetic>| c.build(&mut PostCtx::new()).expect("it builds");
+    let div = built(Arithmetic::div(var(0), var(1), var(2)));
+    let modulo = built(Arithmetic::modulo(var(0), var(1), var(2)));
     for (x, y, q, r) in [
         (7, 2, 3, 1),
         (-7, 2, -3, -1),

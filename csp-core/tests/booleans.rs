@@ -67,7 +67,7 @@ proptest! {
         )?;
         check_reified(
             &domains,
-            &|b, mode| Box::new(Reified::new(b, Box::new(Clause::new(&positive, &negative)), mode).unwrap()),
+            &|b, mode| Box::new(Reified::new(b, Box::new(Clause::new(&positive, &negative)), mode)),
             &oracle,
             &walk,
         )?;
@@ -144,7 +144,7 @@ proptest! {
                 _ => xs[0] < xs[1],
             }
         };
-        let build = || -> Box<dyn csp_core::Constraint> {
+        let build = || -> Box<dyn csp_core::Post> {
             Box::new(match shape {
                 // r ↔ ∧ inputs.
                 0 => BoolAnd::new(SignedBool::positive(r), inputs.iter().map(|&v| SignedBool::positive(v))),
@@ -191,7 +191,7 @@ proptest! {
         )?;
         check_reified(
             &domains,
-            &|b, mode| Box::new(Reified::new(b, Box::new(Parity::new(&vars, odd)), mode).unwrap()),
+            &|b, mode| Box::new(Reified::new(b, Box::new(Parity::new(&vars, odd)), mode)),
             &oracle,
             &walk,
         )?;
@@ -202,10 +202,10 @@ proptest! {
 fn flatzinc_parity_shapes() {
     let [a, b, r] = [var(0), var(1), var(2)];
     // r ↔ a ⊕ b: an even number of a, b, r are true; r ↔ (a = b): an odd number.
-    let xor = Parity::new(&[a, b, r], false);
-    let eq = Parity::new(&[a, b, r], true);
+    let xor = csp_core::Posted::new(Parity::new(&[a, b, r], false)).unwrap();
+    let eq = csp_core::Posted::new(Parity::new(&[a, b, r], true)).unwrap();
     for (x, y, z) in [(0, 0, 0), (0, 1, 1), (1, 0, 1), (1, 1, 0)] {
-        assert!(csp_core::Constraint::is_satisfied(&xor, &[x, y, z]));
-        assert!(!csp_core::Constraint::is_satisfied(&eq, &[x, y, z]));
+        assert!(xor.propagator().is_satisfied(&[x, y, z]));
+        assert!(!eq.propagator().is_satisfied(&[x, y, z]));
     }
 }

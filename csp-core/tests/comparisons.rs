@@ -5,10 +5,10 @@
 
 mod support;
 
-use csp_core::VarId;
 use csp_core::constraints::{
     BoolSum, Compare, Comparison, Linear, Reification, Reified, ReifiedCompare, Relation,
 };
+use csp_core::{Constructor, VarId};
 use proptest::prelude::*;
 use support::{
     Case, Level, Step, check, check_reified, config, domain_strategy, var, walk_strategy,
@@ -142,7 +142,7 @@ impl LinearCase {
 
     /// The sum with a repeated variable's coefficients added up and zero terms dropped: a linear
     /// constraint takes each variable once.
-    fn build(&self) -> Linear {
+    fn build(&self) -> Constructor<Linear> {
         let (coefficients, vars) = self.terms();
         let mut terms: Vec<(i64, VarId)> = Vec::new();
         for (a, x) in coefficients.into_iter().zip(vars) {
@@ -281,7 +281,7 @@ fn bool_sum_case() -> impl Strategy<Value = BoolSumCase> {
 }
 
 impl BoolSumCase {
-    fn build(&self) -> BoolSum {
+    fn build(&self) -> Constructor<BoolSum> {
         let booleans = self
             .signs
             .iter()
@@ -345,7 +345,7 @@ fn check_comparison(case: &ComparisonCase, walk: &[Step]) -> Result<(), TestCase
     )?;
     check_reified(
         &domains,
-        &|b, mode| Box::new(Reified::new(b, Box::new(case.build()), mode).unwrap()),
+        &|b, mode| Box::new(Reified::new(b, Box::new(case.build()), mode)),
         &oracle,
         walk,
     )
@@ -386,7 +386,7 @@ proptest! {
         )?;
         check_reified(
             &case.domains,
-            &|b, mode| Box::new(Reified::new(b, Box::new(case.build()), mode).unwrap()),
+            &|b, mode| Box::new(Reified::new(b, Box::new(case.build()), mode)),
             &oracle,
             &walk,
         )?;
@@ -415,7 +415,7 @@ proptest! {
         )?;
         check_reified(
             &case.domains,
-            &|b, mode| Box::new(Reified::new(b, Box::new(case.build()), mode).unwrap()),
+            &|b, mode| Box::new(Reified::new(b, Box::new(case.build()), mode)),
             &oracle,
             &walk,
         )?;

@@ -10,8 +10,8 @@ use std::collections::BTreeSet;
 
 use csp_core::constraints::{AllDifferent, Linear, NotEqual, Predicate, Relation, Table};
 use csp_core::{
-    Constraint, ConstraintId, LocalCtx, Model, ModelBuilder, ModelError, Store, VarId,
-    checker_conflicts,
+    Constraint, ConstraintId, LocalCtx, LocalState, Model, ModelBuilder, ModelError, Post,
+    Propagator, Store, VarId,
 };
 use proptest::prelude::*;
 use proptest::sample::select;
@@ -104,8 +104,10 @@ impl Constraint for CheckerOnly {
     }
 }
 
+impl Propagator for CheckerOnly {}
+
 impl Spec {
-    fn build(&self) -> Box<dyn Constraint> {
+    fn build(&self) -> Box<dyn Post> {
         let vars = |scope: &[usize]| scope.iter().copied().map(var).collect::<Vec<_>>();
         match self {
             Spec::NotEqual { x, a, y, b } => {
@@ -821,12 +823,14 @@ proptest! {
         let scope = constraint.scope().to_vec();
         let domains = instance.domain_values();
         let values: Vec<i32> = domains.iter().zip(&picks).map(|(d, &c)| pick(d, c)).collect();
-        let ctx = LocalCtx { values: &values, cells: &[] };
+        let mut cells = vec![0; model.num_cells()];
+        constraint.reset_local(
+            &values,
+            &mut LocalState::new(&mut cells[model.cell_range(only_constraint(&model))]),
+        );
+        let ctx = LocalCtx::new(&values, &cells[model.cell_range(only_constraint(&model))]);
         // Constraints with hooks of their own count through them; the others count from the checker.
-        let conflicts = |v: VarId, value: i32| match constraint.local_search() {
-            Some(local) => local.conflicts(v, value, &ctx),
-            None => checker_conflicts(constraint, v, value, &values),
-        };
+        let conflicts = |v: VarId, value: i32| constraint.conflicts(v, value, &ctx);
         let is_all_different = matches!(instance.specs[0], Spec::AllDifferent { .. });
         for &v in &scope {
             for &value in &domains[v.index()] {
@@ -1139,7 +1143,7 @@ fn a_scope_naming_a_variable_twice_is_invalid_for_every_builtin() {
     let mut builder = ModelBuilder::new();
     let x = builder.int_var("x", 0..=2).unwrap();
     let y = builder.int_var("y", 0..=2).unwrap();
-    let constraints: Vec<Box<dyn Constraint>> = vec![
+    let constraints: Vec<Box<dyn Post>> = vec![
         Box::new(NotEqual::new(x, x)),
         Box::new(AllDifferent::new(vec![x, y, x])),
         Box::new(Table::new(vec![y, y], vec![vec![1, 1]]).unwrap()),

@@ -109,7 +109,7 @@ proptest! {
         )?;
         check_reified(
             &[domain],
-            &|b, mode| Box::new(Reified::new(b, Box::new(build()), mode).unwrap()),
+            &|b, mode| Box::new(Reified::new(b, Box::new(build()), mode)),
             &oracle,
             &walk,
         )?;

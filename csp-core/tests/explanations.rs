@@ -167,7 +167,7 @@ fn linear_model() -> impl Strategy<Value = (Model, Vec<(usize, bool, i32)>)> {
                         Reification::Implies
                     };
                     builder
-                        .post(Reified::new(b, Box::new(linear), mode).unwrap())
+                        .post(Reified::new(b, Box::new(linear), mode))
                         .unwrap()
                 }
             };

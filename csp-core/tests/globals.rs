@@ -10,7 +10,7 @@ use csp_core::constraints::{
     AllDifferent, AllDifferentConsistency, Among, Circuit, GlobalCardinality, Inverse, LexLess,
     Table, TableAlgorithm,
 };
-use csp_core::{Constraint, Store, VarId};
+use csp_core::{Posted, Store, VarId};
 use proptest::prelude::*;
 use support::{
     Case, Level, check, config, domain_strategy, domains_of, for_each_tuple, model, var,
@@ -449,7 +449,10 @@ fn global_cardinality_refuses_a_value_covered_twice() {
 #[test]
 fn a_table_with_a_repeated_variable_keeps_the_agreeing_tuples() {
     let tuples = vec![vec![1, 2, 1], vec![1, 2, 3]];
-    let table = Table::merged(vars(&[0, 1, 0]), tuples, TableAlgorithm::CompactTable).unwrap();
+    let table =
+        Posted::new(Table::merged(vars(&[0, 1, 0]), tuples, TableAlgorithm::CompactTable).unwrap())
+            .unwrap();
+    let table = table.propagator();
     assert_eq!(table.scope(), &vars(&[0, 1])[..]);
     assert!(table.is_satisfied(&[1, 2]));
     assert!(!table.is_satisfied(&[3, 2]));

@@ -175,7 +175,7 @@ proptest! {
             starts.iter().all(|&s| load(s, &starts, &durations, &heights) <= capacity)
         };
         let to_i32 = |v: &[i64]| v.iter().map(|&x| x as i32).collect::<Vec<_>>();
-        let build = || -> Box<dyn csp_core::Constraint> {
+        let build = || -> Box<dyn csp_core::Post> {
             if unary {
                 Box::new(Disjunctive::new((0..n).map(var).collect(), to_i32(&durations)).unwrap())
             } else {

@@ -10,8 +10,8 @@ use std::sync::{Arc, Mutex};
 
 use csp_core::constraints::{AllDifferent, Linear, NotEqual, Relation, Table};
 use csp_core::{
-    CheckCtx, Checkpoint, Constraint, ConstraintId, Model, ModelBuilder, PropagationCtx, Slot,
-    StateLayout, Store, ValueEnumeration, VarId, Wipeout,
+    CheckCtx, Checkpoint, Constraint, ConstraintId, Constructor, Model, ModelBuilder, Post,
+    PostCtx, PropagationCtx, Propagator, Slot, Store, VarId, Wipeout,
 };
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
@@ -34,20 +34,19 @@ struct CellProbe {
     assigned: Slot<i64>,
     sum: Slot<i64>,
     largest: Slot<i64>,
-    state: StateLayout,
 }
 
 impl CellProbe {
-    fn new(scope: Vec<VarId>, seen: SeenCells) -> Self {
-        let mut state = StateLayout::new();
-        CellProbe {
-            scope,
-            seen,
-            assigned: state.slot(),
-            sum: state.slot(),
-            largest: state.slot(),
-            state,
-        }
+    fn new(scope: Vec<VarId>, seen: SeenCells) -> Constructor<Self> {
+        Constructor::new(move |state: &mut PostCtx| {
+            Ok(CellProbe {
+                scope,
+                seen,
+                assigned: state.slot(),
+                sum: state.slot(),
+                largest: state.slot(),
+            })
+        })
     }
 }
 
@@ -59,17 +58,10 @@ impl Constraint for CellProbe {
     fn is_satisfied(&self, _values: &[i32]) -> bool {
         true
     }
-
-    fn state_size(&self) -> usize {
-        self.state.len()
-    }
-
-    fn value_enumeration(&self) -> Option<&dyn ValueEnumeration> {
-        Some(self)
-    }
 }
 
-impl ValueEnumeration for CellProbe {
+impl Propagator for CellProbe {
+    // Value enumeration.
     fn on_assign(&self, _var: VarId, value: i32, ctx: &mut PropagationCtx<'_>) {
         ctx.add(self.assigned, 1);
         ctx.add(self.sum, i64::from(value));
@@ -136,7 +128,7 @@ impl StoreInstance {
             probes.push((vars(scope), seen));
         }
         for other in &self.others {
-            let constraint: Box<dyn Constraint> = match other {
+            let constraint: Box<dyn Post> = match other {
                 Other::NotEqual(x, offset, y) => {
                     Box::new(NotEqual::with_offsets(var(*x), *offset, var(*y), 0))
                 }
@@ -570,13 +562,10 @@ impl Constraint for Requests {
     fn is_satisfied(&self, _values: &[i32]) -> bool {
         true
     }
-
-    fn value_enumeration(&self) -> Option<&dyn ValueEnumeration> {
-        Some(self)
-    }
 }
 
-impl ValueEnumeration for Requests {
+impl Propagator for Requests {
+    // Value enumeration.
     fn forward_check(&self, _var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         let answers = self
             .requests

@@ -14,7 +14,7 @@ pub enum Start {
     /// which keeps a permutation a permutation (Sosič & Gu's QS1 starts this way).
     Permutation,
     /// Minton et al.'s greedy start: the variables in order, each taking a value consistent (by the
-    /// constraints' [`check`](csp_core::ValueEnumeration::check)) with those placed before it. Up to `samples`
+    /// constraints' [`check`](csp_core::Propagator::check)) with those placed before it. Up to `samples`
     /// values are drawn at random; if none is consistent, the domain is scanned from a random point
     /// for the first consistent value; if there is none, a random value is taken and repair starts
     /// from there. Draws keep the common case O(samples), and the scan keeps the last, crowded

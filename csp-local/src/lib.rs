@@ -6,12 +6,12 @@
 //! variable at random and give it the value with the fewest conflicts, ties broken at random, until
 //! no constraint is violated.
 //!
-//! The search knows nothing of any particular problem. It asks each constraint's local-search hooks
-//! ([`csp_core::LocalSearch`]) how many violations it would count if a variable took a value
-//! ([`csp_core::LocalSearch::conflicts`]) and tells them when a variable moves
-//! ([`csp_core::LocalSearch::moved`]), so a constraint with incremental counters — such as N-queens'
-//! column and diagonal counters — makes every evaluation O(1) with no queens-specific code here. A
-//! constraint without hooks counts one conflict when its checker refuses the assignment.
+//! The search knows nothing of any particular problem. It asks each constraint how many violations
+//! it would count if a variable took a value ([`csp_core::Propagator::conflicts`]) and tells it
+//! when a variable moves ([`csp_core::Propagator::moved`]), so a constraint with incremental
+//! counters in its typed state ([`csp_core::LocalState`]) — such as N-queens' column and diagonal
+//! counters — makes every evaluation O(1) with no queens-specific code here. A constraint without
+//! its own count counts one conflict when its checker refuses the assignment.
 //!
 //! ```
 //! use csp_core::{ModelBuilder, constraints::NotEqual};

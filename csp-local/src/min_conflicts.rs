@@ -3,7 +3,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use csp_core::{Domain, LocalCtx, Model, Rng, Store, VarId, checker_conflicts, rng_for};
+use csp_core::{Domain, LocalCtx, LocalState, Model, Rng, Store, VarId, rng_for};
 use rand::RngExt;
 
 use crate::{LocalConfig, LocalStats, Neighbourhood, Start};
@@ -189,9 +189,9 @@ impl<'m> State<'m> {
     fn reset_cells(&mut self) {
         for id in self.model.constraint_ids() {
             let range = self.model.cell_range(id);
-            if let Some(local) = self.model.constraint(id).local_search() {
-                local.reset_local(&self.values, &mut self.cells[range]);
-            }
+            self.model
+                .constraint(id)
+                .reset_local(&self.values, &mut LocalState::new(&mut self.cells[range]));
         }
     }
 
@@ -202,18 +202,8 @@ impl<'m> State<'m> {
             .constraints_of(var)
             .iter()
             .map(|&id| {
-                let constraint = self.model.constraint(id);
-                let conflicts = match constraint.local_search() {
-                    Some(local) => {
-                        let ctx = LocalCtx {
-                            values: &self.values,
-                            cells: &self.cells[self.model.cell_range(id)],
-                        };
-                        local.conflicts(var, value, &ctx)
-                    }
-                    None => checker_conflicts(constraint, var, value, &self.values),
-                };
-                u64::from(conflicts)
+                let ctx = LocalCtx::new(&self.values, &self.cells[self.model.cell_range(id)]);
+                u64::from(self.model.constraint(id).conflicts(var, value, &ctx))
             })
             .sum()
     }
@@ -233,9 +223,12 @@ impl<'m> State<'m> {
         }
         for &id in self.model.constraints_of(var) {
             let range = self.model.cell_range(id);
-            if let Some(local) = self.model.constraint(id).local_search() {
-                local.moved(var, old, value, &mut self.cells[range]);
-            }
+            self.model.constraint(id).moved(
+                var,
+                old,
+                value,
+                &mut LocalState::new(&mut self.cells[range]),
+            );
         }
     }
 
@@ -249,23 +242,8 @@ impl<'m> State<'m> {
             let scope = constraint.scope();
             scratch.clear();
             scratch.resize(scope.len(), 0);
-            let ctx = LocalCtx {
-                values: &self.values,
-                cells: &self.cells[self.model.cell_range(id)],
-            };
-            match constraint.local_search() {
-                Some(local) => local.add_scope_conflicts(&ctx, scratch),
-                None => {
-                    for (&var, total) in scope.iter().zip(scratch.iter_mut()) {
-                        *total += checker_conflicts(
-                            constraint,
-                            var,
-                            self.values[var.index()],
-                            &self.values,
-                        );
-                    }
-                }
-            }
+            let ctx = LocalCtx::new(&self.values, &self.cells[self.model.cell_range(id)]);
+            constraint.add_scope_conflicts(&ctx, scratch);
             for (&var, &conflicts) in scope.iter().zip(scratch.iter()) {
                 out[var.index()] += conflicts;
             }
@@ -277,19 +255,10 @@ impl<'m> State<'m> {
         out.clear();
         out.resize(values.len(), 0);
         for &id in self.model.constraints_of(var) {
-            let ctx = LocalCtx {
-                values: &self.values,
-                cells: &self.cells[self.model.cell_range(id)],
-            };
-            let constraint = self.model.constraint(id);
-            match constraint.local_search() {
-                Some(local) => local.add_conflicts(var, values, &ctx, out),
-                None => {
-                    for (&value, total) in values.iter().zip(out.iter_mut()) {
-                        *total += checker_conflicts(constraint, var, value, &self.values);
-                    }
-                }
-            }
+            let ctx = LocalCtx::new(&self.values, &self.cells[self.model.cell_range(id)]);
+            self.model
+                .constraint(id)
+                .add_conflicts(var, values, &ctx, out);
         }
     }
 

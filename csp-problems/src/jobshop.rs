@@ -84,8 +84,8 @@ pub fn model(jobs: &[Vec<Task>]) -> Result<(Model, Vec<Vec<VarId>>, VarId), Mode
                         builder.bool_var(format!("o{a_job}_{a_task}_{b_job}_{b_task}"))?;
                     let b_first =
                         builder.bool_var(format!("o{b_job}_{b_task}_{a_job}_{a_task}"))?;
-                    builder.post(Reified::equivalent(a_first, before(a, duration_a, b))?)?;
-                    builder.post(Reified::equivalent(b_first, before(b, duration_b, a))?)?;
+                    builder.post(Reified::equivalent(a_first, before(a, duration_a, b)))?;
+                    builder.post(Reified::equivalent(b_first, before(b, duration_b, a)))?;
                     // a_first ∨ b_first
                     builder.post(Linear::new(
                         vec![(-1, a_first), (-1, b_first)],

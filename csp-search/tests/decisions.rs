@@ -9,7 +9,7 @@ use std::ops::ControlFlow;
 use csp_core::constraints::{
     AllDifferent, Linear, NotEqual, Predicate, Reification, Reified, Relation, Table,
 };
-use csp_core::{Constraint, Literal, Model, ModelBuilder, VarId};
+use csp_core::{Literal, Model, ModelBuilder, Post, VarId};
 use csp_search::{
     FnObserver, Grid, IntSearch, Learning, Limits, LnsConfig, LnsSearch, Neighbourhood, Outcome,
     Propagation, Restarts, Search, SearchConfig, SearchEvent, Strategy as Branching,
@@ -159,7 +159,7 @@ impl Problem {
     }
 
     /// The constraint of `spec` over `vars`, its values scaled.
-    fn constraint(&self, spec: &Spec, vars: &[VarId]) -> Box<dyn Constraint> {
+    fn constraint(&self, spec: &Spec, vars: &[VarId]) -> Box<dyn Post> {
         let s = self.scale;
         match spec {
             Spec::NotEqual(x, a, y, b) => {
@@ -220,7 +220,7 @@ impl Problem {
                 Reification::Implies
             };
             let reified = Reified::new(booleans[reif.b], self.constraint(&reif.spec, &vars), mode);
-            builder.post(reified.unwrap()).unwrap();
+            builder.post(reified).unwrap();
         }
         if let Some(k) = self.at_least {
             let terms = booleans.iter().map(|&b| (-1, b)).collect();

@@ -3,8 +3,8 @@
 use std::fmt;
 
 use csp_core::{
-    CheckCtx, Constraint, LineRule, LocalCtx, LocalSearch, ModelError, PropagationCtx, Slots,
-    StateLayout, ValueEnumeration, VarId, Wipeout,
+    CheckCtx, Constraint, Constructor, LineRule, LocalCtx, LocalState, ModelError, PostCtx,
+    PropagationCtx, Propagator, Slots, VarId, Wipeout,
 };
 
 /// The most rows (and columns) a board may have: 2²⁸, so that every row and column fits an `i32` value
@@ -29,7 +29,7 @@ use fixedbitset::FixedBitSet;
 /// indexed by `row − column` and his `down` table by `row + column`: the same lines under swapped names.
 ///
 /// Under the same search the constraint behaves exactly like the pairwise encoding
-/// ([`crate::Encoding::Pairwise`]): [`check`](ValueEnumeration::check) accepts the same values, forward
+/// ([`crate::Encoding::Pairwise`]): [`check`](Propagator::check) accepts the same values, forward
 /// checking removes the same values and fails in the same situations. Give every row the domain
 /// `0..=n−1`, as [`crate::model`] does: off-board values are refused when checked and fail propagation
 /// once assigned, but are not pruned ahead of time.
@@ -42,7 +42,6 @@ pub struct QueensConstraint {
     first: usize,
     /// The line counters, laid out as [`QueensConstraint::lines`] indexes them: the whole state.
     counters: Slots<i64>,
-    state: StateLayout,
 }
 
 impl QueensConstraint {
@@ -50,7 +49,7 @@ impl QueensConstraint {
     ///
     /// The variables must be consecutive (`rows[i].index() == rows[0].index() + i`), so that a variable's
     /// row is found in O(1). There must be at least one row and at most [`MAX_BOARD_SIZE`].
-    pub fn new(rows: Vec<VarId>) -> Result<Self, ModelError> {
+    pub fn new(rows: Vec<VarId>) -> Result<Constructor<Self>, ModelError> {
         let invalid = |reason: String| ModelError::InvalidConstraint {
             constraint: format!("queens constraint over {} rows", rows.len()),
             reason,
@@ -75,14 +74,14 @@ impl QueensConstraint {
                 first + row
             )));
         }
-        let mut state = StateLayout::new();
-        let counters = state.slots(5 * rows.len() - 2);
-        Ok(QueensConstraint {
-            rows,
-            first,
-            counters,
-            state,
-        })
+        Ok(Constructor::new(move |ctx: &mut PostCtx| {
+            let counters = ctx.slots(5 * rows.len() - 2);
+            Ok(QueensConstraint {
+                rows,
+                first,
+                counters,
+            })
+        }))
     }
 
     /// The number of rows (and columns) of the board.
@@ -134,7 +133,8 @@ impl QueensConstraint {
     /// Adds `delta` to the three counters of the square where a local-search queen stands, if it stands
     /// on the board.
     #[inline]
-    fn count_local(&self, row: usize, value: i32, delta: i64, cells: &mut [i64]) {
+    fn count_local(&self, row: usize, value: i32, delta: i64, state: &mut LocalState<'_>) {
+        let cells = state.run_mut(self.counters);
         if let Some(column) = self.column(value) {
             for line in self.lines(row, column) {
                 cells[line] += delta;
@@ -178,21 +178,10 @@ impl Constraint for QueensConstraint {
             !(shared_column || shared_up || shared_down)
         })
     }
-
-    fn state_size(&self) -> usize {
-        self.state.len()
-    }
-
-    fn local_search(&self) -> Option<&dyn LocalSearch> {
-        Some(self)
-    }
-
-    fn value_enumeration(&self) -> Option<&dyn ValueEnumeration> {
-        Some(self)
-    }
 }
 
-impl ValueEnumeration for QueensConstraint {
+impl Propagator for QueensConstraint {
+    // Value enumeration.
     /// No two queens attack: a square is free exactly when no placed queen, taken alone, attacks it.
     fn check_is_pairwise(&self) -> bool {
         true
@@ -283,7 +272,7 @@ impl ValueEnumeration for QueensConstraint {
 
     /// Rows and lines: each row's value is a column in `0..n`, and columns (`column`), up-diagonals
     /// (`column + row`) and down-diagonals (`column − row`) each hold at most one queen. Forward
-    /// checking ([`propagate`](ValueEnumeration::forward_check)) removes exactly the squares on a new queen's
+    /// checking ([`propagate`](Propagator::forward_check)) removes exactly the squares on a new queen's
     /// lines, so a store may keep it with a bit per line alone.
     fn lines(&self) -> Option<LineRule> {
         Some(LineRule {
@@ -293,11 +282,10 @@ impl ValueEnumeration for QueensConstraint {
             slopes: vec![0, 1, -1],
         })
     }
-}
 
-impl LocalSearch for QueensConstraint {
+    // Local search.
     /// The number of other queens attacking (`var`'s row, `value`), read from the counters that
-    /// [`reset_local`](LocalSearch::reset_local) and [`moved`](LocalSearch::moved) keep. Two queens in
+    /// [`reset_local`](Propagator::reset_local) and [`moved`](Propagator::moved) keep. Two queens in
     /// different rows share at most one line, so this is also the number of attacking pairs the move
     /// would leave `var` in, as the pairwise encoding counts them.
     fn conflicts(&self, var: VarId, value: i32, ctx: &LocalCtx<'_>) -> u32 {
@@ -307,7 +295,7 @@ impl LocalSearch for QueensConstraint {
         let on_lines: i64 = self
             .lines(self.row_of(var), column)
             .into_iter()
-            .map(|line| ctx.cells[line])
+            .map(|line| ctx.run(self.counters)[line])
             .sum();
         // When the queen already stands there, each of the three counters includes her.
         let itself = if ctx.values[var.index()] == value {
@@ -318,12 +306,12 @@ impl LocalSearch for QueensConstraint {
         u32::try_from(on_lines - itself).unwrap_or(0)
     }
 
-    /// [`conflicts`](LocalSearch::conflicts) for a run of values in one loop over the row's windows of
+    /// [`conflicts`](Propagator::conflicts) for a run of values in one loop over the row's windows of
     /// the counter tables.
     fn add_conflicts(&self, var: VarId, values: &[i32], ctx: &LocalCtx<'_>, conflicts: &mut [u32]) {
         let n = self.n_queens();
         let row = self.row_of(var);
-        let cells = ctx.cells;
+        let cells = ctx.run(self.counters);
         let columns = &cells[..n];
         let up = &cells[n + row..][..n];
         let down = &cells[3 * n - 1 + row..][..n];
@@ -342,10 +330,10 @@ impl LocalSearch for QueensConstraint {
         }
     }
 
-    /// Every row's [`conflicts`](LocalSearch::conflicts) at its current column, in one pass.
+    /// Every row's [`conflicts`](Propagator::conflicts) at its current column, in one pass.
     fn add_scope_conflicts(&self, ctx: &LocalCtx<'_>, conflicts: &mut [u32]) {
         let n = self.n_queens();
-        let cells = ctx.cells;
+        let cells = ctx.run(self.counters);
         let (columns, diagonals) = cells.split_at(n);
         let (up, down) = diagonals.split_at(2 * n - 1);
         let values = &ctx.values[self.first..self.first + n];
@@ -361,17 +349,17 @@ impl LocalSearch for QueensConstraint {
         }
     }
 
-    fn reset_local(&self, values: &[i32], cells: &mut [i64]) {
-        cells.fill(0);
+    fn reset_local(&self, values: &[i32], state: &mut LocalState<'_>) {
+        state.clear();
         for row in 0..self.n_queens() {
-            self.count_local(row, values[self.first + row], 1, cells);
+            self.count_local(row, values[self.first + row], 1, state);
         }
     }
 
-    fn moved(&self, var: VarId, old: i32, new: i32, cells: &mut [i64]) {
+    fn moved(&self, var: VarId, old: i32, new: i32, state: &mut LocalState<'_>) {
         let row = self.row_of(var);
-        self.count_local(row, old, -1, cells);
-        self.count_local(row, new, 1, cells);
+        self.count_local(row, old, -1, state);
+        self.count_local(row, new, 1, state);
     }
 }
 
@@ -383,13 +371,24 @@ mod tests {
         indices.into_iter().map(VarId::from_index).collect()
     }
 
+    /// The constraint over `rows`, built in a context of its own, with how many state cells it
+    /// laid out.
+    fn built(rows: Vec<VarId>) -> (QueensConstraint, usize) {
+        let mut ctx = PostCtx::new();
+        let constraint = QueensConstraint::new(rows)
+            .expect("consecutive rows")
+            .build(&mut ctx)
+            .expect("a queens constraint builds");
+        (constraint, ctx.cells())
+    }
+
     #[test]
     fn new_accepts_consecutive_rows_starting_anywhere() {
-        let constraint = QueensConstraint::new(vars(3..11)).expect("consecutive rows");
+        let (constraint, cells) = built(vars(3..11));
         assert_eq!(constraint.n_queens(), 8);
         assert_eq!(constraint.row_of(VarId::from_index(3)), 0);
         assert_eq!(constraint.row_of(VarId::from_index(10)), 7);
-        assert_eq!(constraint.state_size(), 5 * 8 - 2);
+        assert_eq!(cells, 5 * 8 - 2);
     }
 
     #[test]
@@ -405,7 +404,7 @@ mod tests {
 
     #[test]
     fn debug_names_the_board_size_not_every_row() {
-        let constraint = QueensConstraint::new(vars(0..1000)).expect("consecutive rows");
+        let (constraint, _) = built(vars(0..1000));
         assert_eq!(
             format!("{constraint:?}"),
             "QueensConstraint { n_queens: 1000, first_row: x0 }"
@@ -415,8 +414,8 @@ mod tests {
     #[test]
     fn line_cells_are_disjoint_and_cover_the_state() {
         for n in 1..=7 {
-            let constraint = QueensConstraint::new(vars(0..n)).expect("consecutive rows");
-            let mut column_cells = FixedBitSet::with_capacity(constraint.state_size());
+            let (constraint, cells) = built(vars(0..n));
+            let mut column_cells = FixedBitSet::with_capacity(cells);
             let mut up_cells = column_cells.clone();
             let mut down_cells = column_cells.clone();
             for row in 0..n {
@@ -435,14 +434,14 @@ mod tests {
             assert!(up_cells.is_disjoint(&down_cells));
             assert_eq!(
                 column_cells.count_ones(..) + up_cells.count_ones(..) + down_cells.count_ones(..),
-                constraint.state_size()
+                cells
             );
         }
     }
 
     #[test]
     fn is_satisfied_accepts_solutions_and_refuses_attacks_and_off_board_queens() {
-        let four = QueensConstraint::new(vars(0..4)).expect("consecutive rows");
+        let (four, _) = built(vars(0..4));
         assert!(four.is_satisfied(&[1, 3, 0, 2]));
         assert!(four.is_satisfied(&[2, 0, 3, 1]));
         assert!(!four.is_satisfied(&[1, 3, 0, 3]), "shared column");
@@ -462,20 +461,17 @@ mod tests {
             !four.is_satisfied(&[1, 3, -1, 2]),
             "column -1 is off the board"
         );
-        let eight = QueensConstraint::new(vars(0..8)).expect("consecutive rows");
+        let (eight, _) = built(vars(0..8));
         assert!(eight.is_satisfied(&[0, 4, 7, 5, 2, 6, 1, 3]));
     }
 
     #[test]
     fn off_board_queens_have_more_conflicts_than_any_square() {
-        let constraint = QueensConstraint::new(vars(0..4)).expect("consecutive rows");
+        let (constraint, size) = built(vars(0..4));
         let values = [0, 0, 0, 0];
-        let mut cells = vec![0; constraint.state_size()];
-        constraint.reset_local(&values, &mut cells);
-        let ctx = LocalCtx {
-            values: &values,
-            cells: &cells,
-        };
+        let mut cells = vec![0; size];
+        constraint.reset_local(&values, &mut LocalState::new(&mut cells));
+        let ctx = LocalCtx::new(&values, &cells);
         let worst_square = (0..4)
             .map(|column| constraint.conflicts(VarId::from_index(1), column, &ctx))
             .max()

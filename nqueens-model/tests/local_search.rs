@@ -1,7 +1,7 @@
 //! The counter encoding's local-search conflict counts against a naive count, and against the pairwise
 //! encoding's sum of violated constraints.
 
-use csp_core::{LocalCtx, LocalSearch, Model, VarId, checker_conflicts};
+use csp_core::{LocalCtx, LocalState, Model, Propagator, VarId, checker_conflicts};
 use nqueens_model::{Encoding, model};
 use proptest::prelude::*;
 
@@ -27,34 +27,28 @@ fn pairwise_conflicts(model: &Model, values: &[i32], var: VarId, value: i32) -> 
     model
         .constraints_of(var)
         .iter()
-        .map(|&id| {
-            let constraint = model.constraint(id);
-            assert!(constraint.local_search().is_none());
-            checker_conflicts(constraint, var, value, values)
-        })
+        .map(|&id| checker_conflicts(model.constraint(id), var, value, values))
         .sum()
 }
 
-/// The counters model's queens constraint, through its local-search hooks.
-fn queens_hooks(model: &Model) -> &dyn LocalSearch {
+/// The counters model's queens constraint, whose local-search hooks count its own conflicts, and
+/// how many state cells it laid out.
+fn queens_hooks(model: &Model) -> (&dyn Propagator, usize) {
     let id = model
         .constraint_ids()
         .next()
         .expect("one queens constraint");
-    model
-        .constraint(id)
-        .local_search()
-        .expect("the queens constraint counts its own conflicts")
+    (model.constraint(id), model.cell_range(id).len())
 }
 
 fn assert_conflicts_are_exact(
-    counters: &dyn LocalSearch,
+    counters: &dyn Propagator,
     pairwise: &Model,
     values: &[i32],
     cells: &[i64],
 ) {
     let n = values.len();
-    let ctx = LocalCtx { values, cells };
+    let ctx = LocalCtx::new(values, cells);
     // The batch forms agree with the one-at-a-time count, off-board values included.
     let mut per_row = vec![5; n];
     counters.add_scope_conflicts(&ctx, &mut per_row);
@@ -114,19 +108,19 @@ proptest! {
         let n = values.len();
         let counters_model = model(n, Encoding::Counters).expect("small boards fit");
         let pairwise_model = model(n, Encoding::Pairwise).expect("small boards fit");
-        let counters = queens_hooks(&counters_model);
-        let mut cells = vec![0; counters.state_size()];
-        counters.reset_local(&values, &mut cells);
+        let (counters, size) = queens_hooks(&counters_model);
+        let mut cells = vec![0; size];
+        counters.reset_local(&values, &mut LocalState::new(&mut cells));
         assert_conflicts_are_exact(counters, &pairwise_model, &values, &cells);
         for (row, new) in moves {
             let old = values[row];
             values[row] = new;
-            counters.moved(VarId::from_index(row), old, new, &mut cells);
+            counters.moved(VarId::from_index(row), old, new, &mut LocalState::new(&mut cells));
             assert_conflicts_are_exact(counters, &pairwise_model, &values, &cells);
         }
         // Rebuilding from scratch gives the cells the moves left.
-        let mut rebuilt = vec![7; counters.state_size()];
-        counters.reset_local(&values, &mut rebuilt);
+        let mut rebuilt = vec![7; size];
+        counters.reset_local(&values, &mut LocalState::new(&mut rebuilt));
         prop_assert_eq!(rebuilt, cells);
     }
 }
@@ -135,13 +129,10 @@ proptest! {
 fn a_solution_has_no_conflicts_where_its_queens_stand() {
     let values = [0, 4, 7, 5, 2, 6, 1, 3];
     let model = model(8, Encoding::Counters).expect("8 queens fit");
-    let counters = queens_hooks(&model);
-    let mut cells = vec![0; counters.state_size()];
-    counters.reset_local(&values, &mut cells);
-    let ctx = LocalCtx {
-        values: &values,
-        cells: &cells,
-    };
+    let (counters, size) = queens_hooks(&model);
+    let mut cells = vec![0; size];
+    counters.reset_local(&values, &mut LocalState::new(&mut cells));
+    let ctx = LocalCtx::new(&values, &cells);
     for (row, &column) in values.iter().enumerate() {
         assert_eq!(counters.conflicts(VarId::from_index(row), column, &ctx), 0);
     }

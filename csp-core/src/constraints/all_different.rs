@@ -2,8 +2,8 @@ use crate::Domains;
 use std::cell::RefCell;
 
 use crate::{
-    CheckCtx, Constraint, LocalCtx, LocalSearch, PropagationCtx, Propagator, Slot, StateLayout,
-    ValueEnumeration, VarId, Wipeout, revision::Priority,
+    CheckCtx, Constraint, Constructor, LocalCtx, PostCtx, PropagationCtx, Propagator, Slot, VarId,
+    Wipeout, revision::Priority,
 };
 
 /// The consistency [`AllDifferent`]'s revision reaches (FlatZinc's `all_different_int` with
@@ -27,7 +27,7 @@ pub enum AllDifferentConsistency {
 
 /// Every variable of the scope takes a different value.
 ///
-/// Under forward checking ([`ValueEnumeration::forward_check`]) an assigned value is removed from every
+/// Under forward checking ([`Propagator::forward_check`]) an assigned value is removed from every
 /// unassigned variable of the scope. When search maintains arc consistency,
 /// [`Propagator::revise`] reaches the [consistency](AllDifferentConsistency) chosen at construction,
 /// by default Régin's (1994): a maximum matching of variables to values, then the strongly connected
@@ -45,23 +45,32 @@ pub struct AllDifferent {
     consistency: AllDifferentConsistency,
     /// How many pairs of assigned variables share a value.
     clashes: Slot<i64>,
-    state: StateLayout,
 }
 
 impl AllDifferent {
     /// All of `vars` pairwise different, with Régin's domain consistency under MAC.
-    pub fn new(vars: Vec<VarId>) -> Self {
+    pub fn new(vars: Vec<VarId>) -> Constructor<Self> {
         Self::with_consistency(vars, AllDifferentConsistency::Domain)
     }
 
     /// All of `vars` pairwise different, revised to `consistency`.
-    pub fn with_consistency(vars: Vec<VarId>, consistency: AllDifferentConsistency) -> Self {
-        let mut state = StateLayout::new();
+    pub fn with_consistency(
+        vars: Vec<VarId>,
+        consistency: AllDifferentConsistency,
+    ) -> Constructor<Self> {
+        Constructor::new(move |ctx| Ok(Self::lay_out(ctx, vars, consistency)))
+    }
+
+    /// The constraint with its state laid out in `ctx`, for a wrapper that runs it itself.
+    pub(crate) fn lay_out(
+        ctx: &mut PostCtx,
+        vars: Vec<VarId>,
+        consistency: AllDifferentConsistency,
+    ) -> Self {
         AllDifferent {
             scope: vars,
             consistency,
-            clashes: state.slot(),
-            state,
+            clashes: ctx.slot(),
         }
     }
 
@@ -81,22 +90,6 @@ impl Constraint for AllDifferent {
             .iter()
             .enumerate()
             .all(|(i, v)| !values[i + 1..].contains(v))
-    }
-
-    fn state_size(&self) -> usize {
-        self.state.len()
-    }
-
-    fn local_search(&self) -> Option<&dyn LocalSearch> {
-        Some(self)
-    }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
-    }
-
-    fn value_enumeration(&self) -> Option<&dyn ValueEnumeration> {
-        Some(self)
     }
 }
 
@@ -217,9 +210,8 @@ impl Propagator for AllDifferent {
             AllDifferentConsistency::Domain => Priority::Low,
         }
     }
-}
 
-impl ValueEnumeration for AllDifferent {
+    // Value enumeration.
     /// A value is consistent exactly when no assigned scope variable holds it, one variable at a time.
     fn check_is_pairwise(&self) -> bool {
         true
@@ -256,9 +248,8 @@ impl ValueEnumeration for AllDifferent {
         }
         Ok(())
     }
-}
 
-impl LocalSearch for AllDifferent {
+    // Local search.
     fn conflicts(&self, var: VarId, value: i32, ctx: &LocalCtx<'_>) -> u32 {
         // One violation per other variable sharing the value, so the count falls as a repair helps.
         self.scope

@@ -6,8 +6,8 @@ use crate::Domains;
 use smallvec::SmallVec;
 
 use crate::{
-    Constraint, LiteralRelation, ModelError, PropagationCtx, Propagator, Slot, StateLayout, VarId,
-    Wipeout,
+    Constraint, Constructor, LiteralRelation, ModelError, PostCtx, PropagationCtx, Propagator,
+    Slot, VarId, Wipeout,
     constraints::util::{
         Args, ceil_div, clamp_i64, floor_div, invalid, keep_flagged, retain_values,
     },
@@ -72,47 +72,47 @@ pub struct Arithmetic {
     /// and `z` holding exactly `k` times the other factor's values (see
     /// [`Arithmetic::times_in_step`]).
     in_step: Option<Slot<i64>>,
-    state: StateLayout,
 }
 
 impl Arithmetic {
-    fn binary(x: VarId, y: VarId, z: VarId, function: Function) -> Self {
+    fn binary(x: VarId, y: VarId, z: VarId, function: Function) -> Constructor<Self> {
         Self::laid_out(Args::new([x, y, z]), function)
     }
 
-    fn laid_out(args: Args, function: Function) -> Self {
-        let mut state = StateLayout::new();
-        let in_step = (function == Function::Times && args.scope.len() == 3).then(|| state.slot());
-        Arithmetic {
-            args,
-            function,
-            in_step,
-            state,
-        }
+    fn laid_out(args: Args, function: Function) -> Constructor<Self> {
+        Constructor::new(move |state: &mut PostCtx| {
+            let in_step =
+                (function == Function::Times && args.scope.len() == 3).then(|| state.slot());
+            Ok(Arithmetic {
+                args,
+                function,
+                in_step,
+            })
+        })
     }
 
     /// `x · y = z` (`int_times`).
-    pub fn times(x: VarId, y: VarId, z: VarId) -> Self {
+    pub fn times(x: VarId, y: VarId, z: VarId) -> Constructor<Self> {
         Self::binary(x, y, z, Function::Times)
     }
 
     /// `x div y = z`, truncating (`int_div`).
-    pub fn div(x: VarId, y: VarId, z: VarId) -> Self {
+    pub fn div(x: VarId, y: VarId, z: VarId) -> Constructor<Self> {
         Self::binary(x, y, z, Function::Div)
     }
 
     /// `x mod y = z`, the remainder of truncating division (`int_mod`).
-    pub fn modulo(x: VarId, y: VarId, z: VarId) -> Self {
+    pub fn modulo(x: VarId, y: VarId, z: VarId) -> Constructor<Self> {
         Self::binary(x, y, z, Function::Mod)
     }
 
     /// `x ^ y = z` (`int_pow`; for `y < 0`, `1 div x^|y|`).
-    pub fn pow(x: VarId, y: VarId, z: VarId) -> Self {
+    pub fn pow(x: VarId, y: VarId, z: VarId) -> Constructor<Self> {
         Self::binary(x, y, z, Function::Pow)
     }
 
     /// `|x| = z` (`int_abs`).
-    pub fn abs(x: VarId, z: VarId) -> Self {
+    pub fn abs(x: VarId, z: VarId) -> Constructor<Self> {
         Self::laid_out(Args::new([x, z]), Function::Abs)
     }
 
@@ -571,14 +571,6 @@ impl Constraint for Arithmetic {
         };
         let z = i128::from(self.args.value(values, self.output()));
         self.eval(x, y) == Some(z)
-    }
-
-    fn state_size(&self) -> usize {
-        self.state.len()
-    }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
     }
 }
 
@@ -1595,10 +1587,6 @@ impl Constraint for Extremum {
         let xs = self.args.values(values).skip(1);
         let extremum = if self.maximum { xs.max() } else { xs.min() };
         extremum == Some(self.args.value(values, 0))
-    }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
     }
 }
 

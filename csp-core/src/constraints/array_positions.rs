@@ -47,10 +47,6 @@ impl Constraint for Increasing {
         let xs: Vec<i32> = self.args.values(values).collect();
         xs.windows(2).all(|w| w[0] <= w[1])
     }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
-    }
 }
 
 impl Propagator for Increasing {
@@ -190,10 +186,6 @@ impl Constraint for ValuePrecede {
             seen_s |= x == self.s;
         }
         true
-    }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
     }
 }
 
@@ -468,10 +460,6 @@ impl Constraint for ArgExtremum {
             .position(|&x| x == best)
             .expect("the maximum is there");
         i64::from(self.args.value(values, self.n())) == i64::from(self.first) + position as i64
-    }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
     }
 }
 

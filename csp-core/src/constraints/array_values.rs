@@ -124,10 +124,6 @@ impl Constraint for NValue {
         xs.dedup();
         i64::from(self.args.value(values, self.k())) == xs.len() as i64
     }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
-    }
 }
 
 impl Propagator for NValue {
@@ -335,10 +331,6 @@ impl Constraint for Member {
         let y = self.args.value(values, self.k());
         self.args.values(values).take(self.k()).any(|x| x == y)
     }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
-    }
 }
 
 impl Member {
@@ -504,10 +496,6 @@ impl Constraint for AllDifferentExcept {
         taken.sort_unstable();
         taken.dedup();
         taken.len() == all
-    }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
     }
 }
 

@@ -3,8 +3,8 @@
 
 use crate::Domains;
 use crate::{
-    CheckCtx, Constraint, EventSet, ExplainCtx, Literal, ModelError, PropagationCtx, Propagator,
-    Slot, Slots, StateLayout, ValueEnumeration, VarId, Wipeout,
+    CheckCtx, Constraint, Constructor, EventSet, ExplainCtx, Literal, ModelError, PostCtx,
+    PropagationCtx, Propagator, Slot, Slots, VarId, Wipeout,
     constraints::{
         boolean::booleanise,
         linear::{Relation, divide_bounds, explain_bounds, explain_bounds_failure, term_bounds},
@@ -55,7 +55,6 @@ pub struct BoolSum {
     known_true: Slots<i64>,
     /// ... and of those known false.
     known_false: Slots<i64>,
-    state: StateLayout,
 }
 
 impl BoolSum {
@@ -69,7 +68,7 @@ impl BoolSum {
         integer: Option<(i64, VarId)>,
         relation: Relation,
         rhs: i64,
-    ) -> Result<Self, ModelError> {
+    ) -> Result<Constructor<Self>, ModelError> {
         let invalid = |reason: &str| ModelError::InvalidConstraint {
             constraint: "Boolean sum".to_owned(),
             reason: reason.to_owned(),
@@ -95,20 +94,20 @@ impl BoolSum {
         if sorted.windows(2).any(|w| w[0] == w[1]) {
             return Err(invalid("a variable appears twice"));
         }
-        let mut state = StateLayout::new();
-        let words = n.div_ceil(64);
-        Ok(BoolSum {
-            scope,
-            coefficients,
-            booleans: n,
-            relation,
-            rhs,
-            k: i128::from(rhs) + negative as i128,
-            initialised: state.slot(),
-            known_true: state.slots(words),
-            known_false: state.slots(words),
-            state,
-        })
+        Ok(Constructor::new(move |state: &mut PostCtx| {
+            let words = n.div_ceil(64);
+            Ok(BoolSum {
+                scope,
+                coefficients,
+                booleans: n,
+                relation,
+                rhs,
+                k: i128::from(rhs) + negative as i128,
+                initialised: state.slot(),
+                known_true: state.slots(words),
+                known_false: state.slots(words),
+            })
+        }))
     }
 
     /// The integer term's variable and coefficient.
@@ -236,18 +235,6 @@ impl Constraint for BoolSum {
             Relation::Equal => sum == i128::from(self.rhs),
             _ => sum <= i128::from(self.rhs),
         }
-    }
-
-    fn state_size(&self) -> usize {
-        self.state.len()
-    }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
-    }
-
-    fn value_enumeration(&self) -> Option<&dyn ValueEnumeration> {
-        Some(self)
     }
 }
 
@@ -411,9 +398,8 @@ impl Propagator for BoolSum {
             _ => None,
         }
     }
-}
 
-impl ValueEnumeration for BoolSum {
+    // Value enumeration.
     /// The revision, whose bit sets the store's notifications keep exact under forward checking
     /// too.
     fn forward_check(&self, _var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {

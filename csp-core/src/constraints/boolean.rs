@@ -9,8 +9,8 @@ use hashbrown::HashMap;
 use smallvec::SmallVec;
 
 use crate::{
-    CheckCtx, Constraint, EventSet, PropagationCtx, Propagator, Slot, Slots, StateLayout,
-    ValueEnumeration, VarId, Wipeout, revision::Priority,
+    CheckCtx, Constraint, Constructor, EventSet, PostCtx, PropagationCtx, Propagator, Slot, Slots,
+    VarId, Wipeout, revision::Priority,
 };
 
 /// A 0/1 variable taken positively or negatively: the variable itself (true when it is 1) or its
@@ -336,12 +336,11 @@ pub struct Clause {
     tautology: bool,
     /// The two watches.
     watched: Slots<i64>,
-    state: StateLayout,
 }
 
 impl Clause {
     /// `∨ positive ∨ ¬negative`: at least one of `positive` is 1 or one of `negative` is 0.
-    pub fn new(positive: &[VarId], negative: &[VarId]) -> Self {
+    pub fn new(positive: &[VarId], negative: &[VarId]) -> Constructor<Self> {
         Self::from_literals(
             positive
                 .iter()
@@ -351,20 +350,20 @@ impl Clause {
     }
 
     /// The disjunction of `literals`.
-    pub fn from_literals(literals: impl IntoIterator<Item = SignedBool>) -> Self {
+    pub fn from_literals(literals: impl IntoIterator<Item = SignedBool>) -> Constructor<Self> {
         let gathered = gather(literals);
         Clause::laid_out(gathered.scope, gathered.lits, gathered.conflict)
     }
 
-    fn laid_out(scope: Vec<VarId>, lits: Vec<Lit>, tautology: bool) -> Self {
-        let mut state = StateLayout::new();
-        Clause {
-            scope,
-            lits,
-            tautology,
-            watched: state.slots(2),
-            state,
-        }
+    fn laid_out(scope: Vec<VarId>, lits: Vec<Lit>, tautology: bool) -> Constructor<Self> {
+        Constructor::new(move |state: &mut PostCtx| {
+            Ok(Clause {
+                scope,
+                lits,
+                tautology,
+                watched: state.slots(2),
+            })
+        })
     }
 
     fn watches(&self) -> Watches<'_> {
@@ -383,18 +382,6 @@ impl Constraint for Clause {
 
     fn is_satisfied(&self, values: &[i32]) -> bool {
         all_boolean(values) && (self.tautology || self.lits.iter().any(|l| l.holds(values)))
-    }
-
-    fn state_size(&self) -> usize {
-        self.state.len()
-    }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
-    }
-
-    fn value_enumeration(&self) -> Option<&dyn ValueEnumeration> {
-        Some(self)
     }
 }
 
@@ -475,7 +462,7 @@ impl Propagator for Clause {
     }
 
     /// Every literal false.
-    fn negation(&self) -> Option<Box<dyn Constraint>> {
+    fn negation(&self) -> Option<Box<dyn crate::Post>> {
         if self.tautology {
             return None;
         }
@@ -484,9 +471,8 @@ impl Propagator for Clause {
             lits: self.lits.iter().map(|l| l.negated()).collect(),
         }))
     }
-}
 
-impl ValueEnumeration for Clause {
+    // Value enumeration.
     /// Unit propagation, as the revision: it moves each watched literal that became false,
     /// whoever falsified it.
     fn forward_check(&self, _var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
@@ -508,10 +494,6 @@ impl Constraint for Conjunction {
 
     fn is_satisfied(&self, values: &[i32]) -> bool {
         all_boolean(values) && self.lits.iter().all(|l| l.holds(values))
-    }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
     }
 }
 
@@ -572,7 +554,7 @@ impl Propagator for Conjunction {
         (!open).then_some(true)
     }
 
-    fn negation(&self) -> Option<Box<dyn Constraint>> {
+    fn negation(&self) -> Option<Box<dyn crate::Post>> {
         Some(Box::new(Clause::laid_out(
             self.scope.clone(),
             self.lits.iter().map(|l| l.negated()).collect(),
@@ -604,12 +586,11 @@ pub struct BoolAnd {
     false_seen: Slot<bool>,
     /// ... and the long clause's two watches.
     watched: Slots<i64>,
-    state: StateLayout,
 }
 
 impl BoolAnd {
     /// `r ↔ ∧ literals`.
-    pub fn new(r: SignedBool, literals: impl IntoIterator<Item = SignedBool>) -> Self {
+    pub fn new(r: SignedBool, literals: impl IntoIterator<Item = SignedBool>) -> Constructor<Self> {
         let conjunction = gather(literals);
         let mut scope = conjunction.scope;
         let r_slot = scope.iter().position(|&v| v == r.var).unwrap_or_else(|| {
@@ -625,17 +606,17 @@ impl BoolAnd {
         for (i, lit) in long.iter().enumerate() {
             by_slot[lit.slot].push(i);
         }
-        let mut state = StateLayout::new();
-        BoolAnd {
-            scope,
-            long,
-            by_slot,
-            contradiction: conjunction.conflict,
-            initialised: state.slot(),
-            false_seen: state.slot(),
-            watched: state.slots(2),
-            state,
-        }
+        Constructor::new(move |state: &mut PostCtx| {
+            Ok(BoolAnd {
+                scope,
+                long,
+                by_slot,
+                contradiction: conjunction.conflict,
+                initialised: state.slot(),
+                false_seen: state.slot(),
+                watched: state.slots(2),
+            })
+        })
     }
 
     fn r(&self) -> Lit {
@@ -664,18 +645,6 @@ impl Constraint for BoolAnd {
     fn is_satisfied(&self, values: &[i32]) -> bool {
         let all = !self.contradiction && self.conjuncts().all(|l| l.holds(values));
         all_boolean(values) && self.r().holds(values) == all
-    }
-
-    fn state_size(&self) -> usize {
-        self.state.len()
-    }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
-    }
-
-    fn value_enumeration(&self) -> Option<&dyn ValueEnumeration> {
-        Some(self)
     }
 }
 
@@ -795,9 +764,8 @@ impl Propagator for BoolAnd {
     fn priority(&self) -> Priority {
         Priority::High
     }
-}
 
-impl ValueEnumeration for BoolAnd {
+    // Value enumeration.
     /// The revision, whose cells the store's notifications keep exact under forward checking too.
     fn forward_check(&self, _var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         self.revise(ctx)
@@ -825,12 +793,11 @@ pub struct Parity {
     sum: Slot<i64>,
     /// ... and a flag per variable, set once it is counted as fixed.
     counted: Slots<bool>,
-    state: StateLayout,
 }
 
 impl Parity {
     /// The exclusive or of `vars` is 1 when `odd`, 0 otherwise.
-    pub fn new(vars: &[VarId], odd: bool) -> Self {
+    pub fn new(vars: &[VarId], odd: bool) -> Constructor<Self> {
         let mut count: HashMap<VarId, usize> = HashMap::new();
         let mut order = Vec::new();
         for &v in vars {
@@ -846,18 +813,18 @@ impl Parity {
         )
     }
 
-    fn laid_out(scope: Vec<VarId>, odd: bool) -> Self {
-        let mut state = StateLayout::new();
-        Parity {
-            initialised: state.slot(),
-            booleanised: state.slot(),
-            unfixed: state.slot(),
-            sum: state.slot(),
-            counted: state.slots(scope.len()),
-            scope,
-            odd,
-            state,
-        }
+    fn laid_out(scope: Vec<VarId>, odd: bool) -> Constructor<Self> {
+        Constructor::new(move |state: &mut PostCtx| {
+            Ok(Parity {
+                initialised: state.slot(),
+                booleanised: state.slot(),
+                unfixed: state.slot(),
+                sum: state.slot(),
+                counted: state.slots(scope.len()),
+                scope,
+                odd,
+            })
+        })
     }
 
     /// From the domains alone: with every variable fixed the parity must be right; with one left, it
@@ -907,18 +874,6 @@ impl Constraint for Parity {
 
     fn is_satisfied(&self, values: &[i32]) -> bool {
         all_boolean(values) && (values.iter().filter(|&&v| v == 1).count() % 2 == 1) == self.odd
-    }
-
-    fn state_size(&self) -> usize {
-        self.state.len()
-    }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
-    }
-
-    fn value_enumeration(&self) -> Option<&dyn ValueEnumeration> {
-        Some(self)
     }
 }
 
@@ -1039,12 +994,11 @@ impl Propagator for Parity {
         Priority::High
     }
 
-    fn negation(&self) -> Option<Box<dyn Constraint>> {
+    fn negation(&self) -> Option<Box<dyn crate::Post>> {
         Some(Box::new(Parity::laid_out(self.scope.clone(), !self.odd)))
     }
-}
 
-impl ValueEnumeration for Parity {
+    // Value enumeration.
     /// The filter, which counts from the domains.
     fn forward_check(&self, _var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
         self.filter(ctx)
@@ -1058,14 +1012,18 @@ mod tests {
     #[test]
     fn a_variable_named_twice_cancels_out_of_a_parity() {
         let [a, b] = [VarId::from_index(0), VarId::from_index(1)];
-        let parity = Parity::new(&[a, b, a], true);
+        let parity = Parity::new(&[a, b, a], true)
+            .build(&mut PostCtx::new())
+            .unwrap();
         assert_eq!(parity.scope(), &[b]);
     }
 
     #[test]
     fn a_clause_with_both_signs_of_a_variable_always_holds() {
         let [a, b] = [VarId::from_index(0), VarId::from_index(1)];
-        let clause = Clause::new(&[a, b], &[a]);
+        let clause = Clause::new(&[a, b], &[a])
+            .build(&mut PostCtx::new())
+            .unwrap();
         assert!(clause.is_satisfied(&[0, 0]));
         assert!(!clause.is_satisfied(&[2, 0]), "only Booleans");
     }

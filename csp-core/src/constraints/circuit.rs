@@ -1,9 +1,9 @@
 use crate::Domains;
 use crate::{
-    Constraint, ExplainCtx, Literal, PropagationCtx, Propagator, Slots, StateLayout, VarId,
-    Wipeout,
+    Constraint, Constructor, ExplainCtx, Literal, PostCtx, PropagationCtx, Propagator, Slots,
+    VarId, Wipeout,
     constraints::{
-        AllDifferent,
+        AllDifferent, AllDifferentConsistency,
         lex::{explain_by_fixed, explain_values, fall_back},
         util::{Args, dedup_reasons},
     },
@@ -26,22 +26,27 @@ pub struct Circuit {
     all_different: AllDifferent,
     /// The state of `all_different`, whose revision this one runs.
     inner: Slots<i64>,
-    state: StateLayout,
 }
 
 impl Circuit {
     /// `succ` is a circuit, nodes numbered from `first`.
-    pub fn new(succ: Vec<VarId>, first: i32) -> Self {
-        let args = Args::new(succ);
-        let all_different = AllDifferent::new(args.scope.clone());
-        let mut state = StateLayout::new();
-        Circuit {
-            inner: state.slots(all_different.state_size()),
-            all_different,
-            args,
-            first,
-            state,
-        }
+    pub fn new(succ: Vec<VarId>, first: i32) -> Constructor<Self> {
+        Constructor::new(move |ctx: &mut PostCtx| {
+            let args = Args::new(succ);
+            let (all_different, inner) = ctx.nested(|ctx| {
+                Ok(AllDifferent::lay_out(
+                    ctx,
+                    args.scope.clone(),
+                    AllDifferentConsistency::Domain,
+                ))
+            })?;
+            Ok(Circuit {
+                inner,
+                all_different,
+                args,
+                first,
+            })
+        })
     }
 
     fn n(&self) -> usize {
@@ -135,14 +140,6 @@ impl Constraint for Circuit {
             }
         }
         node == 0
-    }
-
-    fn state_size(&self) -> usize {
-        self.state.len()
-    }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
     }
 }
 

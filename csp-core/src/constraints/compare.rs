@@ -3,7 +3,7 @@ use smallvec::SmallVec;
 
 use crate::{
     CheckCtx, Constraint, EventSet, ExplainCtx, Literal, LiteralRelation as R, ModelError,
-    PropagationCtx, Propagator, ValueEnumeration, VarId, Wipeout,
+    PropagationCtx, Propagator, VarId, Wipeout,
     constraints::{
         Reification,
         util::{LIST_BUDGET, clamp_i64, invalid, retain_values_where},
@@ -587,14 +587,6 @@ impl Constraint for Compare {
         };
         self.holds(values[0], right)
     }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
-    }
-
-    fn value_enumeration(&self) -> Option<&dyn ValueEnumeration> {
-        Some(self)
-    }
 }
 
 impl Propagator for Compare {
@@ -635,12 +627,11 @@ impl Propagator for Compare {
     }
 
     /// `=` and `≠` negate each other, `x ≤ y + c` becomes `x ≥ y + c + 1`.
-    fn negation(&self) -> Option<Box<dyn Constraint>> {
+    fn negation(&self) -> Option<Box<dyn crate::Post>> {
         Some(Box::new(self.negated()))
     }
-}
 
-impl ValueEnumeration for Compare {
+    // Value enumeration.
     /// A comparison refuses a value only for what the one other variable holds, and monotonely.
     fn check_is_pairwise(&self) -> bool {
         true
@@ -702,10 +693,6 @@ impl Constraint for ReifiedCompare {
             (_, 1) => holds,
             _ => false,
         }
-    }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
     }
 }
 

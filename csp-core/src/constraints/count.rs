@@ -123,10 +123,6 @@ impl Constraint for Among {
             .count();
         i64::from(self.args.value(values, self.n())) == inside as i64
     }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
-    }
 }
 
 impl Propagator for Among {
@@ -348,10 +344,6 @@ impl Constraint for GlobalCardinality {
                 == xs.iter().filter(|&&x| x == v).count() as i64
         });
         counted && (!self.closed || xs.iter().all(|x| self.cover.contains(x)))
-    }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
     }
 }
 

@@ -74,10 +74,6 @@ impl Constraint for Element {
         let (index, result) = (self.args.value(values, 0), self.args.value(values, 1));
         position(index, self.first, self.array.len()).is_some_and(|k| self.array[k] == result)
     }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
-    }
 }
 
 impl Propagator for Element {
@@ -339,10 +335,6 @@ impl Constraint for VarElement {
         let (index, result) = (self.args.value(values, 0), self.args.value(values, 1));
         position(index, self.first, self.len)
             .is_some_and(|k| self.args.value(values, 2 + k) == result)
-    }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
     }
 }
 

@@ -2,7 +2,7 @@ use crate::Domains;
 use std::cell::RefCell;
 
 use crate::{
-    Constraint, PropagationCtx, Propagator, Slot, Slots, StateLayout, VarId, Wipeout,
+    Constraint, Constructor, PostCtx, PropagationCtx, Propagator, Slot, Slots, VarId, Wipeout,
     constraints::{
         set::{ValueSet, push_domains, weakest_bound},
         util::Args,
@@ -48,7 +48,6 @@ pub struct Inverse {
     /// ... the copies of `f`'s variables' words and of `g`'s (empty without the incremental
     /// revision).
     copies: [Slots<i64>; 2],
-    state: StateLayout,
 }
 
 thread_local! {
@@ -59,7 +58,7 @@ thread_local! {
 
 impl Inverse {
     /// `f[i] = j ⟺ g[j] = i`, with `f` indexed from `f_first` and `g` from `g_first`.
-    pub fn new(f: Vec<VarId>, f_first: i32, g: Vec<VarId>, g_first: i32) -> Self {
+    pub fn new(f: Vec<VarId>, f_first: i32, g: Vec<VarId>, g_first: i32) -> Constructor<Self> {
         let (nf, ng) = (f.len(), g.len());
         let args = Args::new(f.into_iter().chain(g));
         // Shared variables change both sides at once: the full pass handles them.
@@ -73,24 +72,24 @@ impl Inverse {
             && cells <= SNAPSHOT_BUDGET
             && fits(g_first, f_words)
             && fits(f_first, g_words);
-        let mut state = StateLayout::new();
-        let initialised = state.slot();
-        let copies = if incremental {
-            [state.slots(nf * f_words), state.slots(ng * g_words)]
-        } else {
-            [state.slots(0), state.slots(0)]
-        };
-        Inverse {
-            args,
-            nf,
-            ng,
-            f_first,
-            g_first,
-            words: incremental.then_some((f_words, g_words)),
-            initialised,
-            copies,
-            state,
-        }
+        Constructor::new(move |state: &mut PostCtx| {
+            let initialised = state.slot();
+            let copies = if incremental {
+                [state.slots(nf * f_words), state.slots(ng * g_words)]
+            } else {
+                [state.slots(0), state.slots(0)]
+            };
+            Ok(Inverse {
+                args,
+                nf,
+                ng,
+                f_first,
+                g_first,
+                words: incremental.then_some((f_words, g_words)),
+                initialised,
+                copies,
+            })
+        })
     }
 
     /// The variable at index `index` of `f` (`side` false) or `g` (`side` true), if there is one.
@@ -321,14 +320,6 @@ impl Constraint for Inverse {
         };
         holds(false) && holds(true)
     }
-
-    fn state_size(&self) -> usize {
-        self.state.len()
-    }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
-    }
 }
 
 impl Propagator for Inverse {
@@ -457,11 +448,14 @@ mod tests {
     use crate::{ModelBuilder, Store, rng_for};
 
     /// The same constraint, revised by the full pass every time.
-    fn full_pass(f: Vec<VarId>, f_first: i32, g: Vec<VarId>, g_first: i32) -> Inverse {
-        Inverse {
-            words: None,
-            ..Inverse::new(f, f_first, g, g_first)
-        }
+    fn full_pass(f: Vec<VarId>, f_first: i32, g: Vec<VarId>, g_first: i32) -> Constructor<Inverse> {
+        let incremental = Inverse::new(f, f_first, g, g_first);
+        Constructor::new(move |ctx| {
+            Ok(Inverse {
+                words: None,
+                ..incremental.build(ctx)?
+            })
+        })
     }
 
     /// On random walks of removals, bound changes and undos over arrays of 1 to 140 variables

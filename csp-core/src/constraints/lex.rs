@@ -285,10 +285,6 @@ impl Constraint for LexLess {
         }
         !self.equal_prefix_fails()
     }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
-    }
 }
 
 impl Propagator for LexLess {

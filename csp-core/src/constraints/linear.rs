@@ -1,7 +1,7 @@
 use crate::Domains;
 use crate::{
-    CheckCtx, Constraint, EventSet, ExplainCtx, Literal, ModelError, PropagationCtx, Propagator,
-    Slot, Slots, StateLayout, ValueEnumeration, VarId, Wipeout,
+    CheckCtx, Constraint, Constructor, EventSet, ExplainCtx, Literal, ModelError, PostCtx,
+    PropagationCtx, Propagator, Slot, Slots, VarId, Wipeout,
     constraints::util::{ceil_div, clamp_i64, floor_div},
     revision::Priority,
 };
@@ -71,12 +71,10 @@ struct LinearState {
     fixed_sum: Slot<i128>,
     /// ... and a flag per term, set once the term is counted as fixed.
     fixed: Slots<bool>,
-    layout: StateLayout,
 }
 
 impl LinearState {
-    fn new(relation: Relation, terms: usize) -> Self {
-        let mut layout = StateLayout::new();
+    fn new(layout: &mut PostCtx, relation: Relation, terms: usize) -> Self {
         let runs = |r: Relation| if relation == r { terms } else { 0 };
         LinearState {
             initialised: layout.slot(),
@@ -88,7 +86,6 @@ impl LinearState {
             unfixed: layout.slot(),
             fixed_sum: layout.slot(),
             fixed: layout.slots(runs(Relation::NotEqual)),
-            layout,
         }
     }
 }
@@ -108,7 +105,7 @@ fn same_length(coefficients: usize, vars: usize) -> Result<(), ModelError> {
 
 impl Linear {
     /// The sum of `coefficient × variable` over `terms`, related to `rhs`.
-    pub fn new(terms: Vec<(i32, VarId)>, relation: Relation, rhs: i32) -> Self {
+    pub fn new(terms: Vec<(i32, VarId)>, relation: Relation, rhs: i32) -> Constructor<Self> {
         Self::with_i64(
             terms.into_iter().map(|(a, x)| (i64::from(a), x)).collect(),
             relation,
@@ -118,16 +115,18 @@ impl Linear {
 
     /// Like [`Linear::new`], with 64-bit coefficients and right-hand side (FlatZinc's integers are
     /// 64-bit; the sums are computed in 128 bits, so none overflows).
-    pub fn with_i64(terms: Vec<(i64, VarId)>, relation: Relation, rhs: i64) -> Self {
+    pub fn with_i64(terms: Vec<(i64, VarId)>, relation: Relation, rhs: i64) -> Constructor<Self> {
         let (coefficients, scope): (Vec<i64>, Vec<VarId>) = terms.into_iter().unzip();
-        let state = LinearState::new(relation, scope.len());
-        Linear {
-            scope,
-            coefficients,
-            relation,
-            rhs,
-            state,
-        }
+        Constructor::new(move |ctx: &mut PostCtx| {
+            let state = LinearState::new(ctx, relation, scope.len());
+            Ok(Linear {
+                scope,
+                coefficients,
+                relation,
+                rhs,
+                state,
+            })
+        })
     }
 
     /// Like [`Linear::new`] from parallel slices, which must have the same length.
@@ -136,7 +135,7 @@ impl Linear {
         vars: &[VarId],
         relation: Relation,
         rhs: i32,
-    ) -> Result<Self, ModelError> {
+    ) -> Result<Constructor<Self>, ModelError> {
         same_length(coefficients.len(), vars.len())?;
         Ok(Self::new(
             coefficients
@@ -665,18 +664,6 @@ impl Constraint for Linear {
             Relation::NotEqual => sum != rhs,
         }
     }
-
-    fn state_size(&self) -> usize {
-        self.state.layout.len()
-    }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
-    }
-
-    fn value_enumeration(&self) -> Option<&dyn ValueEnumeration> {
-        Some(self)
-    }
 }
 
 impl Propagator for Linear {
@@ -824,7 +811,7 @@ impl Propagator for Linear {
     }
 
     /// `= c` and `≠ c` negate each other; `Σ aᵢxᵢ ≤ c` negates to `Σ −aᵢxᵢ ≤ −c − 1`.
-    fn negation(&self) -> Option<Box<dyn Constraint>> {
+    fn negation(&self) -> Option<Box<dyn crate::Post>> {
         let terms = || {
             self.coefficients
                 .iter()
@@ -843,9 +830,8 @@ impl Propagator for Linear {
         };
         Some(Box::new(negated))
     }
-}
 
-impl ValueEnumeration for Linear {
+    // Value enumeration.
     /// With at most two variables the check's bounds come from the partner alone (its value, or its
     /// domain, which check-past never narrows); with more, the bounds of several variables add up.
     fn check_is_pairwise(&self) -> bool {

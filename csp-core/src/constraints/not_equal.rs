@@ -1,7 +1,7 @@
 use crate::Domains;
 use crate::{
     CheckCtx, Constraint, EventSet, ExplainCtx, Literal, LiteralRelation, PropagationCtx,
-    Propagator, ValueEnumeration, VarId, Wipeout,
+    Propagator, VarId, Wipeout,
     constraints::{Linear, Relation},
     revision::Priority,
 };
@@ -47,14 +47,6 @@ impl Constraint for NotEqual {
 
     fn is_satisfied(&self, values: &[i32]) -> bool {
         i64::from(values[0]) != i64::from(values[1]) + self.delta
-    }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
-    }
-
-    fn value_enumeration(&self) -> Option<&dyn ValueEnumeration> {
-        Some(self)
     }
 }
 
@@ -145,7 +137,7 @@ impl Propagator for NotEqual {
     }
 
     /// `x − y = delta`.
-    fn negation(&self) -> Option<Box<dyn Constraint>> {
+    fn negation(&self) -> Option<Box<dyn crate::Post>> {
         let [x, y] = self.scope;
         Some(Box::new(Linear::with_i64(
             vec![(1, x), (-1, y)],
@@ -153,9 +145,8 @@ impl Propagator for NotEqual {
             self.delta,
         )))
     }
-}
 
-impl ValueEnumeration for NotEqual {
+    // Value enumeration.
     /// A binary constraint whose check refuses only a value the assigned partner forbids.
     fn check_is_pairwise(&self) -> bool {
         true

@@ -201,10 +201,6 @@ impl Constraint for Diffn {
     fn is_satisfied(&self, values: &[i32]) -> bool {
         (0..self.n).all(|i| (i + 1..self.n).all(|j| !self.overlap(values, i, j)))
     }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
-    }
 }
 
 impl Propagator for Diffn {
@@ -466,10 +462,6 @@ impl Constraint for BinPacking {
                 .all(|(b, &load)| i64::from(self.args.value(values, self.n() + b)) == load),
             Bins::Capacities(c) => loads.iter().zip(c).all(|(load, cap)| load <= cap),
         }
-    }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
     }
 }
 

@@ -2,8 +2,8 @@ use crate::Domains;
 use std::fmt;
 
 use crate::{
-    CheckCtx, Constraint, ExplainCtx, Literal, LiteralRelation, PropagationCtx, Propagator,
-    ValueEnumeration, VarId, Wipeout,
+    CheckCtx, Constraint, ExplainCtx, Literal, LiteralRelation, PropagationCtx, Propagator, VarId,
+    Wipeout,
 };
 
 /// A binary relation given by a closure: `relation(x, y)` must hold.
@@ -116,14 +116,6 @@ impl Constraint for Predicate {
     fn is_satisfied(&self, values: &[i32]) -> bool {
         (self.relation)(values[0], values[1])
     }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
-    }
-
-    fn value_enumeration(&self) -> Option<&dyn ValueEnumeration> {
-        Some(self)
-    }
 }
 
 impl Propagator for Predicate {
@@ -194,9 +186,8 @@ impl Propagator for Predicate {
         reasons.push(Literal::eq(y, y_lo));
         true
     }
-}
 
-impl ValueEnumeration for Predicate {
+    // Value enumeration.
     /// A binary relation, checked only when the partner is assigned.
     fn check_is_pairwise(&self) -> bool {
         true

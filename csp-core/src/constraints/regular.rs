@@ -4,8 +4,8 @@
 
 use crate::Domains;
 use crate::{
-    Constraint, EventSet, ExplainCtx, Literal, LiteralRelation, ModelError, PropagationCtx,
-    Propagator, Slot, Slots, StateLayout, VarId, Wipeout,
+    Constraint, Constructor, EventSet, ExplainCtx, Literal, LiteralRelation, ModelError, PostCtx,
+    PropagationCtx, Propagator, Slot, Slots, VarId, Wipeout,
     constraints::{
         lex::{bound_sides, explain_by_fixed},
         util::{Args, dedup_reasons, invalid},
@@ -173,19 +173,22 @@ struct LayersState {
     nodes: Slots<i64>,
     /// ... and each label's edges.
     labels: Slots<i64>,
-    layout: StateLayout,
 }
 
 impl LayersState {
-    fn new(dirty_words: usize, layers: usize, nodes: usize, labels: usize) -> Self {
-        let mut layout = StateLayout::new();
+    fn new(
+        layout: &mut PostCtx,
+        dirty_words: usize,
+        layers: usize,
+        nodes: usize,
+        labels: usize,
+    ) -> Self {
         LayersState {
             built: layout.slot(),
             dirty: layout.slots(dirty_words),
             alive: layout.slots(layers),
             nodes: layout.slots(nodes),
             labels: layout.slots(labels),
-            layout,
         }
     }
 }
@@ -295,14 +298,15 @@ impl Layers {
             position_start: vec![0; 1],
             position_layers: Vec::new(),
             repeated: false,
-            state: LayersState::new(0, 0, 0, 0),
+            // Laid out again, for the positions, when the constraint is posted.
+            state: LayersState::new(&mut PostCtx::new(), 0, 0, 0, 0),
         }
-        .laid_out()
     }
 
-    /// The graph with its state laid out for its current positions.
-    fn laid_out(mut self) -> Self {
+    /// The graph with its state laid out in `ctx` for its current positions.
+    fn laid_out(mut self, ctx: &mut PostCtx) -> Self {
         self.state = LayersState::new(
+            ctx,
             self.dirty_words(),
             self.n,
             self.states.len(),
@@ -324,7 +328,7 @@ impl Layers {
             self.position_layers.extend(list);
             self.position_start.push(self.position_layers.len() as u32);
         }
-        self.laid_out()
+        self
     }
 
     /// Words of the bit set of scope positions changed since the last revision.
@@ -345,10 +349,6 @@ impl Layers {
 
     fn symbols(&self) -> usize {
         self.automaton.symbols
-    }
-
-    fn cells(&self) -> usize {
-        self.state.layout.len()
     }
 
     /// The slot counting the labels still alive at `layer`.
@@ -1023,13 +1023,16 @@ pub struct Regular {
 
 impl Regular {
     /// `xs` read by `automaton` from its start ends in an accepting state.
-    pub fn new(xs: Vec<VarId>, automaton: Automaton) -> Self {
+    pub fn new(xs: Vec<VarId>, automaton: Automaton) -> Constructor<Self> {
         let args = Args::new(xs);
-        Regular {
-            layers: Layers::new(args.slots.len(), automaton)
-                .with_positions(&args.slots, args.scope.len()),
-            args,
-        }
+        let layers =
+            Layers::new(args.slots.len(), automaton).with_positions(&args.slots, args.scope.len());
+        Constructor::new(move |ctx: &mut PostCtx| {
+            Ok(Regular {
+                layers: layers.laid_out(ctx),
+                args,
+            })
+        })
     }
 }
 
@@ -1043,14 +1046,6 @@ impl Constraint for Regular {
         automaton
             .run(self.args.values(values))
             .is_some_and(|state| automaton.accepts(state))
-    }
-
-    fn state_size(&self) -> usize {
-        self.layers.cells()
-    }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
     }
 }
 
@@ -1149,7 +1144,7 @@ impl CostRegular {
         automaton: Automaton,
         costs: Vec<i64>,
         cost: VarId,
-    ) -> Result<Self, ModelError> {
+    ) -> Result<Constructor<Self>, ModelError> {
         if costs.len() != automaton.next.len() {
             return Err(ModelError::ArityMismatch {
                 constraint: "cost_regular costs".to_owned(),
@@ -1166,7 +1161,10 @@ impl CostRegular {
             through: Vec::new(),
         };
         regular.through = regular.paths_through();
-        Ok(regular)
+        Ok(Constructor::new(move |ctx: &mut PostCtx| {
+            regular.layers = regular.layers.laid_out(ctx);
+            Ok(regular)
+        }))
     }
 
     /// The cheapest and dearest accepting path through each edge, every value allowed.
@@ -1324,14 +1322,6 @@ impl Constraint for CostRegular {
             state = next;
         }
         a.accepts(state) && total == i128::from(self.args.value(values, n))
-    }
-
-    fn state_size(&self) -> usize {
-        self.layers.cells()
-    }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
     }
 }
 

@@ -1,7 +1,7 @@
 use crate::Domains;
 use crate::{
-    CheckCtx, Constraint, EventSet, ExplainCtx, Literal, ModelError, PropagationCtx, Propagator,
-    Slots, StateLayout, ValueEnumeration, VarId, Wipeout, revision::Priority,
+    CheckCtx, Constraint, Constructor, EventSet, ExplainCtx, Literal, ModelError, Post, PostCtx,
+    PropagationCtx, Propagator, Slots, VarId, Wipeout, revision::Priority,
 };
 
 /// The widest range between a variable's bounds whose missing values [`explain_by_domains`]
@@ -63,9 +63,9 @@ pub enum Reification {
 pub struct Reified {
     /// `b`, then the wrapped constraint's scope.
     scope: Vec<VarId>,
-    inner: Box<dyn Constraint>,
+    inner: Box<dyn Propagator>,
     /// The wrapped constraint's negation, for an equivalence whose constraint has one.
-    negation: Option<Box<dyn Constraint>>,
+    negation: Option<Box<dyn Propagator>>,
     /// Where each variable of `scope[1..]` stands in the negation's scope.
     negation_positions: Vec<usize>,
     mode: Reification,
@@ -73,68 +73,71 @@ pub struct Reified {
     inner_state: Slots<i64>,
     /// ... and its negation's.
     negation_state: Slots<i64>,
-    state: StateLayout,
 }
 
 impl Reified {
     /// `b ↔ constraint` or `b → constraint`, as `mode` says. `b` must not be in the constraint's
-    /// scope; its domain is cut to `{0, 1}` when search starts.
-    pub fn new(
-        b: VarId,
-        constraint: Box<dyn Constraint>,
-        mode: Reification,
-    ) -> Result<Self, ModelError> {
-        if constraint.scope().contains(&b) {
-            return Err(ModelError::InvalidConstraint {
-                constraint: format!("reification of {constraint:?}"),
-                reason: format!("the Boolean {b:?} is in the reified constraint's scope"),
+    /// scope (posting refuses it otherwise); its domain is cut to `{0, 1}` when search starts. The
+    /// wrapped constraint, and for an equivalence its negation, are posted with the reification,
+    /// their state laid out in its own.
+    pub fn new(b: VarId, constraint: Box<dyn Post>, mode: Reification) -> Constructor<Self> {
+        Constructor::new(move |ctx: &mut PostCtx| {
+            let (constraint, inner_state) = ctx.nested(|ctx| constraint.post(ctx))?;
+            if constraint.scope().contains(&b) {
+                return Err(ModelError::InvalidConstraint {
+                    constraint: format!("reification of {constraint:?}"),
+                    reason: format!("the Boolean {b:?} is in the reified constraint's scope"),
+                });
+            }
+            let negation = match mode {
+                Reification::Equivalent => constraint.negation(),
+                Reification::Implies => None,
+            };
+            let (negation, negation_state) = match negation {
+                Some(negation) => {
+                    let (negation, state) = ctx.nested(|ctx| negation.post(ctx))?;
+                    (Some(negation), state)
+                }
+                None => (None, ctx.slots(0)),
+            };
+            // A negation must relate the same variables; one that does not is not used.
+            let positions: Option<Vec<usize>> = negation.as_ref().and_then(|n| {
+                (n.scope().len() == constraint.scope().len())
+                    .then(|| {
+                        constraint
+                            .scope()
+                            .iter()
+                            .map(|v| n.scope().iter().position(|w| w == v))
+                            .collect()
+                    })
+                    .flatten()
             });
-        }
-        let negation = match mode {
-            Reification::Equivalent => constraint.negation(),
-            Reification::Implies => None,
-        };
-        // A negation must relate the same variables; one that does not is not used.
-        let positions: Option<Vec<usize>> = negation.as_ref().and_then(|n| {
-            (n.scope().len() == constraint.scope().len())
-                .then(|| {
-                    constraint
-                        .scope()
-                        .iter()
-                        .map(|v| n.scope().iter().position(|w| w == v))
-                        .collect()
-                })
-                .flatten()
-        });
-        let (negation, negation_positions) = match positions {
-            Some(positions) => (negation, positions),
-            None => (None, Vec::new()),
-        };
-        let mut scope = Vec::with_capacity(constraint.scope().len() + 1);
-        scope.push(b);
-        scope.extend_from_slice(constraint.scope());
-        let mut state = StateLayout::new();
-        let inner_state = state.slots(constraint.state_size());
-        let negation_state = state.slots(negation.as_ref().map_or(0, |n| n.state_size()));
-        Ok(Reified {
-            scope,
-            inner_state,
-            negation_state,
-            state,
-            inner: constraint,
-            negation,
-            negation_positions,
-            mode,
+            let (negation, negation_positions) = match positions {
+                Some(positions) => (negation, positions),
+                None => (None, Vec::new()),
+            };
+            let mut scope = Vec::with_capacity(constraint.scope().len() + 1);
+            scope.push(b);
+            scope.extend_from_slice(constraint.scope());
+            Ok(Reified {
+                scope,
+                inner_state,
+                negation_state,
+                inner: constraint,
+                negation,
+                negation_positions,
+                mode,
+            })
         })
     }
 
     /// `b ↔ constraint`.
-    pub fn equivalent(b: VarId, constraint: impl Constraint + 'static) -> Result<Self, ModelError> {
+    pub fn equivalent(b: VarId, constraint: impl Post + 'static) -> Constructor<Self> {
         Self::new(b, Box::new(constraint), Reification::Equivalent)
     }
 
     /// `b → constraint`.
-    pub fn implies(b: VarId, constraint: impl Constraint + 'static) -> Result<Self, ModelError> {
+    pub fn implies(b: VarId, constraint: impl Post + 'static) -> Constructor<Self> {
         Self::new(b, Box::new(constraint), Reification::Implies)
     }
 
@@ -165,18 +168,6 @@ impl Constraint for Reified {
             (_, 1) => holds,
             _ => false,
         }
-    }
-
-    fn state_size(&self) -> usize {
-        self.state.len()
-    }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
-    }
-
-    fn value_enumeration(&self) -> Option<&dyn ValueEnumeration> {
-        Some(self)
     }
 }
 
@@ -343,9 +334,8 @@ impl Propagator for Reified {
             _ => None,
         }
     }
-}
 
-impl ValueEnumeration for Reified {
+    // Value enumeration.
     fn on_assign(&self, var: VarId, value: i32, ctx: &mut PropagationCtx<'_>) {
         if var == self.b() {
             return;

@@ -295,10 +295,6 @@ impl Constraint for Cumulative {
         }
         any || self.capacity >= 0
     }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
-    }
 }
 
 impl Propagator for Cumulative {
@@ -407,10 +403,6 @@ impl Constraint for Disjunctive {
                 start(i) + c.durations[i] <= start(j) || start(j) + c.durations[j] <= start(i)
             })
         })
-    }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
     }
 }
 

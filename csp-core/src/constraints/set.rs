@@ -1,8 +1,7 @@
 use crate::Domains;
 use crate::{
     CheckCtx, Constraint, DomainView, EventSet, ExplainCtx, Literal, LiteralRelation,
-    PropagationCtx, Propagator, ValueEnumeration, VarId, Wipeout, constraints::util::LIST_BUDGET,
-    revision::Priority,
+    PropagationCtx, Propagator, VarId, Wipeout, constraints::util::LIST_BUDGET, revision::Priority,
 };
 
 /// The weakest bound that a bound literal `x ≥ k` (`x ≤ k`) stands for given the variable's
@@ -367,14 +366,6 @@ impl Constraint for SetIn {
     fn is_satisfied(&self, values: &[i32]) -> bool {
         self.set.contains(values[0]) != self.negated
     }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
-    }
-
-    fn value_enumeration(&self) -> Option<&dyn ValueEnumeration> {
-        Some(self)
-    }
 }
 
 impl Propagator for SetIn {
@@ -419,12 +410,11 @@ impl Propagator for SetIn {
         }
     }
 
-    fn negation(&self) -> Option<Box<dyn Constraint>> {
+    fn negation(&self) -> Option<Box<dyn crate::Post>> {
         Some(Box::new(self.clone().negated()))
     }
-}
 
-impl ValueEnumeration for SetIn {
+    // Value enumeration.
     fn check_is_pairwise(&self) -> bool {
         true
     }

@@ -2,10 +2,10 @@
 
 use crate::Domains;
 use crate::{
-    Constraint, ExplainCtx, Literal, PropagationCtx, Propagator, Slots, StateLayout, VarId,
-    Wipeout,
+    Constraint, Constructor, ExplainCtx, Literal, PostCtx, PropagationCtx, Propagator, Slots,
+    VarId, Wipeout,
     constraints::{
-        AllDifferent,
+        AllDifferent, AllDifferentConsistency,
         circuit::{fixed_chain_to, push_chain, push_hall_violation, push_short_cycle},
         lex::{explain_by_fixed, explain_values, fall_back},
         util::{Args, dedup_reasons},
@@ -30,22 +30,27 @@ pub struct Subcircuit {
     all_different: AllDifferent,
     /// The state of `all_different`, whose revision this one runs.
     inner: Slots<i64>,
-    state: StateLayout,
 }
 
 impl Subcircuit {
     /// `succ` is a subcircuit, nodes numbered from `first`.
-    pub fn new(succ: Vec<VarId>, first: i32) -> Self {
-        let args = Args::new(succ);
-        let all_different = AllDifferent::new(args.scope.clone());
-        let mut state = StateLayout::new();
-        Subcircuit {
-            inner: state.slots(all_different.state_size()),
-            all_different,
-            args,
-            first,
-            state,
-        }
+    pub fn new(succ: Vec<VarId>, first: i32) -> Constructor<Self> {
+        Constructor::new(move |ctx: &mut PostCtx| {
+            let args = Args::new(succ);
+            let (all_different, inner) = ctx.nested(|ctx| {
+                Ok(AllDifferent::lay_out(
+                    ctx,
+                    args.scope.clone(),
+                    AllDifferentConsistency::Domain,
+                ))
+            })?;
+            Ok(Subcircuit {
+                inner,
+                all_different,
+                args,
+                first,
+            })
+        })
     }
 
     fn n(&self) -> usize {
@@ -156,14 +161,6 @@ impl Constraint for Subcircuit {
             }
         }
         cycles <= 1
-    }
-
-    fn state_size(&self) -> usize {
-        self.state.len()
-    }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
     }
 }
 

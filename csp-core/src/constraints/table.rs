@@ -2,8 +2,8 @@ use crate::Domains;
 use std::cell::RefCell;
 
 use crate::{
-    CheckCtx, Constraint, ModelError, PropagationCtx, Propagator, Slot, Slots, StateLayout,
-    ValueEnumeration, VarId, Wipeout,
+    CheckCtx, Constraint, Constructor, ModelError, PostCtx, PropagationCtx, Propagator, Slot,
+    Slots, VarId, Wipeout,
     constraints::util::{Args, retain_values},
     revision::Priority,
 };
@@ -29,7 +29,7 @@ const SUPPORT_WORDS_BUDGET: usize = 1 << 24;
 /// `table_int` and `table_bool`).
 ///
 /// Consistency: generalised arc consistency, by either [algorithm](TableAlgorithm). Forward checking
-/// ([`ValueEnumeration::forward_check`]) keeps, for every unassigned variable, the values that appear in an
+/// ([`Propagator::forward_check`]) keeps, for every unassigned variable, the values that appear in an
 /// allowed tuple agreeing with the assigned variables and the current domains.
 ///
 /// Compact-table keeps the set of live tuples (those whose every value is still in its domain) as a
@@ -68,7 +68,6 @@ struct Compact {
     index: Slots<usize>,
     /// ... and each variable's domain size at the last revision.
     sizes: Slots<u64>,
-    state: StateLayout,
 }
 
 /// One variable's distinct values in the table, with their support bit sets and their cells.
@@ -115,25 +114,31 @@ impl Column {
 }
 
 impl Compact {
-    fn build(arity: usize, tuples: &[i32]) -> Option<Self> {
+    fn build(state: &mut PostCtx, arity: usize, tuples: &[i32]) -> Option<Self> {
         let count = tuples.len() / arity.max(1);
         let words = count.div_ceil(64).max(1);
+        // Each column's distinct values, and the budget checked before any state is laid out.
+        let distinct: Vec<Vec<i32>> = (0..arity)
+            .map(|p| {
+                let mut values: Vec<i32> = tuples.iter().skip(p).step_by(arity).copied().collect();
+                values.sort_unstable();
+                values.dedup();
+                values
+            })
+            .collect();
+        let total_words = distinct.iter().fold(0usize, |total, values| {
+            total.saturating_add(values.len().saturating_mul(words))
+        });
+        if total_words > SUPPORT_WORDS_BUDGET {
+            return None;
+        }
         let mut columns = Vec::with_capacity(arity);
-        let mut state = StateLayout::new();
         let initialised = state.slot();
         let limit = state.slot();
         let live = state.slots(words);
         let index = state.slots(words);
         let sizes = state.slots(arity);
-        let mut total_words = 0usize;
-        for p in 0..arity {
-            let mut values: Vec<i32> = tuples.iter().skip(p).step_by(arity).copied().collect();
-            values.sort_unstable();
-            values.dedup();
-            total_words = total_words.saturating_add(values.len().saturating_mul(words));
-            if total_words > SUPPORT_WORDS_BUDGET {
-                return None;
-            }
+        for (p, values) in distinct.into_iter().enumerate() {
             let mut supports = vec![0u64; values.len() * words];
             for (t, row) in tuples.chunks_exact(arity).enumerate() {
                 let k = values
@@ -167,12 +172,7 @@ impl Compact {
             live,
             index,
             sizes,
-            state,
         })
-    }
-
-    fn state_size(&self) -> usize {
-        self.state.len()
     }
 
     fn support(&self, p: usize, k: usize) -> &[u64] {
@@ -184,7 +184,7 @@ impl Table {
     /// `scope` must take one of `tuples`; every tuple must have one value per scope variable. Like
     /// every built-in, the scope names each variable once (posting refuses it otherwise; see
     /// [`Table::merged`] for FlatZinc's arrays, which may repeat one).
-    pub fn new(scope: Vec<VarId>, tuples: Vec<Vec<i32>>) -> Result<Self, ModelError> {
+    pub fn new(scope: Vec<VarId>, tuples: Vec<Vec<i32>>) -> Result<Constructor<Self>, ModelError> {
         Self::with_algorithm(scope, tuples, TableAlgorithm::CompactTable)
     }
 
@@ -193,7 +193,7 @@ impl Table {
         scope: Vec<VarId>,
         tuples: Vec<Vec<i32>>,
         algorithm: TableAlgorithm,
-    ) -> Result<Self, ModelError> {
+    ) -> Result<Constructor<Self>, ModelError> {
         Self::build(scope, tuples, algorithm, false)
     }
 
@@ -203,7 +203,7 @@ impl Table {
         scope: Vec<VarId>,
         tuples: Vec<Vec<i32>>,
         algorithm: TableAlgorithm,
-    ) -> Result<Self, ModelError> {
+    ) -> Result<Constructor<Self>, ModelError> {
         Self::build(scope, tuples, algorithm, true)
     }
 
@@ -212,7 +212,7 @@ impl Table {
         tuples: Vec<Vec<i32>>,
         algorithm: TableAlgorithm,
         merge: bool,
-    ) -> Result<Self, ModelError> {
+    ) -> Result<Constructor<Self>, ModelError> {
         if scope.is_empty() {
             return Err(ModelError::InvalidConstraint {
                 constraint: "table".to_owned(),
@@ -251,20 +251,23 @@ impl Table {
                 );
             }
         }
-        let compact = match algorithm {
-            TableAlgorithm::CompactTable => Compact::build(args.scope.len(), &flat),
-            TableAlgorithm::Scan => None,
-        };
-        Ok(Table {
-            scope: args.scope,
-            tuples: flat,
-            algorithm: if compact.is_some() {
-                algorithm
-            } else {
-                TableAlgorithm::Scan
-            },
-            compact,
-        })
+        // The support bit sets are built when the constraint is posted, with its state.
+        Ok(Constructor::new(move |ctx: &mut PostCtx| {
+            let compact = match algorithm {
+                TableAlgorithm::CompactTable => Compact::build(ctx, args.scope.len(), &flat),
+                TableAlgorithm::Scan => None,
+            };
+            Ok(Table {
+                scope: args.scope,
+                tuples: flat,
+                algorithm: if compact.is_some() {
+                    algorithm
+                } else {
+                    TableAlgorithm::Scan
+                },
+                compact,
+            })
+        }))
     }
 
     /// The algorithm the revision uses (compact-table falls back to the scan for tables whose
@@ -350,18 +353,6 @@ impl Constraint for Table {
 
     fn is_satisfied(&self, values: &[i32]) -> bool {
         self.rows().any(|row| row == values)
-    }
-
-    fn state_size(&self) -> usize {
-        self.compact.as_ref().map_or(0, Compact::state_size)
-    }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
-    }
-
-    fn value_enumeration(&self) -> Option<&dyn ValueEnumeration> {
-        Some(self)
     }
 }
 
@@ -452,9 +443,8 @@ impl Propagator for Table {
     fn priority(&self) -> Priority {
         Priority::Medium
     }
-}
 
-impl ValueEnumeration for Table {
+    // Value enumeration.
     /// With at most two variables the check asks whether some tuple agrees with the assigned
     /// partner, which is monotone; with more, a tuple must agree with several variables at once.
     fn check_is_pairwise(&self) -> bool {

@@ -902,10 +902,6 @@ impl Constraint for VarCumulative {
                 <= capacity
         })
     }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
-    }
 }
 
 impl Propagator for VarCumulative {
@@ -979,10 +975,6 @@ impl Constraint for VarDisjunctive {
                 (!r.strict && (di == 0 || dj == 0)) || si + di <= sj || sj + dj <= si
             })
         })
-    }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
     }
 }
 

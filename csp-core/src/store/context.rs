@@ -8,7 +8,7 @@ use super::Store;
 use crate::state::{Slot, Slots, StateValue};
 use crate::{DomainView, VarId, Wipeout};
 
-/// What [`ValueEnumeration::check`](crate::ValueEnumeration::check) and [`Propagator::entailment`](crate::Propagator::entailment) may read: the current domains and
+/// What [`Propagator::check`](crate::Propagator::check) and [`Propagator::entailment`](crate::Propagator::entailment) may read: the current domains and
 /// assignment, and the constraint's own state cells.
 pub struct CheckCtx<'a> {
     pub(crate) store: &'a Store,
@@ -61,7 +61,7 @@ impl<'a> CheckCtx<'a> {
     }
 }
 
-/// What [`ValueEnumeration::on_assign`](crate::ValueEnumeration::on_assign), [`ValueEnumeration::forward_check`](crate::ValueEnumeration::forward_check), [`Propagator::revise`](crate::Propagator::revise) and
+/// What [`Propagator::on_assign`](crate::Propagator::on_assign), [`Propagator::forward_check`](crate::Propagator::forward_check), [`Propagator::revise`](crate::Propagator::revise) and
 /// [`Propagator::notify`](crate::Propagator::notify) may read and change. Every change is recorded on the store's trail.
 ///
 /// Bounds are taken and given as `i64` where a propagator computes them, so that no arithmetic on the
@@ -271,14 +271,12 @@ impl PropagationCtx<'_> {
     }
 }
 
-/// A slot beyond the constraint's cells: its layout and its `state_size` disagree. Out of line, so
-/// that the check costs the writes one comparison.
+/// A slot beyond the constraint's cells: a slot laid out in another constraint's context. Out of
+/// line, so that the check costs the writes one comparison.
 #[cold]
 #[inline(never)]
 fn not_this_constraints(cell: usize) -> ! {
-    panic!(
-        "state slot at cell {cell} is not this constraint's: state_size is smaller than its layout"
-    )
+    panic!("state slot at cell {cell} is not this constraint's: it was laid out in another context")
 }
 
 /// Reading the variables' domains: what every context a constraint is handed offers alike, so

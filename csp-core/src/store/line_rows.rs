@@ -15,9 +15,9 @@ use crate::{DomainView, Model, Objective, VarId};
 
 impl Store {
     /// Keeps the forward checking of a constraint that offers a [`LineRule`](crate::LineRule)
-    /// ([`ValueEnumeration::lines`](crate::ValueEnumeration::lines)) in the store, and answers whether one was
+    /// ([`Propagator::lines`](crate::Propagator::lines)) in the store, and answers whether one was
     /// taken. From then on [`Store::forward_check`] does not call that constraint's
-    /// [`propagate`](crate::ValueEnumeration::forward_check): assigning one of its rows has already done the
+    /// [`propagate`](crate::Propagator::forward_check): assigning one of its rows has already done the
     /// same, with a bit per occupied line in place of one trailed removal per value, and a row's
     /// domain is read from the lines. Search is the same, node for node, as without it.
     ///
@@ -412,7 +412,7 @@ mod tests {
 
     use super::*;
     use crate::{
-        Checkpoint, Constraint, LineRule, ModelBuilder, PropagationCtx, ValueEnumeration, Wipeout,
+        Checkpoint, Constraint, LineRule, ModelBuilder, PropagationCtx, Propagator, Wipeout,
         rng_for,
     };
 
@@ -440,13 +440,10 @@ mod tests {
                 lines.windows(2).all(|pair| pair[0] != pair[1])
             })
         }
-
-        fn value_enumeration(&self) -> Option<&dyn ValueEnumeration> {
-            Some(self)
-        }
     }
 
-    impl ValueEnumeration for Plain {
+    impl Propagator for Plain {
+        // Value enumeration.
         fn forward_check(&self, var: VarId, ctx: &mut PropagationCtx<'_>) -> Result<(), Wipeout> {
             let value = i64::from(ctx.value(var).ok_or(Wipeout)?);
             let row = (var.index() - self.rows[0].index()) as i64;

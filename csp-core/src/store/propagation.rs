@@ -89,7 +89,7 @@ impl Store {
     }
 
     /// Assigns `var = value` (trailed): fixes the domain to the value, marks the variable assigned and
-    /// lets every constraint on `var` update its state ([`crate::ValueEnumeration::on_assign`], and
+    /// lets every constraint on `var` update its state ([`crate::Propagator::on_assign`], and
     /// [`crate::Propagator::notify`] when the model [notifies](Model::notifies)). The value must be
     /// in the variable's domain.
     pub fn assign(&mut self, model: &Model, var: VarId, value: i32) {
@@ -148,7 +148,7 @@ impl Store {
     }
 
     /// Forward checking after `var`'s assignment: runs
-    /// [`crate::ValueEnumeration::forward_check`] of every constraint on `var`, in posting order,
+    /// [`crate::Propagator::forward_check`] of every constraint on `var`, in posting order,
     /// and names the first that failed.
     ///
     /// When the model [notifies](Model::notifies), every change is also handed to the constraints
@@ -337,7 +337,7 @@ impl Store {
     }
 
     /// Dijkstra's test for an unassigned `var`: does `var = value` pass every constraint's
-    /// [`crate::ValueEnumeration::check`] against the variables assigned so far?
+    /// [`crate::Propagator::check`] against the variables assigned so far?
     #[inline]
     pub fn is_consistent(&self, model: &Model, var: VarId, value: i32) -> bool {
         model.constraints_of(var).iter().all(|&c| {
@@ -350,7 +350,7 @@ impl Store {
     }
 
     /// Dijkstra's test for many values of an unassigned `var` at once: moves the values of `values`
-    /// that pass every constraint's [`crate::ValueEnumeration::check`] to the front, in their order, and
+    /// that pass every constraint's [`crate::Propagator::check`] to the front, in their order, and
     /// returns how many there are. One call per constraint, not per value: the hot path of check-past
     /// search.
     #[inline(always)]

@@ -23,7 +23,8 @@
 
 use csp_core::Domains;
 use csp_core::{
-    Cause, Constraint, ExplainCtx, Literal, LiteralRelation, Model, ModelBuilder, Store, VarId,
+    Cause, Constraint, ExplainCtx, Literal, LiteralRelation, Model, ModelBuilder, Post, Posted,
+    Store, VarId,
 };
 use proptest::prelude::*;
 use proptest::test_runner::{FileFailurePersistence, TestCaseError};
@@ -53,7 +54,7 @@ pub struct Case<'a> {
     /// The variables' domains; variable `i` is `VarId::from_index(i)`.
     pub domains: Vec<Vec<i32>>,
     /// Builds the constraint, over those variables (called once for the checker, once for the model).
-    pub build: &'a dyn Fn() -> Box<dyn Constraint>,
+    pub build: &'a dyn Fn() -> Box<dyn Post>,
     /// The relation from its definition, over the whole assignment (one value per variable).
     pub oracle: &'a dyn Fn(&[i32]) -> bool,
     /// What the fixpoint promises.
@@ -120,7 +121,7 @@ pub fn var(i: usize) -> VarId {
 }
 
 /// The model of a case: its variables and the one constraint.
-pub fn model(domains: &[Vec<i32>], constraint: Box<dyn Constraint>) -> Model {
+pub fn model(domains: &[Vec<i32>], constraint: Box<dyn Post>) -> Model {
     let mut builder = ModelBuilder::new();
     for (i, d) in domains.iter().enumerate() {
         builder
@@ -442,7 +443,8 @@ fn check_implied(
 
 /// Holds `case` to its promises at the root and along `walk` (see the module's documentation).
 pub fn check(case: &Case<'_>, walk: &[Step]) -> Result<(), TestCaseError> {
-    let constraint = (case.build)();
+    let posted = Posted::new_boxed((case.build)()).expect("the case's constraint posts");
+    let constraint = posted.propagator();
     let scope: Vec<VarId> = constraint.scope().to_vec();
     let mut disagreement = None;
     for_each_tuple(&case.domains, |t| {
@@ -537,7 +539,7 @@ fn domains_at(model: &Model, store: &Store, checkpoint: csp_core::Checkpoint) ->
 /// `reify`, held to soundness and checker-completeness against `b ↔ oracle` and `b → oracle`.
 pub fn check_reified(
     domains: &[Vec<i32>],
-    reify: &dyn Fn(VarId, csp_core::constraints::Reification) -> Box<dyn Constraint>,
+    reify: &dyn Fn(VarId, csp_core::constraints::Reification) -> Box<dyn Post>,
     oracle: &dyn Fn(&[i32]) -> bool,
     walk: &[Step],
 ) -> Result<(), TestCaseError> {

@@ -5,7 +5,7 @@
 use csp_core::constraints::{
     BoolSum, Compare, Comparison, Linear, Reification, Reified, ReifiedCompare, Relation, Table,
 };
-use csp_core::{Constraint, ModelBuilder, VarId};
+use csp_core::{Constraint, ModelBuilder, Post, Posted, VarId};
 use hashbrown::HashMap;
 
 use super::args::Arg;
@@ -151,12 +151,12 @@ impl Poster<'_> {
     }
 
     /// Posts `constraint`.
-    pub fn post(&mut self, constraint: impl Constraint + 'static) -> Result<(), Error> {
+    pub fn post(&mut self, constraint: impl Post + 'static) -> Result<(), Error> {
         self.post_boxed(Box::new(constraint))
     }
 
     /// Posts a boxed constraint.
-    pub fn post_boxed(&mut self, constraint: Box<dyn Constraint>) -> Result<(), Error> {
+    pub fn post_boxed(&mut self, constraint: Box<dyn Post>) -> Result<(), Error> {
         self.builder
             .post_boxed(constraint)
             .map(drop)
@@ -186,7 +186,7 @@ impl Poster<'_> {
     /// Posts `constraint` tied to `reif`: plainly, through [`Reified`], or as its negation or
     /// nothing when the Boolean is a constant. When the Boolean is also in the constraint's scope,
     /// which [`Reified`] refuses, the reification is posted by its checker alone.
-    pub fn reified(&mut self, reif: Reif, constraint: Box<dyn Constraint>) -> Result<(), Error> {
+    pub fn reified(&mut self, reif: Reif, constraint: Box<dyn Post>) -> Result<(), Error> {
         let (r, mode) = match reif {
             Reif::Plain => return self.post_boxed(constraint),
             Reif::Equiv(r) => (r, Reification::Equivalent),
@@ -195,18 +195,21 @@ impl Poster<'_> {
         match (r, mode) {
             (Elem::Const(1), _) => self.post_boxed(constraint),
             (Elem::Const(0), Reification::Implies) => Ok(()),
-            (Elem::Const(0), Reification::Equivalent) => match constraint.negation() {
-                Some(negation) => self.post_boxed(negation),
-                None => self.reified_by_checker(r, mode, constraint),
-            },
-            (Elem::Const(_), _) => self.post_false(),
-            (Elem::Var(b), _) if constraint.scope().contains(&b) => {
-                self.reified_by_checker(r, mode, constraint)
-            }
-            (Elem::Var(b), _) => {
-                let reified =
-                    Reified::new(b, constraint, mode).map_err(|e| self.invalid(e.to_string()))?;
-                self.post(reified)
+            (Elem::Const(_), _) if !matches!(r, Elem::Const(0)) => self.post_false(),
+            _ => {
+                // Built once, on its own, to see its scope and negation before choosing.
+                let built =
+                    Posted::new_boxed(constraint).map_err(|e| self.invalid(e.to_string()))?;
+                match r {
+                    Elem::Const(_) => match built.propagator().negation() {
+                        Some(negation) => self.post_boxed(negation),
+                        None => self.reified_by_checker(r, mode, built),
+                    },
+                    Elem::Var(b) if built.propagator().scope().contains(&b) => {
+                        self.reified_by_checker(r, mode, built)
+                    }
+                    Elem::Var(b) => self.post(Reified::new(b, Box::new(built), mode)),
+                }
             }
         }
     }
@@ -216,14 +219,20 @@ impl Poster<'_> {
         &mut self,
         r: Elem,
         mode: Reification,
-        constraint: Box<dyn Constraint>,
+        constraint: Posted,
     ) -> Result<(), Error> {
         let mut args = vec![r];
-        args.extend(constraint.scope().iter().map(|&v| Elem::Var(v)));
+        args.extend(
+            constraint
+                .propagator()
+                .scope()
+                .iter()
+                .map(|&v| Elem::Var(v)),
+        );
         let check = move |values: &[i64]| {
             let inner: Option<smallvec::SmallVec<[i32; 8]>> =
                 values[1..].iter().map(|&v| i32::try_from(v).ok()).collect();
-            let holds = inner.is_some_and(|inner| constraint.is_satisfied(&inner));
+            let holds = inner.is_some_and(|inner| constraint.propagator().is_satisfied(&inner));
             match (mode, values[0]) {
                 (Reification::Equivalent, 1) | (Reification::Implies, 1) => holds,
                 (Reification::Equivalent, 0) => !holds,
@@ -322,7 +331,7 @@ impl Poster<'_> {
         relation: Relation,
         rhs: i64,
         reif: Reif,
-    ) -> Option<BoolSum> {
+    ) -> Option<csp_core::Constructor<BoolSum>> {
         if !matches!(reif, Reif::Plain) || relation == Relation::NotEqual {
             return None;
         }

@@ -50,10 +50,6 @@ impl Constraint for Checked {
             .collect();
         (self.check)(&args)
     }
-
-    fn propagator(&self) -> Option<&dyn Propagator> {
-        Some(self)
-    }
 }
 
 impl Propagator for Checked {

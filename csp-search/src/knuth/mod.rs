@@ -31,7 +31,7 @@ use sampling::{ProbeRng, estimate};
 /// stream, so the estimate does not depend on the order the probes run in.
 ///
 /// Under check-past, with LEX or with MIN breaking ties by index, and when every constraint's check
-/// decomposes into pairs ([`csp_core::ValueEnumeration::check_is_pairwise`]), the probes run on bit masks
+/// decomposes into pairs ([`csp_core::Propagator::check_is_pairwise`]), the probes run on bit masks
 /// of the consistent values (domains of at most 64 values). They make the same choices and give the
 /// same estimate, bit for bit, several times faster.
 pub fn knuth_probes(model: &Model, config: &SearchConfig, probes: u64) -> ProbeEstimate {

@@ -1,5 +1,5 @@
 //! Knuth's probes on bit masks, for check-past search over constraints whose check decomposes into
-//! pairs ([`csp_core::ValueEnumeration::check_is_pairwise`]).
+//! pairs ([`csp_core::Propagator::check_is_pairwise`]).
 //!
 //! A probe under check-past spends nearly all its time asking which values of the next variable are
 //! consistent with the assignment. When every constraint's check decomposes into pairs, the answer is

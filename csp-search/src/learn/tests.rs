@@ -75,10 +75,10 @@ fn a_bound_that_skips_removed_values_is_explained_by_them() {
     b.post(Predicate::new("x < y", x[2], x[3], |a, b| a < b))
         .unwrap();
     let never = Box::new(Linear::with_i64(vec![(0, x[5])], Relation::Equal, -1));
-    b.post(Reified::new(b0, never, Reification::Implies).unwrap())
+    b.post(Reified::new(b0, never, Reification::Implies))
         .unwrap();
     let different = Box::new(AllDifferent::new(vec![x[2], x[3], x[4]]));
-    b.post(Reified::new(b0, different, Reification::Equivalent).unwrap())
+    b.post(Reified::new(b0, different, Reification::Equivalent))
         .unwrap();
     let model = b.build();
     assert_eq!(brute_force(&model).len(), 24);
