@@ -61,12 +61,15 @@ impl AllDifferent {
         Constructor::new(move |ctx| Ok(Self::lay_out(ctx, vars, consistency)))
     }
 
-    /// The constraint with its state laid out in `ctx`, for a wrapper that runs it itself.
-    pub(crate) fn lay_out(
-        ctx: &mut PostCtx,
-        vars: Vec<VarId>,
-        consistency: AllDifferentConsistency,
-    ) -> Self {
+    /// The domain-consistent constraint over `vars`, its state laid out in a run of `ctx` (see
+    /// [`PostCtx::nested`]), for a wrapper that runs it itself (circuit and subcircuit).
+    pub(crate) fn nested(ctx: &mut PostCtx, vars: Vec<VarId>) -> (Self, crate::Slots<i64>) {
+        ctx.nested(|ctx| Ok(Self::lay_out(ctx, vars, AllDifferentConsistency::Domain)))
+            .expect("laying out an all-different cannot fail")
+    }
+
+    /// The constraint with its state laid out in `ctx`.
+    fn lay_out(ctx: &mut PostCtx, vars: Vec<VarId>, consistency: AllDifferentConsistency) -> Self {
         AllDifferent {
             scope: vars,
             consistency,

@@ -3,7 +3,7 @@ use crate::{
     Constraint, Constructor, ExplainCtx, Literal, PostCtx, PropagationCtx, Propagator, Slots,
     VarId, Wipeout,
     constraints::{
-        AllDifferent, AllDifferentConsistency,
+        AllDifferent,
         lex::{explain_by_fixed, explain_values, fall_back},
         util::{Args, dedup_reasons},
     },
@@ -33,13 +33,7 @@ impl Circuit {
     pub fn new(succ: Vec<VarId>, first: i32) -> Constructor<Self> {
         Constructor::new(move |ctx: &mut PostCtx| {
             let args = Args::new(succ);
-            let (all_different, inner) = ctx.nested(|ctx| {
-                Ok(AllDifferent::lay_out(
-                    ctx,
-                    args.scope.clone(),
-                    AllDifferentConsistency::Domain,
-                ))
-            })?;
+            let (all_different, inner) = AllDifferent::nested(ctx, args.scope.clone());
             Ok(Circuit {
                 inner,
                 all_different,

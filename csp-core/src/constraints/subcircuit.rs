@@ -5,7 +5,7 @@ use crate::{
     Constraint, Constructor, ExplainCtx, Literal, PostCtx, PropagationCtx, Propagator, Slots,
     VarId, Wipeout,
     constraints::{
-        AllDifferent, AllDifferentConsistency,
+        AllDifferent,
         circuit::{fixed_chain_to, push_chain, push_hall_violation, push_short_cycle},
         lex::{explain_by_fixed, explain_values, fall_back},
         util::{Args, dedup_reasons},
@@ -37,13 +37,7 @@ impl Subcircuit {
     pub fn new(succ: Vec<VarId>, first: i32) -> Constructor<Self> {
         Constructor::new(move |ctx: &mut PostCtx| {
             let args = Args::new(succ);
-            let (all_different, inner) = ctx.nested(|ctx| {
-                Ok(AllDifferent::lay_out(
-                    ctx,
-                    args.scope.clone(),
-                    AllDifferentConsistency::Domain,
-                ))
-            })?;
+            let (all_different, inner) = AllDifferent::nested(ctx, args.scope.clone());
             Ok(Subcircuit {
                 inner,
                 all_different,
