@@ -48,6 +48,9 @@ pub struct RunOptions {
     pub deadline: Option<Instant>,
     /// Time spent reading and compiling the model, reported as `initTime`.
     pub init_time: Duration,
+    /// A flag another thread raises to end the run (a Python caller's Ctrl-C): every search of the
+    /// run reads it ([`csp_search::SearchConfig::stop`]).
+    pub stop: Option<csp_search::StopFlag>,
 }
 
 /// Whether the searches of a run learn from failure (`--learning off|on|mix`).

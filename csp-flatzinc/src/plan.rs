@@ -281,11 +281,12 @@ pub fn splits(optimising: bool) -> bool {
     !optimising
 }
 
-/// `config` with the run's seed and time limit.
+/// `config` with the run's seed, time limit and stop flag.
 fn configured(config: SearchConfig, options: &RunOptions, time: Option<Duration>) -> SearchConfig {
     let mut config = config;
     config.seed = options.seed;
     config.limits.time = time;
+    config.stop = options.stop.clone();
     config
 }
 

@@ -1,3 +1,5 @@
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use csp_core::VarId;
@@ -226,6 +228,39 @@ pub struct Limits {
     pub solutions: Option<u64>,
 }
 
+/// A flag another thread raises to stop a search (a user's Ctrl-C, a caller's cancel): the search
+/// reads it with the clock, every few hundred nodes, and ends with [`crate::Outcome::Stopped`].
+/// Clones share the flag, so one flag stops every search of a portfolio or a neighbourhood search.
+#[derive(Debug, Clone, Default)]
+pub struct StopFlag(Arc<AtomicBool>);
+
+impl StopFlag {
+    /// A flag not raised.
+    pub fn new() -> Self {
+        StopFlag::default()
+    }
+
+    /// Raises the flag: every search reading it stops soon.
+    pub fn stop(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the flag is raised.
+    #[inline]
+    pub fn is_stopped(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// Two flags are equal when they are the same flag.
+impl PartialEq for StopFlag {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for StopFlag {}
+
 /// Everything that configures one run of [`crate::solve`] or [`crate::Search::new`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SearchConfig {
@@ -251,6 +286,15 @@ pub struct SearchConfig {
     pub seed: u64,
     /// What happens at a failure: backtracking, or learning from it.
     pub conflicts: Conflicts,
+    /// A flag that stops the search when raised (`None`: only the limits stop it).
+    pub stop: Option<StopFlag>,
+}
+
+impl SearchConfig {
+    /// Whether the search's [`stop`](SearchConfig::stop) flag is raised.
+    pub fn stopped(&self) -> bool {
+        self.stop.as_ref().is_some_and(StopFlag::is_stopped)
+    }
 }
 
 impl Default for SearchConfig {
@@ -268,6 +312,7 @@ impl Default for SearchConfig {
             restarts: None,
             seed: 0,
             conflicts: Conflicts::Backtrack,
+            stop: None,
         }
     }
 }

@@ -52,8 +52,8 @@ pub use branch::{
     VariableSelection,
 };
 pub use config::{
-    Conflicts, Learning, LearningRestarts, Limits, Propagation, Restarts, SearchConfig, Strategy,
-    TiePolicy, ValueOrderKind, VariableOrderKind, luby,
+    Conflicts, Learning, LearningRestarts, Limits, Propagation, Restarts, SearchConfig, StopFlag,
+    Strategy, TiePolicy, ValueOrderKind, VariableOrderKind, luby,
 };
 pub use csp_core::{Rng, rng_for};
 pub use engine::{Limit, Outcome, Search, SearchResult, solve};

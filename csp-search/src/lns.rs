@@ -354,6 +354,10 @@ impl<'m> LnsSearch<'m> {
                 self.outcome = Some(Outcome::LimitReached(Limit::Time));
                 return None;
             }
+            if self.config.stopped() {
+                self.outcome = Some(Outcome::Stopped);
+                return None;
+            }
             self.adopt_shared();
             match self.phase {
                 Phase::Complete { .. } if self.complete_over => {

@@ -534,7 +534,7 @@ fn search_subproblems(
     let mut propagations = 0;
     let mut outcome = Outcome::Stopped;
     let mut config = config.clone();
-    while !shared.stop.load(Ordering::Relaxed) {
+    while !shared.stop.load(Ordering::Relaxed) && !config.stopped() {
         config.limits.time = shared
             .config
             .time

@@ -21,7 +21,7 @@ use crate::branch::{Brancher, BuiltinBrancher, Decision, Enumerate};
 use crate::learn::Learner;
 use crate::{
     Conflicts, Limits, Propagation, Restarts, SearchConfig, SearchObserver, Solutions, Statistics,
-    Strategy, ValueOrder, VariableOrder,
+    StopFlag, Strategy, ValueOrder, VariableOrder,
 };
 
 /// The most bytes of trail a search keeps. On a deeper path the oldest entries are forgotten, and
@@ -90,6 +90,8 @@ pub struct Search<'m, B = BuiltinBrancher> {
     pub(super) brancher: B,
     pub(super) solution_limit: Option<u64>,
     pub(super) limits: Limits,
+    /// Read with the clock: when raised, the search stops.
+    pub(super) stop: Option<StopFlag>,
     pub(super) restarts: Option<Restarts>,
     /// The node count at which the current run restarts.
     pub(super) restart_at: u64,
@@ -166,6 +168,7 @@ impl<'m, B: Brancher> Search<'m, B> {
         let mut search = Search::with_brancher(model, propagation, brancher);
         search.solution_limit = config.solution_limit;
         search.limits = config.limits;
+        search.stop = config.stop.clone();
         match &config.conflicts {
             Conflicts::Backtrack => search.set_restarts(config.restarts),
             Conflicts::Learn(learning) => {
@@ -218,6 +221,7 @@ impl<'m, B: Brancher> Search<'m, B> {
             brancher,
             solution_limit: Some(1),
             limits: Limits::default(),
+            stop: None,
             restarts: None,
             restart_at: u64::MAX,
             frames: Vec::new(),

@@ -8,7 +8,7 @@ use super::outcome::Outcome;
 use super::search::{COMPACT_MIN_ENTRIES, RESTART_SNAPSHOT_RATIO, Search};
 use crate::branch::{Branch, Brancher, Decision};
 use crate::learn::Conflict;
-use crate::{Propagation, SearchEvent, SearchObserver, SelectCtx};
+use crate::{Propagation, SearchEvent, SearchObserver, SelectCtx, StopFlag};
 
 impl<B: Brancher> Search<'_, B> {
     /// Runs until the solution limit, the end of the tree (under optimisation, the proven optimum), a
@@ -322,11 +322,15 @@ impl<B: Brancher> Search<'_, B> {
                     None => {}
                 }
             }
-            if self.stats.nodes.is_multiple_of(self.clock_interval)
-                && let Some(max) = self.limits.time
-                && self.elapsed + self.call_started.elapsed() >= max
-            {
-                return Err(Outcome::LimitReached(crate::Limit::Time));
+            if self.stats.nodes.is_multiple_of(self.clock_interval) {
+                if self.stop.as_ref().is_some_and(StopFlag::is_stopped) {
+                    return Err(Outcome::Stopped);
+                }
+                if let Some(max) = self.limits.time
+                    && self.elapsed + self.call_started.elapsed() >= max
+                {
+                    return Err(Outcome::LimitReached(crate::Limit::Time));
+                }
             }
             let frame = self.frames.last_mut().expect("the top frame");
             // A frame given its first value alone has it in place already.
