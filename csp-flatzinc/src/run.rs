@@ -59,6 +59,20 @@ pub trait Printer {
 
     /// The end of the run: the status line, if any, and the statistics.
     fn end(&mut self, text: &str) -> io::Result<()>;
+
+    /// A verified solution's values, one per variable of the compiled model (by index), before
+    /// its text: a caller that keeps values rather than text (the Python package) reads them here.
+    /// Returning `false` ends the run after this solution. The default keeps nothing.
+    fn values(&mut self, values: &[i32]) -> bool {
+        let _ = values;
+        true
+    }
+
+    /// Whether the printer reads the solutions' text; one that does not spares the run formatting
+    /// it. Default: it does.
+    fn wants_text(&self) -> bool {
+        true
+    }
 }
 
 impl<W: io::Write> Printer for W {
@@ -310,15 +324,18 @@ impl<P: Printer + ?Sized> Collector<'_, P> {
     fn accept(&mut self, values: &[i32]) -> Result<bool, RunError> {
         self.compiled.verify(values).map_err(RunError::Verify)?;
         self.found += 1;
-        let mut text = self.compiled.output().format(values);
-        text.push_str(SOLUTION_END);
-        if self.print_each {
-            self.printer.solution(&text)?;
-        } else {
-            self.printer.best_so_far(&text)?;
-            self.best = Some(text);
+        let go_on = self.printer.values(values);
+        if self.printer.wants_text() {
+            let mut text = self.compiled.output().format(values);
+            text.push_str(SOLUTION_END);
+            if self.print_each {
+                self.printer.solution(&text)?;
+            } else {
+                self.printer.best_so_far(&text)?;
+                self.best = Some(text);
+            }
         }
-        Ok(self.wanted.is_none_or(|w| self.found < w))
+        Ok(go_on && self.wanted.is_none_or(|w| self.found < w))
     }
 }
 

@@ -1,0 +1,510 @@
+//! `Model`: variables and constraints added from Python, lowered as they come ([`crate::lower`]),
+//! and solved through the FlatZinc run protocol of `fzn-csp` ([`csp_flatzinc::run`]): the same
+//! plan (learning, neighbourhoods, portfolios), the same verification of every solution.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use csp_flatzinc::run::{Learns, RunOptions, RunSummary, Status};
+use csp_flatzinc::{Compiled, compile_parsed};
+use csp_search::StopFlag;
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use crate::expr::{Expr, Node, VarInfo, node_of};
+use crate::interrupt::interruptible;
+use crate::lower::{Dom, Elem, Fzn, Lowerer, flatzinc, names};
+use crate::solution::{Solution, SolveResult};
+
+/// Each model's identity, so that a variable of one is refused by another.
+static NEXT_MODEL: AtomicU64 = AtomicU64::new(1);
+
+/// A constraint model: variables, constraints and an objective, solved by the engine.
+#[pyclass(module = "rcsp")]
+pub(crate) struct Model {
+    id: u64,
+    fzn: Fzn,
+    /// The user's variables, in order of declaration.
+    vars: Vec<Arc<VarInfo>>,
+    /// The objective: whether it is minimised, and its lowered form.
+    objective: Option<(bool, Elem, Arc<Node>)>,
+    /// Constraints added, as the user wrote them.
+    constraints: usize,
+    /// The compiled model of the last solve, while no constraint was added since.
+    compiled: Option<Arc<Compiled>>,
+    names: hashbrown::HashSet<String>,
+}
+
+impl Model {
+    fn declare(&mut self, name: Option<String>, dom: Dom, boolean: bool) -> PyResult<Expr> {
+        let index = u32::try_from(self.fzn.vars.len())
+            .map_err(|_| PyValueError::new_err("too many variables"))?;
+        let name = name.unwrap_or_else(|| format!("_v{index}"));
+        if !self.names.insert(name.clone()) {
+            return Err(PyValueError::new_err(format!(
+                "a variable named `{name}` is already declared"
+            )));
+        }
+        let (lb, ub) = match &dom {
+            Dom::Bool => (0, 1),
+            Dom::Ranges(r) => (r[0].0, r[r.len() - 1].1),
+            Dom::Any => (i64::from(i32::MIN), i64::from(i32::MAX)),
+        };
+        self.fzn.vars.push(dom);
+        self.fzn.user.push(true);
+        let info = Arc::new(VarInfo {
+            model: self.id,
+            index,
+            name,
+            boolean,
+            lb,
+            ub,
+        });
+        self.vars.push(Arc::clone(&info));
+        self.compiled = None;
+        Ok(Expr::leaf(Arc::new(Node::Var(info))))
+    }
+
+    fn lowerer(&mut self) -> Lowerer<'_> {
+        self.compiled = None;
+        Lowerer {
+            fzn: &mut self.fzn,
+            model: self.id,
+        }
+    }
+
+    /// Lowers `node` as a constraint, leaving the model as it was if that fails.
+    fn add_node(&mut self, node: &Arc<Node>) -> PyResult<()> {
+        let before = self.fzn.clone();
+        let result = self.lowerer().constrain(node);
+        if result.is_err() {
+            self.fzn = before;
+        } else {
+            self.constraints += 1;
+        }
+        result
+    }
+
+    /// Adds `obj`: a constraint, or a (nested) list of them.
+    fn add_any(&mut self, obj: &Bound<'_, PyAny>) -> PyResult<()> {
+        if obj.is_instance_of::<pyo3::types::PyString>() {
+            return Err(PyTypeError::new_err(
+                "a model takes constraints, or lists of them, not a string",
+            ));
+        }
+        if obj.cast::<Expr>().is_ok() || obj.extract::<i64>().is_ok() {
+            let node = node_of(obj)?;
+            return self.add_node(&node);
+        }
+        let items = obj.try_iter().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "a model takes constraints, or lists of them, not {}",
+                obj.get_type()
+                    .name()
+                    .map(|n| n.to_string())
+                    .unwrap_or_default()
+            ))
+        })?;
+        for item in items {
+            self.add_any(&item?)?;
+        }
+        Ok(())
+    }
+
+    fn set_objective(&mut self, expr: &Bound<'_, PyAny>, minimise: bool) -> PyResult<()> {
+        let node = node_of(expr)?;
+        let before = self.fzn.clone();
+        match self.lowerer().int(&node) {
+            Ok(elem) => {
+                self.objective = Some((minimise, elem, node));
+                Ok(())
+            }
+            Err(e) => {
+                self.fzn = before;
+                Err(e)
+            }
+        }
+    }
+
+    /// The compiled model, compiling it if a constraint was added since the last solve.
+    fn compiled(&mut self, py: Python<'_>) -> PyResult<Arc<Compiled>> {
+        if let Some(compiled) = &self.compiled {
+            return Ok(Arc::clone(compiled));
+        }
+        let fzn = &self.fzn;
+        let objective = self.objective.as_ref().map(|&(min, elem, _)| (min, elem));
+        let compiled = py
+            .detach(|| {
+                let names = names(fzn.vars.len());
+                compile_parsed(&flatzinc(fzn, &names, objective))
+            })
+            .map_err(|e| PyValueError::new_err(format!("the model cannot be built: {e}")))?;
+        let compiled = Arc::new(compiled);
+        self.compiled = Some(Arc::clone(&compiled));
+        Ok(compiled)
+    }
+
+    /// Where each user variable's value is found in a solution of `compiled`.
+    fn value_map(&self, compiled: &Compiled) -> Vec<csp_flatzinc::Elem> {
+        let mut by_name: hashbrown::HashMap<&str, csp_flatzinc::Elem> = compiled
+            .output()
+            .items
+            .iter()
+            .filter_map(|item| match &item.kind {
+                csp_flatzinc::output::OutputKind::Scalar(elem) => Some((item.name.as_str(), *elem)),
+                _ => None,
+            })
+            .collect();
+        let names = names(self.fzn.vars.len());
+        self.vars
+            .iter()
+            .map(|v| {
+                by_name
+                    .remove(names[v.index as usize].as_str())
+                    .expect("every user variable is output")
+            })
+            .collect()
+    }
+}
+
+/// What a run collects from the search: the values of each solution, the callback's answer.
+struct Collect<'a> {
+    map: &'a [csp_flatzinc::Elem],
+    /// Positions of the user variables among the model's variables (their `VarInfo::index`).
+    slots: Vec<u32>,
+    width: usize,
+    keep_all: bool,
+    all: Vec<Arc<Vec<Option<i64>>>>,
+    last: Option<Arc<Vec<Option<i64>>>>,
+    callback: Option<Py<PyAny>>,
+    model: u64,
+    error: Option<PyErr>,
+}
+
+impl csp_flatzinc::run::Printer for Collect<'_> {
+    fn solution(&mut self, _text: &str) -> std::io::Result<()> {
+        Ok(())
+    }
+
+    fn end(&mut self, _text: &str) -> std::io::Result<()> {
+        Ok(())
+    }
+
+    fn wants_text(&self) -> bool {
+        false
+    }
+
+    fn values(&mut self, values: &[i32]) -> bool {
+        let mut user = vec![None; self.width];
+        for (&slot, elem) in self.slots.iter().zip(self.map) {
+            user[slot as usize] = Some(match *elem {
+                csp_flatzinc::Elem::Const(c) => c,
+                csp_flatzinc::Elem::Var(v) => i64::from(values[v.index()]),
+            });
+        }
+        let user = Arc::new(user);
+        if self.keep_all {
+            self.all.push(Arc::clone(&user));
+        }
+        self.last = Some(Arc::clone(&user));
+        if let Some(callback) = &self.callback {
+            let model = self.model;
+            let outcome = Python::attach(|py| -> PyResult<bool> {
+                let solution = Solution::new(model, user);
+                let answer = callback.call1(py, (solution,))?;
+                // A callback that returns False stops the search; None or anything else goes on.
+                Ok(!answer.bind(py).is(pyo3::types::PyBool::new(py, false)))
+            });
+            match outcome {
+                Ok(go_on) => return go_on,
+                Err(e) => {
+                    self.error = Some(e);
+                    return false;
+                }
+            }
+        }
+        true
+    }
+}
+
+#[pymethods]
+impl Model {
+    #[new]
+    fn new() -> Self {
+        Model {
+            id: NEXT_MODEL.fetch_add(1, Ordering::Relaxed),
+            fzn: Fzn::default(),
+            vars: Vec::new(),
+            objective: None,
+            constraints: 0,
+            compiled: None,
+            names: hashbrown::HashSet::new(),
+        }
+    }
+
+    /// An integer variable with values `lb..=ub`.
+    #[pyo3(signature = (lb, ub, name=None))]
+    fn int_var(&mut self, lb: i64, ub: i64, name: Option<String>) -> PyResult<Expr> {
+        check_bounds(lb, ub, name.as_deref())?;
+        self.declare(name, Dom::Ranges(vec![(lb, ub)]), false)
+    }
+
+    /// An integer variable whose values are `values` (any iterable of ints).
+    #[pyo3(signature = (values, name=None))]
+    fn int_var_in(&mut self, values: Vec<i64>, name: Option<String>) -> PyResult<Expr> {
+        if values.is_empty() {
+            return Err(PyValueError::new_err(format!(
+                "the domain of `{}` is empty",
+                name.as_deref().unwrap_or("a variable")
+            )));
+        }
+        let ranges = csp_flatzinc::ast::ranges_from_values(values);
+        check_bounds(ranges[0].0, ranges[ranges.len() - 1].1, name.as_deref())?;
+        self.declare(name, Dom::Ranges(ranges), false)
+    }
+
+    /// A Boolean variable (0 or 1; `True` or `False` in solutions).
+    #[pyo3(signature = (name=None))]
+    fn bool_var(&mut self, name: Option<String>) -> PyResult<Expr> {
+        self.declare(name, Dom::Bool, true)
+    }
+
+    /// `n` integer variables with values `lb..=ub`, named `name[0]`, `name[1]`, …
+    #[pyo3(signature = (n, lb, ub, name="x"))]
+    fn int_vars(&mut self, n: usize, lb: i64, ub: i64, name: &str) -> PyResult<Vec<Expr>> {
+        check_bounds(lb, ub, Some(name))?;
+        (0..n)
+            .map(|i| {
+                self.declare(
+                    Some(format!("{name}[{i}]")),
+                    Dom::Ranges(vec![(lb, ub)]),
+                    false,
+                )
+            })
+            .collect()
+    }
+
+    /// `n` Boolean variables named `name[0]`, `name[1]`, …
+    #[pyo3(signature = (n, name="b"))]
+    fn bool_vars(&mut self, n: usize, name: &str) -> PyResult<Vec<Expr>> {
+        (0..n)
+            .map(|i| self.declare(Some(format!("{name}[{i}]")), Dom::Bool, true))
+            .collect()
+    }
+
+    /// Adds a constraint, or a (nested) list of constraints. A constraint that cannot be posted
+    /// raises, naming it, and leaves the model as it was.
+    fn add<'py>(
+        mut slf: PyRefMut<'py, Self>,
+        constraint: &Bound<'py, PyAny>,
+    ) -> PyResult<PyRefMut<'py, Self>> {
+        slf.add_any(constraint)?;
+        Ok(slf)
+    }
+
+    fn __iadd__(&mut self, constraint: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.add_any(constraint)
+    }
+
+    /// Asks for a solution with the smallest value of `expr`.
+    fn minimize(&mut self, expr: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.set_objective(expr, true)
+    }
+
+    /// Asks for a solution with the largest value of `expr`.
+    fn maximize(&mut self, expr: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.set_objective(expr, false)
+    }
+
+    /// Forgets the objective: any solution will do.
+    fn satisfy(&mut self) {
+        self.objective = None;
+        self.compiled = None;
+    }
+
+    /// Whether an objective is set.
+    #[getter]
+    fn has_objective(&self) -> bool {
+        self.objective.is_some()
+    }
+
+    /// The user's variables, in order of declaration.
+    #[getter]
+    fn variables(&self) -> Vec<Expr> {
+        self.vars
+            .iter()
+            .map(|v| Expr::leaf(Arc::new(Node::Var(Arc::clone(v)))))
+            .collect()
+    }
+
+    /// How many constraints were added (as written, before lowering).
+    #[getter]
+    fn num_constraints(&self) -> usize {
+        self.constraints
+    }
+
+    /// The lowered model's size: variables (the user's and auxiliaries) and FlatZinc constraints.
+    fn lowered_size(&self) -> (usize, usize) {
+        (self.fzn.vars.len(), self.fzn.items.len())
+    }
+
+    /// Solves the model.
+    ///
+    /// - `time_limit`: seconds (a float); `None` searches until done.
+    /// - `threads`: searches at once (a portfolio, or one tree split between them).
+    /// - `seed`: every random choice; the same seed gives the same run on one thread.
+    /// - `all_solutions`: every solution of a satisfaction problem (every improving one under an
+    ///   objective), each passed to `on_solution` and kept in the result's `solutions`.
+    /// - `solution_limit`: stop after this many.
+    /// - `on_solution`: called with each `Solution` as it is found; returning `False` stops the
+    ///   search, and an exception it raises is raised by `solve` once the search stops.
+    /// - `learning` (`"off"`, `"on"`, `"mix"`), `lns`, `free_search`: as `fzn-csp`'s options.
+    ///
+    /// The GIL is released while the engine searches; Ctrl-C stops it and raises
+    /// `KeyboardInterrupt`.
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (time_limit=None, threads=1, seed=0, *, all_solutions=false, solution_limit=None, on_solution=None, learning=None, lns=None, free_search=false))]
+    fn solve(
+        &mut self,
+        py: Python<'_>,
+        time_limit: Option<f64>,
+        threads: usize,
+        seed: u64,
+        all_solutions: bool,
+        solution_limit: Option<u64>,
+        on_solution: Option<Py<PyAny>>,
+        learning: Option<&str>,
+        lns: Option<bool>,
+        free_search: bool,
+    ) -> PyResult<SolveResult> {
+        let started = Instant::now();
+        let time_limit = match time_limit {
+            Some(t) if !(t > 0.0 && t.is_finite()) => {
+                return Err(PyValueError::new_err(format!(
+                    "time_limit must be a positive number of seconds, not {t}"
+                )));
+            }
+            Some(t) => Some(Duration::from_secs_f64(t)),
+            None => None,
+        };
+        if threads == 0 {
+            return Err(PyValueError::new_err("threads must be at least 1"));
+        }
+        if solution_limit == Some(0) {
+            return Err(PyValueError::new_err("solution_limit must be at least 1"));
+        }
+        let learning = learning
+            .map(|l| l.parse::<Learns>().map_err(PyValueError::new_err))
+            .transpose()?;
+        if let Some(callback) = &on_solution
+            && !callback.bind(py).is_callable()
+        {
+            return Err(PyTypeError::new_err("on_solution must be callable"));
+        }
+        let compiled = self.compiled(py)?;
+        let init_time = started.elapsed();
+        let map = self.value_map(&compiled);
+        let stop = StopFlag::new();
+        let options = RunOptions {
+            all_solutions,
+            solutions: solution_limit,
+            seed,
+            threads,
+            learning,
+            lns,
+            free_search,
+            deadline: time_limit.map(|t| started + t),
+            init_time,
+            stop: Some(stop.clone()),
+            ..RunOptions::default()
+        };
+        let mut collect = Collect {
+            map: &map,
+            slots: self.vars.iter().map(|v| v.index).collect(),
+            width: self.fzn.vars.len(),
+            keep_all: all_solutions,
+            all: Vec::new(),
+            last: None,
+            callback: on_solution,
+            model: self.id,
+            error: None,
+        };
+        let summary = interruptible(
+            py,
+            || stop.stop(),
+            || csp_flatzinc::run::run(&compiled, &options, &mut collect, &mut ()),
+        )?;
+        if let Some(error) = collect.error.take() {
+            return Err(error);
+        }
+        let summary = summary.map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        let objective = self.objective.as_ref().map(|(_, _, node)| Arc::clone(node));
+        Ok(SolveResult::new(
+            self.id,
+            &summary,
+            collect.last,
+            collect.all,
+            objective,
+            started.elapsed(),
+            summary_status(&summary, self.objective.is_some()),
+        ))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Model({} variables, {} constraints{})",
+            self.vars.len(),
+            self.constraints,
+            match &self.objective {
+                Some((true, ..)) => ", minimising",
+                Some((false, ..)) => ", maximising",
+                None => "",
+            }
+        )
+    }
+
+    /// A dictionary of the model's size, for display.
+    fn size<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        dict.set_item("variables", self.vars.len())?;
+        dict.set_item("constraints", self.constraints)?;
+        dict.set_item("lowered_variables", self.fzn.vars.len())?;
+        dict.set_item("lowered_constraints", self.fzn.items.len())?;
+        Ok(dict)
+    }
+
+    /// The list of variables as a Python list (for `len` and iteration).
+    fn variable_names<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        PyList::new(py, self.vars.iter().map(|v| v.name.clone()))
+    }
+}
+
+/// The Python status of a run.
+fn summary_status(summary: &RunSummary, optimising: bool) -> &'static str {
+    match summary.status {
+        Status::Complete => "OPTIMAL",
+        Status::Solved => "FEASIBLE",
+        Status::Unsatisfiable => "UNSATISFIABLE",
+        Status::Unknown => {
+            let _ = optimising;
+            "UNKNOWN"
+        }
+    }
+}
+
+fn check_bounds(lb: i64, ub: i64, name: Option<&str>) -> PyResult<()> {
+    let name = name.unwrap_or("a variable");
+    if lb > ub {
+        return Err(PyValueError::new_err(format!(
+            "the domain of `{name}` is empty ({lb}..{ub})"
+        )));
+    }
+    if lb < i64::from(i32::MIN) || ub > i64::from(i32::MAX) {
+        return Err(PyValueError::new_err(format!(
+            "the domain of `{name}` ({lb}..{ub}) does not fit the engine's 32-bit integers"
+        )));
+    }
+    Ok(())
+}
