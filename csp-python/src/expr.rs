@@ -320,6 +320,96 @@ impl Node {
     }
 }
 
+/// The bounds of an integer, saturated to 64 bits.
+pub(crate) type Bounds = (i64, i64);
+
+pub(crate) const I32: Bounds = (i32::MIN as i64, i32::MAX as i64);
+
+fn sat(x: i128) -> i64 {
+    x.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64
+}
+
+/// The smallest and largest value `node` can take, from its variables' declared bounds.
+pub(crate) fn bounds(node: &Node) -> PyResult<Bounds> {
+    let corners = |a: Bounds, b: Bounds, f: fn(i128, i128) -> i128| {
+        let values = [
+            f(a.0.into(), b.0.into()),
+            f(a.0.into(), b.1.into()),
+            f(a.1.into(), b.0.into()),
+            f(a.1.into(), b.1.into()),
+        ];
+        (
+            sat(*values.iter().min().expect("four")),
+            sat(*values.iter().max().expect("four")),
+        )
+    };
+    Ok(match node {
+        Node::Const { value, .. } => (*value, *value),
+        Node::Var(var) => (var.lb, var.ub),
+        Node::Sum(terms, c) => {
+            let (mut lo, mut hi) = (i128::from(*c), i128::from(*c));
+            for (a, x) in terms {
+                let (xl, xh) = bounds(x)?;
+                let (p, q) = (
+                    i128::from(*a) * i128::from(xl),
+                    i128::from(*a) * i128::from(xh),
+                );
+                lo += p.min(q);
+                hi += p.max(q);
+            }
+            (sat(lo), sat(hi))
+        }
+        Node::Mul(a, b) => corners(bounds(a)?, bounds(b)?, |x, y| x * y),
+        Node::Div(a, _) | Node::Mod(a, _) => {
+            let (lo, hi) = bounds(a)?;
+            let m = lo.unsigned_abs().max(hi.unsigned_abs());
+            let m = i64::try_from(m).unwrap_or(i64::MAX);
+            match node {
+                Node::Mod(_, b) => {
+                    let (bl, bh) = bounds(b)?;
+                    let k = bl.unsigned_abs().max(bh.unsigned_abs()).saturating_sub(1);
+                    let k = i64::try_from(k).unwrap_or(i64::MAX).min(m);
+                    (if lo < 0 { -k } else { 0 }, if hi > 0 { k } else { 0 })
+                }
+                _ => (-m, m),
+            }
+        }
+        Node::Pow(a, b) => {
+            let (al, ah) = bounds(a)?;
+            let (_, bh) = bounds(b)?;
+            let m = i128::from(al.unsigned_abs().max(ah.unsigned_abs()) as i64);
+            let e = u32::try_from(bh.clamp(0, 64)).expect("clamped");
+            let big = m.checked_pow(e).unwrap_or(i128::MAX);
+            (sat(-big).min(0).min(al), sat(big).max(1))
+        }
+        Node::Abs(a) => {
+            let (lo, hi) = bounds(a)?;
+            let m = sat(i128::from(lo).abs().max(i128::from(hi).abs()));
+            (
+                if lo <= 0 && hi >= 0 {
+                    0
+                } else {
+                    lo.abs().min(hi.abs())
+                },
+                m,
+            )
+        }
+        Node::Min(xs) | Node::Max(xs) | Node::Element(xs, _) => {
+            let all: Vec<Bounds> = xs.iter().map(|x| bounds(x)).collect::<PyResult<_>>()?;
+            let lo = all.iter().map(|b| b.0);
+            let hi = all.iter().map(|b| b.1);
+            match node {
+                Node::Min(_) => (lo.min().unwrap_or(0), hi.min().unwrap_or(0)),
+                Node::Max(_) => (lo.max().unwrap_or(0), hi.max().unwrap_or(0)),
+                _ => (lo.min().unwrap_or(0), hi.max().unwrap_or(0)),
+            }
+        }
+        Node::Count(xs, _) | Node::Among(xs, _) => (0, xs.len() as i64),
+        Node::NValue(xs) => (i64::from(!xs.is_empty()), xs.len() as i64),
+        _ => (0, 1),
+    })
+}
+
 fn overflow() -> PyErr {
     PyValueError::new_err("a coefficient or constant overflows 64 bits")
 }
@@ -684,13 +774,13 @@ impl Expr {
     /// The smallest value the expression can take, by its variables' bounds.
     #[getter]
     fn lb(&self) -> PyResult<i64> {
-        crate::lower::bounds(&self.node).map(|(lo, _)| lo)
+        bounds(&self.node).map(|(lo, _)| lo)
     }
 
     /// The largest value the expression can take, by its variables' bounds.
     #[getter]
     fn ub(&self) -> PyResult<i64> {
-        crate::lower::bounds(&self.node).map(|(_, hi)| hi)
+        bounds(&self.node).map(|(_, hi)| hi)
     }
 
     /// Whether the expression is a Boolean (a constraint, or a Boolean variable).

@@ -16,8 +16,8 @@ use crate::interrupt::{interruptible, relay};
 
 /// One solution of `n` queens, `placement[row] = column` (from 0), by `method`: `"auto"` or
 /// `"explicit"` (the explicit construction, instant for any size), `"search"` (the engine's
-/// fast preset: MIN with forward checking), a local search (`"qs1"`, `"qs4"`, `"las-vegas-1"`,
-/// `"las-vegas-2"`, `"min-conflicts"`, with `seed`, `threads` and `time_limit`), or another
+/// fast preset: MIN with forward checking), a local search (`"qs1"`, `"qs4"`, `"las-vegas1"`,
+/// `"las-vegas2"`, `"min-conflicts"`, with `seed`, `threads` and `time_limit`), or another
 /// construction by name (`"knight-walk"`, `"abramson-yung"`, `"decomposition"`, `"yaglom"`).
 /// Returns a dict: `placement` (a list, or `None` when no solution exists), `method`, `seconds`.
 #[pyfunction]
@@ -108,10 +108,11 @@ fn queens_solve<'py>(
                     "decomposition" => construct::decomposition(n),
                     "yaglom" => construct::yaglom(n),
                     _ => {
+                        let locals: Vec<&str> = LocalMethod::ALL.iter().map(|m| m.name()).collect();
                         return Err(PyValueError::new_err(format!(
-                            "unknown method `{name}`: auto, explicit, search, qs1, qs4, \
-                             las-vegas-1, las-vegas-2, min-conflicts, knight-walk, \
-                             abramson-yung, decomposition or yaglom"
+                            "unknown method `{name}`: auto, explicit, search, {}, knight-walk, \
+                             abramson-yung, decomposition or yaglom",
+                            locals.join(", ")
                         )));
                     }
                 };
