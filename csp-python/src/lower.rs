@@ -58,14 +58,45 @@ impl Elem {
 
 /// A FlatZinc model being built: variables (the user's first, in their order of declaration, then
 /// the auxiliaries) and constraints.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default)]
 pub(crate) struct Fzn {
     pub(crate) vars: Vec<Dom>,
     /// Whether each variable is the user's (printed in solutions) or an auxiliary.
     pub(crate) user: Vec<bool>,
     pub(crate) items: Vec<(&'static str, Vec<Arg>)>,
-    /// Each Boolean variable's 0/1 integer, once made.
+    /// Each Boolean variable's 0/1 integer, once made ...
     bool2int: hashbrown::HashMap<u32, u32>,
+    /// ... and the Booleans in the order their integers were made, to undo a failed lowering.
+    bool2int_made: Vec<u32>,
+}
+
+/// Where a model stood before a lowering, to go back to if the lowering fails.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Mark {
+    vars: usize,
+    items: usize,
+    bool2int: usize,
+}
+
+impl Fzn {
+    /// Where the model stands now.
+    pub(crate) fn mark(&self) -> Mark {
+        Mark {
+            vars: self.vars.len(),
+            items: self.items.len(),
+            bool2int: self.bool2int_made.len(),
+        }
+    }
+
+    /// Forgets everything added since `mark`: what a lowering that failed half way had added.
+    pub(crate) fn rollback(&mut self, mark: Mark) {
+        self.vars.truncate(mark.vars);
+        self.user.truncate(mark.vars);
+        self.items.truncate(mark.items);
+        for b in self.bool2int_made.drain(mark.bool2int..) {
+            self.bool2int.remove(&b);
+        }
+    }
 }
 
 /// Lowers expressions into an [`Fzn`] for the model `model`.
@@ -119,6 +150,7 @@ impl Lowerer<'_> {
         let i = self.new_var(Dom::Ranges(vec![(0, 1)]));
         self.post("bool2int", vec![Arg::Var(b), Arg::Var(i)]);
         self.fzn.bool2int.insert(b, i);
+        self.fzn.bool2int_made.push(b);
         i
     }
 
@@ -928,5 +960,64 @@ fn to_ast<'a>(arg: &Arg, names: &'a [String]) -> ast::Expr<'a> {
         Arg::Var(v) => ast::Expr::Ident(&names[*v as usize]),
         Arg::Array(xs) => ast::Expr::Array(xs.iter().map(|x| to_ast(x, names)).collect()),
         Arg::Set(r) => ast::Expr::Set(r.clone()),
+    }
+}
+
+/// The FlatZinc text of `fzn` (see [`flatzinc`]), as `fzn-csp` and MiniZinc's other solvers read it.
+pub(crate) fn flatzinc_text(fzn: &Fzn, objective: Option<(bool, Elem)>) -> String {
+    use std::fmt::Write as _;
+    let names = names(fzn.vars.len());
+    let mut text = String::new();
+    for (i, (dom, &user)) in fzn.vars.iter().zip(&fzn.user).enumerate() {
+        let domain = match dom {
+            Dom::Bool => "bool".to_owned(),
+            Dom::Any => "int".to_owned(),
+            Dom::Ranges(r) => ranges_text(r),
+        };
+        let annotation = if user {
+            "output_var"
+        } else {
+            "var_is_introduced"
+        };
+        let _ = writeln!(text, "var {domain}: {} :: {annotation};", names[i]);
+    }
+    for (name, args) in &fzn.items {
+        let args: Vec<String> = args.iter().map(|a| arg_text(a, &names)).collect();
+        let _ = writeln!(text, "constraint {name}({});", args.join(", "));
+    }
+    match objective {
+        None => text.push_str("solve satisfy;\n"),
+        Some((minimise, e)) => {
+            let goal = if minimise { "minimize" } else { "maximize" };
+            let _ = writeln!(text, "solve {goal} {};", arg_text(&e.int_arg(), &names));
+        }
+    }
+    text
+}
+
+fn ranges_text(ranges: &Ranges) -> String {
+    match ranges.as_slice() {
+        [(lo, hi)] => format!("{lo}..{hi}"),
+        _ => {
+            let values: Vec<String> = ranges
+                .iter()
+                .flat_map(|&(lo, hi)| lo..=hi)
+                .map(|v| v.to_string())
+                .collect();
+            format!("{{{}}}", values.join(", "))
+        }
+    }
+}
+
+fn arg_text(arg: &Arg, names: &[String]) -> String {
+    match arg {
+        Arg::Int(v) => v.to_string(),
+        Arg::Bool(b) => b.to_string(),
+        Arg::Var(v) => names[*v as usize].clone(),
+        Arg::Array(xs) => {
+            let items: Vec<String> = xs.iter().map(|x| arg_text(x, names)).collect();
+            format!("[{}]", items.join(", "))
+        }
+        Arg::Set(r) => ranges_text(r),
     }
 }

@@ -77,10 +77,10 @@ impl Model {
 
     /// Lowers `node` as a constraint, leaving the model as it was if that fails.
     fn add_node(&mut self, node: &Arc<Node>) -> PyResult<()> {
-        let before = self.fzn.clone();
+        let before = self.fzn.mark();
         let result = self.lowerer().constrain(node);
         if result.is_err() {
-            self.fzn = before;
+            self.fzn.rollback(before);
         } else {
             self.constraints += 1;
         }
@@ -115,14 +115,14 @@ impl Model {
 
     fn set_objective(&mut self, expr: &Bound<'_, PyAny>, minimise: bool) -> PyResult<()> {
         let node = node_of(expr)?;
-        let before = self.fzn.clone();
+        let before = self.fzn.mark();
         match self.lowerer().int(&node) {
             Ok(elem) => {
                 self.objective = Some((minimise, elem, node));
                 Ok(())
             }
             Err(e) => {
-                self.fzn = before;
+                self.fzn.rollback(before);
                 Err(e)
             }
         }
@@ -450,6 +450,14 @@ impl Model {
             started.elapsed(),
             summary_status(&summary, self.objective.is_some()),
         ))
+    }
+
+    /// The lowered model as FlatZinc text: what the engine solves, to read, or to run with
+    /// `fzn-csp` or another FlatZinc solver. The user's variables are `X0`, `X1`, … in order of
+    /// declaration, marked for output.
+    fn to_flatzinc(&self) -> String {
+        let objective = self.objective.as_ref().map(|&(min, elem, _)| (min, elem));
+        crate::lower::flatzinc_text(&self.fzn, objective)
     }
 
     fn __repr__(&self) -> String {
