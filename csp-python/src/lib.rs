@@ -13,6 +13,7 @@ use pyo3::prelude::*;
 mod expr;
 mod flatzinc;
 mod interrupt;
+mod iterate;
 mod lower;
 mod model;
 mod queens;
@@ -394,6 +395,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Expr>()?;
     m.add_class::<solution::Solution>()?;
     m.add_class::<solution::SolveResult>()?;
+    m.add_class::<iterate::SolutionIterator>()?;
     m.add_function(wrap_pyfunction!(sum_of, m)?)?;
     m.add_function(wrap_pyfunction!(linear, m)?)?;
     m.add_function(wrap_pyfunction!(minimum, m)?)?;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use csp_flatzinc::run::{Learns, RunOptions, RunSummary, Status};
+use csp_flatzinc::run::{Learns, RunOptions, Status};
 use csp_flatzinc::{Compiled, compile_parsed};
 use csp_search::StopFlag;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
@@ -380,45 +380,30 @@ impl Model {
         free_search: bool,
     ) -> PyResult<SolveResult> {
         let started = Instant::now();
-        let time_limit = match time_limit {
-            Some(t) if !(t > 0.0 && t.is_finite()) => {
-                return Err(PyValueError::new_err(format!(
-                    "time_limit must be a positive number of seconds, not {t}"
-                )));
-            }
-            Some(t) => Some(Duration::from_secs_f64(t)),
-            None => None,
-        };
-        if threads == 0 {
-            return Err(PyValueError::new_err("threads must be at least 1"));
-        }
-        if solution_limit == Some(0) {
-            return Err(PyValueError::new_err("solution_limit must be at least 1"));
-        }
-        let learning = learning
-            .map(|l| l.parse::<Learns>().map_err(PyValueError::new_err))
-            .transpose()?;
         if let Some(callback) = &on_solution
             && !callback.bind(py).is_callable()
         {
             return Err(PyTypeError::new_err("on_solution must be callable"));
         }
+        let options = run_options(
+            time_limit,
+            threads,
+            seed,
+            all_solutions,
+            solution_limit,
+            learning,
+            lns,
+            free_search,
+            started,
+        )?;
         let compiled = self.compiled(py)?;
         let init_time = started.elapsed();
         let map = self.value_map(&compiled);
         let stop = StopFlag::new();
         let options = RunOptions {
-            all_solutions,
-            solutions: solution_limit,
-            seed,
-            threads,
-            learning,
-            lns,
-            free_search,
-            deadline: time_limit.map(|t| started + t),
             init_time,
             stop: Some(stop.clone()),
-            ..RunOptions::default()
+            ..options
         };
         let mut collect = Collect {
             map: &map,
@@ -448,7 +433,54 @@ impl Model {
             collect.all,
             objective,
             started.elapsed(),
-            summary_status(&summary, self.objective.is_some()),
+            status_name(summary.status),
+        ))
+    }
+
+    /// The solutions one at a time, as a loop asks for them (under an objective, the improving
+    /// ones): the search runs on a thread of its own and waits between solutions; breaking out of
+    /// the loop stops it. Takes `solve`'s options but `all_solutions` and `on_solution`.
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (time_limit=None, threads=1, seed=0, *, solution_limit=None, learning=None, lns=None, free_search=false))]
+    fn iter_solutions(
+        &mut self,
+        py: Python<'_>,
+        time_limit: Option<f64>,
+        threads: usize,
+        seed: u64,
+        solution_limit: Option<u64>,
+        learning: Option<&str>,
+        lns: Option<bool>,
+        free_search: bool,
+    ) -> PyResult<crate::iterate::SolutionIterator> {
+        let started = Instant::now();
+        let options = run_options(
+            time_limit,
+            threads,
+            seed,
+            true,
+            solution_limit,
+            learning,
+            lns,
+            free_search,
+            started,
+        )?;
+        let compiled = self.compiled(py)?;
+        let map = self.value_map(&compiled);
+        let stop = StopFlag::new();
+        let options = RunOptions {
+            init_time: started.elapsed(),
+            stop: Some(stop.clone()),
+            ..options
+        };
+        Ok(crate::iterate::SolutionIterator::start(
+            self.id,
+            compiled,
+            options,
+            map,
+            self.vars.iter().map(|v| v.index).collect(),
+            self.fzn.vars.len(),
+            stop,
         ))
     }
 
@@ -489,17 +521,58 @@ impl Model {
     }
 }
 
-/// The Python status of a run.
-fn summary_status(summary: &RunSummary, optimising: bool) -> &'static str {
-    match summary.status {
+/// The Python name of how a run ended.
+pub(crate) fn status_name(status: Status) -> &'static str {
+    match status {
         Status::Complete => "OPTIMAL",
         Status::Solved => "FEASIBLE",
         Status::Unsatisfiable => "UNSATISFIABLE",
-        Status::Unknown => {
-            let _ = optimising;
-            "UNKNOWN"
-        }
+        Status::Unknown => "UNKNOWN",
     }
+}
+
+/// The run options of a solve, checked: a clear exception for each bad one.
+#[allow(clippy::too_many_arguments)]
+fn run_options(
+    time_limit: Option<f64>,
+    threads: usize,
+    seed: u64,
+    all_solutions: bool,
+    solution_limit: Option<u64>,
+    learning: Option<&str>,
+    lns: Option<bool>,
+    free_search: bool,
+    started: Instant,
+) -> PyResult<RunOptions> {
+    let time_limit = match time_limit {
+        Some(t) if !(t > 0.0 && t.is_finite()) => {
+            return Err(PyValueError::new_err(format!(
+                "time_limit must be a positive number of seconds, not {t}"
+            )));
+        }
+        Some(t) => Some(Duration::from_secs_f64(t)),
+        None => None,
+    };
+    if threads == 0 {
+        return Err(PyValueError::new_err("threads must be at least 1"));
+    }
+    if solution_limit == Some(0) {
+        return Err(PyValueError::new_err("solution_limit must be at least 1"));
+    }
+    let learning = learning
+        .map(|l| l.parse::<Learns>().map_err(PyValueError::new_err))
+        .transpose()?;
+    Ok(RunOptions {
+        all_solutions,
+        solutions: solution_limit,
+        seed,
+        threads,
+        learning,
+        lns,
+        free_search,
+        deadline: time_limit.map(|t| started + t),
+        ..RunOptions::default()
+    })
 }
 
 fn check_bounds(lb: i64, ub: i64, name: Option<&str>) -> PyResult<()> {

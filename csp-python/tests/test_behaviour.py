@@ -182,3 +182,37 @@ def test_flatzinc_from_python_prints_what_the_specification_says():
     )
     assert result["status"] == "OPTIMAL"
     assert result["output"].endswith("x = 3;\ny = 2;\n----------\n==========\n")
+
+
+def test_solutions_come_one_at_a_time_and_a_loop_that_breaks_stops_the_search():
+    m = rcsp.Model()
+    q = m.int_vars(10, 0, 9, "q")
+    m += rcsp.all_different(q)
+    m += rcsp.all_different([q[i] + i for i in range(10)])
+    m += rcsp.all_different([q[i] - i for i in range(10)])
+    it = m.iter_solutions()
+    first = [next(it)[q] for _ in range(3)]
+    assert len({tuple(s) for s in first}) == 3
+    it.close()
+    assert list(it) == []
+    # All of them, counted against A000170 (724 for n = 10), then the status.
+    it = m.iter_solutions()
+    assert sum(1 for _ in it) == 724
+    assert it.status == "OPTIMAL"
+
+
+def test_ctrl_c_stops_a_wait_for_the_next_solution():
+    sent = {}
+
+    def interrupt():
+        time.sleep(0.5)
+        sent["at"] = time.monotonic()
+        os.kill(os.getpid(), signal.SIGINT)
+
+    m = hard_model()
+    it = m.iter_solutions(time_limit=30)
+    threading.Thread(target=interrupt).start()
+    with pytest.raises(KeyboardInterrupt):
+        for _ in it:
+            pass
+    assert time.monotonic() - sent["at"] < 0.2

@@ -26,6 +26,7 @@ from rcsp._native import (
     Expr,
     Model,
     Solution,
+    SolutionIterator,
     SolveResult,
     all_different,
     all_different_except_0,
@@ -70,16 +71,16 @@ except _metadata.PackageNotFoundError:  # pragma: no cover - running from a sour
 
 
 def solutions(model: Model, limit: int | None = None, **options) -> Iterator[Solution]:
-    """Every solution of ``model`` (at most ``limit``), as ``Model.solve(all_solutions=True)``
-    finds them; ``options`` are ``solve``'s."""
-    result = model.solve(all_solutions=True, solution_limit=limit, **options)
-    yield from result.solutions
+    """The solutions of ``model`` (at most ``limit``; under an objective, the improving ones),
+    found one at a time as the loop asks for them: ``Model.iter_solutions`` with ``options``."""
+    return model.iter_solutions(solution_limit=limit, **options)
 
 
 __all__ = [
     "Expr",
     "Model",
     "Solution",
+    "SolutionIterator",
     "SolveResult",
     "all_different",
     "all_different_except_0",
