@@ -91,7 +91,7 @@ impl SolutionIterator {
                 sender: sender.clone(),
             };
             let end = csp_flatzinc::run::run(&compiled, &options, &mut handover, &mut ())
-                .map(|summary| crate::model::status_name(summary.status))
+                .map(|summary| crate::solution::status_name(summary.status))
                 .map_err(|e| e.to_string());
             // The iterator may be gone; nothing to tell then.
             let _ = sender.send(Message::End(end));

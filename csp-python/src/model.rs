@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use csp_flatzinc::run::{Learns, RunOptions, Status};
+use csp_flatzinc::run::{Learns, RunOptions};
 use csp_flatzinc::{Compiled, compile_parsed};
 use csp_search::StopFlag;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
@@ -433,7 +433,7 @@ impl Model {
             collect.all,
             objective,
             started.elapsed(),
-            status_name(summary.status),
+            crate::solution::status_name(summary.status),
         ))
     }
 
@@ -518,16 +518,6 @@ impl Model {
     /// The list of variables as a Python list (for `len` and iteration).
     fn variable_names<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         PyList::new(py, self.vars.iter().map(|v| v.name.clone()))
-    }
-}
-
-/// The Python name of how a run ended.
-pub(crate) fn status_name(status: Status) -> &'static str {
-    match status {
-        Status::Complete => "OPTIMAL",
-        Status::Solved => "FEASIBLE",
-        Status::Unsatisfiable => "UNSATISFIABLE",
-        Status::Unknown => "UNKNOWN",
     }
 }
 

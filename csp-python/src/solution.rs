@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use csp_flatzinc::run::RunSummary;
+use csp_flatzinc::run::{RunSummary, Status};
 use pyo3::exceptions::{PyKeyError, PyTypeError, PyValueError, PyZeroDivisionError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList};
@@ -205,6 +205,16 @@ impl Solution {
         }
         // Constants stand for themselves, as in CPMpy's `value()`.
         Ok(obj.clone().unbind())
+    }
+}
+
+/// The Python name of how a run ended.
+pub(crate) fn status_name(status: Status) -> &'static str {
+    match status {
+        Status::Complete => "OPTIMAL",
+        Status::Solved => "FEASIBLE",
+        Status::Unsatisfiable => "UNSATISFIABLE",
+        Status::Unknown => "UNKNOWN",
     }
 }
 
