@@ -1,6 +1,6 @@
-//! The `rcsp` Python package's native module, `rcsp._native`: the modelling API ([`model::Model`],
-//! [`expr::Expr`] and the global functions below), lowered to the engine in Rust
-//! ([`lower`]), FlatZinc solved from Python, and the N-queens experiments ([`queens`]).
+//! The `rcsp` Python package's native module, `rcsp._native`: the modelling API (`Model`, `Expr`
+//! and the global functions below), lowered to the engine in Rust (module `lower`), FlatZinc
+//! solved from Python, and the N-queens experiments (module `queens`).
 //!
 //! PyO3's macros expand to `unsafe` blocks of their own; this crate writes none.
 #![allow(unsafe_code)]
