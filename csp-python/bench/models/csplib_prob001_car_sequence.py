@@ -25,6 +25,7 @@ Model was created by Ignace Bleukx, ignace.bleukx@kuleuven.be
 """
 
 import cpmpy
+from . import load_instance
 from pathlib import Path
 from cpmpy import *
 
@@ -65,16 +66,6 @@ SOURCE = "CPMpy examples/csplib/prob001_car_sequence.py"
 DATA = Path(__file__).resolve().parent / "data"
 
 
-def _load_instance(filename, pname):
-    """The instance named `pname` of a JSON instance file of CPMpy's examples/csplib/."""
-    import json
-    with open(DATA / filename, "r") as f:
-        data = json.load(f)
-    for entry in data:
-        if pname == entry["name"]:
-            return entry
-    raise ValueError(f"Problem instance with name '{pname}' not found")
-
 INSTANCES = {
     "4_72": {"instance": "Problem 4/72  (Regin & Puget #1)"},  # satisfiable
     "6_76": {"instance": "Problem 6/76 (Regin & Puget #2)"},  # no solution
@@ -83,6 +74,6 @@ INSTANCES = {
 
 
 def build(instance="Problem 60-04"):
-    problem_params = _load_instance("prob001_car_sequence.json", instance)
+    problem_params = load_instance("prob001_car_sequence.json", instance)
     model, (slots, setup) = car_sequence(**problem_params)
     return model, [slots, setup]

@@ -29,6 +29,7 @@ Model created by Ignace Bleukx, ignace.bleukx@kuleuven.be
 """
 
 from pathlib import Path
+from . import load_instance
 from cpmpy import *
 
 def template_design(n_slots, n_templates, n_var, demand,**kwargs):
@@ -78,16 +79,6 @@ SOURCE = "CPMpy examples/csplib/prob002_template_design.py"
 DATA = Path(__file__).resolve().parent / "data"
 
 
-def _load_instance(filename, pname):
-    """The instance named `pname` of a JSON instance file of CPMpy's examples/csplib/."""
-    import json
-    with open(DATA / filename, "r") as f:
-        data = json.load(f)
-    for entry in data:
-        if pname == entry["name"]:
-            return entry
-    raise ValueError(f"Problem instance with name '{pname}' not found")
-
 INSTANCES = {
     "catfood2": {"instance": "catfood2"},  # the file's default
     "herbs2": {"instance": "herbs2"},
@@ -95,6 +86,6 @@ INSTANCES = {
 
 
 def build(instance="catfood2"):
-    problem_params = _load_instance("prob002_template_design.json", instance)
+    problem_params = load_instance("prob002_template_design.json", instance)
     model, (production, layout) = template_design(**problem_params)
     return model, [production, layout]

@@ -18,6 +18,7 @@
 """
 
 import sys
+from . import load_instance
 import json
 from pathlib import Path
 
@@ -68,18 +69,7 @@ SOURCE = "CPMpy examples/csplib/prob008_vessel_loading.py"
 DATA = Path(__file__).resolve().parent / "data"
 
 
-def _load_instance(filename, pname):
-    """The instance named `pname` of a JSON instance file of CPMpy's examples/csplib/."""
-    import json
-    with open(DATA / filename, "r") as f:
-        data = json.load(f)
-    for entry in data:
-        if pname == entry["name"]:
-            return entry
-    raise ValueError(f"Problem instance with name '{pname}' not found")
-
-
 def build(instance="hard"):
-    problem_params = _load_instance("prob008_vessel_loading.json", instance)
+    problem_params = load_instance("prob008_vessel_loading.json", instance)
     model, (left, right, top, bottom) = vessel_loading(**problem_params)
     return model, [left, right, top, bottom]

@@ -26,6 +26,7 @@ Inspired by implementation of Vessel Packing problem (008)
 Model created by Ignace Bleukx, ignace.bleukx@kuleuven.be
 """
 import sys
+from . import load_instance
 from pathlib import Path
 import numpy as np
 from cpmpy import *
@@ -66,16 +67,6 @@ SOURCE = "CPMpy examples/csplib/prob009_perfect_squares.py"
 DATA = Path(__file__).resolve().parent / "data"
 
 
-def _load_instance(filename, pname):
-    """The instance named `pname` of a JSON instance file of CPMpy's examples/csplib/."""
-    import json
-    with open(DATA / filename, "r") as f:
-        data = json.load(f)
-    for entry in data:
-        if pname == entry["name"]:
-            return entry
-    raise ValueError(f"Problem instance with name '{pname}' not found")
-
 INSTANCES = {
     "problem3": {"instance": "problem3"},  # unsatisfiable
     "problem6": {"instance": "problem6"},
@@ -84,6 +75,6 @@ INSTANCES = {
 
 
 def build(instance="problem2"):
-    problem_params = _load_instance("prob009_perfect_squares.json", instance)
+    problem_params = load_instance("prob009_perfect_squares.json", instance)
     model, (x_coords, y_coords) = perfect_squares(**problem_params)
     return model, [x_coords, y_coords]

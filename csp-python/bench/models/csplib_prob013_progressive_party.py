@@ -24,6 +24,7 @@
     Model by Ignace Bleukx, ignace.bleukx@kuleuven.be
 """
 import sys
+from . import load_instance
 import json
 from pathlib import Path
 
@@ -70,16 +71,6 @@ SOURCE = "CPMpy examples/csplib/prob013_progressive_party.py"
 DATA = Path(__file__).resolve().parent / "data"
 
 
-def _load_instance(filename, pname):
-    """The instance named `pname` of a JSON instance file of CPMpy's examples/csplib/."""
-    import json
-    with open(DATA / filename, "r") as f:
-        data = json.load(f)
-    for entry in data:
-        if pname == entry["name"]:
-            return entry
-    raise ValueError(f"Problem instance with name '{pname}' not found")
-
 INSTANCES = {
     "lan01": {"instance": "lan01"},  # the file's default
     "lan05": {"instance": "lan05"},
@@ -87,6 +78,6 @@ INSTANCES = {
 
 
 def build(instance="lan01"):
-    problem_params = _load_instance("prob013_progressive_party.json", instance)
+    problem_params = load_instance("prob013_progressive_party.json", instance)
     model, (visits, is_host) = progressive_party(**problem_params)
     return model, [visits, is_host]
