@@ -63,7 +63,9 @@ _GLOBAL_FUNCTIONS = {
 class CPM_rcsp(SolverInterface):
     """CPMpy's interface to the csp engine (``rcsp``)."""
 
-    supported_global_constraints = frozenset(_GLOBAL_CONSTRAINTS) | frozenset(_GLOBAL_FUNCTIONS) | {"gcc"}
+    supported_global_constraints = (
+        frozenset(_GLOBAL_CONSTRAINTS) | frozenset(_GLOBAL_FUNCTIONS) | {"gcc", "cumulative", "no_overlap"}
+    )
     supported_reified_global_constraints = frozenset()
 
     @staticmethod
@@ -163,6 +165,8 @@ class CPM_rcsp(SolverInterface):
                 raise NotImplementedError(f"rcsp: the global function {expr.name}")
             return convert([self._convert(x) for x in expr.args])
         if isinstance(expr, GlobalConstraint):
+            if expr.name in ("cumulative", "no_overlap"):
+                return self._scheduling(expr)
             if expr.name == "gcc":
                 vars_, vals, occ = expr.args
                 return rcsp.global_cardinality(
@@ -175,6 +179,33 @@ class CPM_rcsp(SolverInterface):
                 return convert([self._convert(expr.args[0]), expr.args[1]])
             return convert([self._convert(x) for x in expr.args])
         raise NotImplementedError(f"rcsp: the expression {expr}")
+
+    def _scheduling(self, expr):
+        """CPMpy's ``Cumulative`` and ``NoOverlap`` on the engine's time-table propagators, with
+        the conditions CPMpy's definitions add: no negative duration or demand, and each end
+        (when given) its start plus its duration. Zero-duration tasks use no resource, as in
+        the engine's (non-strict) cumulative and disjunctive."""
+        args = [self._convert(x) for x in expr.args]
+        if expr.name == "cumulative":
+            if len(args) == 4:
+                start, duration, demand, capacity = args
+                end = None
+            else:
+                start, duration, end, demand, capacity = args
+            parts = [rcsp.cumulative(start, duration, demand, capacity)]
+            parts += [h >= 0 for h in demand]
+        else:
+            if len(args) == 2:
+                start, duration = args
+                end = None
+            else:
+                start, duration, end = args
+            parts = [rcsp.disjunctive(start, duration)]
+        parts += [d >= 0 for d in duration]
+        if end is not None:
+            parts += [s + d == e for s, d, e in zip(start, duration, end)]
+        # Comparisons of constants are plain bools here; all_of takes them as they are.
+        return rcsp.all_of(parts)
 
     def add(self, cpm_expr):
         get_variables(cpm_expr, collect=self.user_vars)
