@@ -263,18 +263,19 @@ class CPM_rcsp(SolverInterface):
             raise ValueError(f"solution_limit must be positive, but got {solution_limit}")
         started = time.time()
         if self.has_objective():
+            result = self._run(time_limit, None, **kwargs)
+            if self.cpm_status.exitstatus != ExitStatus.OPTIMAL:
+                # No optimum proven: a solution found before the time ran out need not be optimal,
+                # so none is known to be (as CPMpy's Exact interface answers).
+                if self.cpm_status.exitstatus != ExitStatus.UNSATISFIABLE:
+                    self.cpm_status.exitstatus = ExitStatus.UNKNOWN
+                self._read(None, self.cpm_status)
+                return 0
+            if time_limit is not None:
+                time_limit = max(time_limit - (time.time() - started), 1e-3)
             if not call_from_model:
                 warnings.warn("Adding the optimum as a constraint to find all optimal solutions, "
                               "solver state will be invalid after this call!")
-            result = self._run(time_limit, None)
-            if self.cpm_status.exitstatus != ExitStatus.OPTIMAL:
-                # No optimum proven (a time-out, or no solution): nothing to enumerate; a solution
-                # found counts as the one solution.
-                found = self._read(result, self.cpm_status)
-                self.print_display(display if found else None)
-                return int(found)
-            if time_limit is not None:
-                time_limit = max(time_limit - (time.time() - started), 1e-3)
             optimum = result.objective
             self.rcsp_model.add(self._native_objective == optimum)
             self.rcsp_model.satisfy()
@@ -286,15 +287,12 @@ class CPM_rcsp(SolverInterface):
         else:
             result = self._run(time_limit, display, all_solutions=True,
                                solution_limit=solution_limit, **kwargs)
-        count = 0 if result is None else len(result.solutions)
-        status = self.cpm_status
-        if status.exitstatus == ExitStatus.OPTIMAL and not count:
-            status.exitstatus = ExitStatus.UNSATISFIABLE  # cannot happen: the engine says so itself
-        # CPMpy's statuses for an enumeration: OPTIMAL once every solution is found, FEASIBLE when
-        # a limit stopped it first, UNSATISFIABLE when there is none.
-        self._read(result, status)
-        status.solve_time = max(time.time() - started, 1e-9)
-        return count
+        # CPMpy's statuses for an enumeration, which `_run` gave: OPTIMAL once every solution is
+        # found, FEASIBLE when a limit stopped it first, UNSATISFIABLE when there is none.
+        if self._read(result, self.cpm_status) and self.has_objective():
+            self.objective_value_ = optimum  # the enumeration itself ran without the objective
+        self.cpm_status.solve_time = max(time.time() - started, 1e-9)
+        return 0 if result is None else len(result.solutions)
 
     def _run(self, time_limit, display, **options):
         """Runs the engine, setting ``cpm_status`` (its exit status and solve time); the engine's
