@@ -10,6 +10,7 @@ use std::sync::Arc;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+mod experiments;
 mod expr;
 mod flatzinc;
 mod interrupt;
@@ -429,5 +430,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(member, m)?)?;
     flatzinc::register(m)?;
     queens::register(m)?;
+    experiments::register(m)?;
     Ok(())
 }

@@ -29,6 +29,7 @@
 
 mod bound;
 pub mod branch;
+mod choices;
 mod config;
 mod engine;
 mod estimate;
@@ -51,6 +52,7 @@ pub use branch::{
     Branch, Brancher, Decision, DecisionBrancher, Enumerate, IntSearch, ValueSelection,
     VariableSelection,
 };
+pub use choices::{SearchChoices, SearchDefaults};
 pub use config::{
     Conflicts, Learning, LearningRestarts, Limits, Propagation, Restarts, SearchConfig, StopFlag,
     Strategy, TiePolicy, ValueOrderKind, VariableOrderKind, luby,

@@ -24,7 +24,7 @@
 
 use csp_core::Model;
 use csp_search::{
-    Limits, Outcome, Propagation, SearchConfig, Statistics, TiePolicy, TreeSizeEstimator,
+    Limits, Outcome, Propagation, SearchConfig, Statistics, StopFlag, TiePolicy, TreeSizeEstimator,
     VariableOrderKind, solve,
 };
 
@@ -50,6 +50,9 @@ pub struct Experiment {
     pub seeds: u64,
     /// The node budget of each search; a cell over it says so.
     pub budget: u64,
+    /// Raised from another thread, stops every search of the experiment at once (its cells then
+    /// read as over the budget); see [`csp_search::StopFlag`].
+    pub stop: Option<StopFlag>,
 }
 
 impl Default for Experiment {
@@ -66,6 +69,7 @@ impl Default for Experiment {
             ties_random: false,
             seeds: 1,
             budget: 10_000_000,
+            stop: None,
         }
     }
 }
@@ -131,6 +135,7 @@ impl Experiment {
                 ..Limits::default()
             },
             seed,
+            stop: self.stop.clone(),
             ..SearchConfig::default()
         }
     }

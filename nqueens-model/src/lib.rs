@@ -52,7 +52,7 @@ mod verify;
 pub use encoding::Encoding;
 pub use model::{
     LOCAL_SEARCH_BYTES_PER_ROW, MEMORY_BUDGET_BYTES, QueensError, estimated_model_bytes,
-    local_search_max_n, local_search_model, max_n, model,
+    local_search_max_n, local_search_model, max_n, model, search_defaults,
 };
 pub use names::ParseNameError;
 pub use queens_constraint::{MAX_BOARD_SIZE, QueensConstraint};

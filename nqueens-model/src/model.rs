@@ -1,6 +1,7 @@
 //! Building the N-queens model, and the size limits that keep it within memory.
 
 use csp_core::{Model, ModelBuilder, ModelError, ModelSize, VarId, constraints::NotEqual};
+use csp_search::{SearchConfig, SearchDefaults};
 use thiserror::Error;
 
 use crate::{Encoding, MAX_BOARD_SIZE, QueensConstraint};
@@ -71,6 +72,20 @@ fn describe_bytes(bytes: u64) -> String {
 pub fn model(n: usize, encoding: Encoding) -> Result<Model, QueensError> {
     check_size(n, encoding)?;
     build(n, encoding)
+}
+
+/// Where the engine's search of an `n`-queens board starts before a user's choices are put in
+/// ([`csp_search::SearchChoices`]): the fast preset ([`SearchConfig::fast_preset`]) while no
+/// strategy is chosen, and Stone & Stone's MIN (low ties, ascending values, forward checking, no
+/// restarts) once one is, so that each choice keeps the papers' meaning for the rest.
+pub fn search_defaults(n: usize) -> SearchDefaults {
+    let preset = SearchConfig::fast_preset(n);
+    let restart_base = preset.restarts.map_or(0, |restarts| restarts.base_nodes);
+    SearchDefaults {
+        preset,
+        chosen: SearchConfig::min(),
+        restart_base,
+    }
 }
 
 /// Bytes per row that a counters model and one local-search run over it take, at most: the row's name

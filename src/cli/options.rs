@@ -9,11 +9,12 @@ use clap::{Args, ValueEnum};
 
 use csp::app::Budget;
 use csp_search::{
-    Limits, Propagation, Restarts, SearchConfig, TiePolicy, ValueOrderKind, VariableOrderKind,
+    Limits, Propagation, SearchChoices, SearchConfig, SearchDefaults, TiePolicy, ValueOrderKind,
+    VariableOrderKind,
 };
 
 /// The search options of every command that runs the engine (`csp queens solve|count|trace|estimate`,
-/// `csp sudoku`, `csp color`). Each problem starts from its own [`Defaults`], and an option given
+/// `csp sudoku`, `csp color`). Each problem starts from its own [`SearchDefaults`], and an option given
 /// replaces just that choice.
 #[derive(Debug, Args)]
 pub struct SearchOptions {
@@ -73,75 +74,31 @@ pub enum RestartsOption {
     Luby,
 }
 
-/// Where a problem's search starts before the options are put in.
-#[derive(Debug, Clone)]
-pub struct Defaults {
-    /// The configuration while none of --order, --ties, --values, --propagation and --restarts is
-    /// given.
-    pub preset: SearchConfig,
-    /// The configuration those options change once any of them is given.
-    pub chosen: SearchConfig,
-    /// The node budget of a Luby run of length 1 when `--restarts luby` turns restarts on.
-    pub restart_base: u64,
-}
-
-impl Defaults {
-    /// One configuration whether options are given or not, with restarts based at 100 nodes.
-    pub fn of(config: SearchConfig) -> Self {
-        Defaults {
-            preset: config.clone(),
-            chosen: config,
-            restart_base: 100,
+impl SearchOptions {
+    /// The strategy choices the options make.
+    pub fn choices(&self) -> SearchChoices {
+        SearchChoices {
+            order: self.order,
+            ties: self.ties,
+            values: self.values,
+            propagation: self.propagation,
+            restarts: self.restarts.map(|r| r == RestartsOption::Luby),
+            restart_base: self.restart_base,
+            seed: self.seed,
         }
     }
-}
 
-impl SearchOptions {
     /// Whether none of --order, --ties, --values, --propagation and --restarts was given, so that the
     /// problem's preset applies.
     pub fn is_preset(&self) -> bool {
-        self.order.is_none()
-            && self.ties.is_none()
-            && self.values.is_none()
-            && self.propagation.is_none()
-            && self.restarts.is_none()
+        self.choices().is_preset()
     }
 
     /// The engine configuration: `defaults`' preset or chosen configuration with every option given
-    /// put in, and the limits and seed.
-    pub fn config(&self, defaults: Defaults) -> SearchConfig {
-        let mut config = if self.is_preset() {
-            defaults.preset
-        } else {
-            defaults.chosen
-        };
-        if let Some(order) = self.order {
-            config.variable_order = order;
-        }
-        if let Some(ties) = self.ties {
-            config.ties = ties;
-        }
-        if let Some(values) = self.values {
-            config.value_order = values;
-        }
-        if let Some(propagation) = self.propagation {
-            config.propagation = propagation;
-        }
-        match self.restarts {
-            Some(RestartsOption::None) => config.restarts = None,
-            // A problem whose default restarts keeps its own base.
-            Some(RestartsOption::Luby) => {
-                config.restarts.get_or_insert(Restarts {
-                    base_nodes: defaults.restart_base,
-                });
-            }
-            None => {}
-        }
-        if let (Some(base_nodes), Some(restarts)) = (self.restart_base, config.restarts.as_mut()) {
-            restarts.base_nodes = base_nodes;
-        }
+    /// put in ([`SearchChoices::config`]), and the limits.
+    pub fn config(&self, defaults: SearchDefaults) -> SearchConfig {
+        let mut config = self.choices().config(defaults);
         config.limits = self.limits.limits();
-        config.seed = self.seed;
         config
     }
 }

@@ -34,11 +34,14 @@ use sampling::{ProbeRng, estimate};
 /// decomposes into pairs ([`csp_core::Propagator::check_is_pairwise`]), the probes run on bit masks
 /// of the consistent values (domains of at most 64 values). They make the same choices and give the
 /// same estimate, bit for bit, several times faster.
+///
+/// A raised [`SearchConfig::stop`] ends the probes early (after the current probe, or batch of
+/// probes on bit masks); the estimate then averages the probes made ([`ProbeEstimate::probes`]).
 pub fn knuth_probes(model: &Model, config: &SearchConfig, probes: u64) -> ProbeEstimate {
     // Under check-past with pairwise checks the probes run on bit masks: the same nodes and the same
     // random numbers, far less work per node.
     if let Some(masks) = PairMasks::build(model, config, probes) {
-        return masks.estimate(config.seed, probes);
+        return masks.estimate(config.seed, probes, config.stop.as_ref());
     }
     knuth_probes_on_store(model, config, probes)
 }
@@ -65,7 +68,7 @@ pub fn knuth_probes_on_store(model: &Model, config: &SearchConfig, probes: u64) 
     }
     let root = store.checkpoint();
     let mut candidates: Vec<i32> = Vec::new();
-    estimate(config.seed, probes, |rng| {
+    estimate(config.seed, probes, config.stop.as_ref(), |rng| {
         let estimates = probe(
             model,
             config.propagation,
@@ -219,6 +222,32 @@ mod tests {
         let y = builder.int_var("y", 0..=63).unwrap();
         builder.post(NotEqual::new(x, y)).unwrap();
         assert!(PairMasks::build(&builder.build(), &configs(1)[0], 10_000).is_none());
+    }
+
+    #[test]
+    fn a_raised_stop_flag_ends_the_probes_on_masks_and_on_the_store() {
+        let model = queens(8);
+        for config in configs(0) {
+            let stop = crate::StopFlag::new();
+            stop.stop();
+            let stopped = SearchConfig {
+                stop: Some(stop),
+                ..config.clone()
+            };
+            // Raised before the first probe: none is made, on either path.
+            assert!(PairMasks::build(&model, &stopped, 2500).is_some());
+            assert_eq!(knuth_probes(&model, &stopped, 2500).probes, 0);
+            assert_eq!(knuth_probes_on_store(&model, &stopped, 2500).probes, 0);
+            // A flag never raised changes nothing.
+            let unraised = SearchConfig {
+                stop: Some(crate::StopFlag::new()),
+                ..config.clone()
+            };
+            assert_eq!(
+                knuth_probes(&model, &unraised, 2500),
+                knuth_probes(&model, &config, 2500)
+            );
+        }
     }
 
     #[test]

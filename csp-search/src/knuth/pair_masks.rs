@@ -12,7 +12,7 @@ use csp_core::{Model, Store, VarId};
 use rand::RngExt;
 
 use super::sampling::{ProbeEstimate, ProbeRng, ProbeSeeds, Sums, estimate};
-use crate::{Propagation, SearchConfig, TiePolicy, VariableOrderKind};
+use crate::{Propagation, SearchConfig, StopFlag, TiePolicy, VariableOrderKind};
 
 /// The largest table of masks worth building, in 64-bit words (32 MiB).
 const MAX_WORDS: usize = 1 << 22;
@@ -143,11 +143,18 @@ impl PairMasks {
 
     /// Runs `probes` probes, seeded as the general estimator seeds them, and averages them in
     /// probe order: the same estimate as the general estimator's, bit for bit.
-    pub(super) fn estimate(&self, seed: u64, probes: u64) -> ProbeEstimate {
+    pub(super) fn estimate(
+        &self,
+        seed: u64,
+        probes: u64,
+        stop: Option<&StopFlag>,
+    ) -> ProbeEstimate {
         if self.vars > 64 {
             let mut current = vec![0; self.vars];
             let mut free = Vec::with_capacity(self.vars);
-            return estimate(seed, probes, |rng| self.probe(rng, &mut current, &mut free));
+            return estimate(seed, probes, stop, |rng| {
+                self.probe(rng, &mut current, &mut free)
+            });
         }
         // Each variable's mask takes the narrowest field that holds every domain, packed into 64-bit
         // words: 16 queens' masks fill four words, and one probe step intersects four words.
@@ -156,23 +163,28 @@ impl PairMasks {
             .max()
             .unwrap_or(0);
         match widest {
-            0..=16 => self.estimate_in_fields::<16>(seed, probes),
-            17..=32 => self.estimate_in_fields::<32>(seed, probes),
-            _ => self.estimate_in_fields::<64>(seed, probes),
+            0..=16 => self.estimate_in_fields::<16>(seed, probes, stop),
+            17..=32 => self.estimate_in_fields::<32>(seed, probes, stop),
+            _ => self.estimate_in_fields::<64>(seed, probes, stop),
         }
     }
 
     /// [`PairMasks::estimate`] with `BITS`-bit fields, in rows of a power of two of words.
-    fn estimate_in_fields<const BITS: usize>(&self, seed: u64, probes: u64) -> ProbeEstimate {
+    fn estimate_in_fields<const BITS: usize>(
+        &self,
+        seed: u64,
+        probes: u64,
+        stop: Option<&StopFlag>,
+    ) -> ProbeEstimate {
         let words = (self.vars * BITS).div_ceil(64).max(1).next_power_of_two();
         match words {
-            1 => self.estimate_in_lanes::<BITS, 1>(seed, probes),
-            2 => self.estimate_in_lanes::<BITS, 2>(seed, probes),
-            4 => self.estimate_in_lanes::<BITS, 4>(seed, probes),
-            8 => self.estimate_in_lanes::<BITS, 8>(seed, probes),
-            16 => self.estimate_in_lanes::<BITS, 16>(seed, probes),
-            32 => self.estimate_in_lanes::<BITS, 32>(seed, probes),
-            64 => self.estimate_in_lanes::<BITS, 64>(seed, probes),
+            1 => self.estimate_in_lanes::<BITS, 1>(seed, probes, stop),
+            2 => self.estimate_in_lanes::<BITS, 2>(seed, probes, stop),
+            4 => self.estimate_in_lanes::<BITS, 4>(seed, probes, stop),
+            8 => self.estimate_in_lanes::<BITS, 8>(seed, probes, stop),
+            16 => self.estimate_in_lanes::<BITS, 16>(seed, probes, stop),
+            32 => self.estimate_in_lanes::<BITS, 32>(seed, probes, stop),
+            64 => self.estimate_in_lanes::<BITS, 64>(seed, probes, stop),
             words => {
                 unreachable!("64 variables of at most 64 bits fill at most 64 words, not {words}")
             }
@@ -200,6 +212,7 @@ impl PairMasks {
         &self,
         seed: u64,
         probes: u64,
+        stop: Option<&StopFlag>,
     ) -> ProbeEstimate {
         let root = self.pack::<BITS, WORDS>(&self.root);
         let rows: Vec<[u64; WORDS]> = if self.vars == 0 {
@@ -215,7 +228,8 @@ impl PairMasks {
         let mut results = vec![(0.0, 0.0); BATCH.min(probes as usize)];
         let mut lanes: [Lane<WORDS>; LANES] = std::array::from_fn(|_| Lane::idle());
         let mut done = 0u64;
-        while done < probes {
+        // A raised stop flag ends the probes at the end of a batch.
+        while done < probes && !stop.is_some_and(StopFlag::is_stopped) {
             let count = (probes - done).min(BATCH as u64) as usize;
             let mut next = 0;
             for lane in &mut lanes {
@@ -247,7 +261,7 @@ impl PairMasks {
             }
             done += count as u64;
         }
-        sums.estimate(probes)
+        sums.estimate(done)
     }
 
     /// One node of a lane's probe: the probe's estimates if it ends here, or `None` after going

@@ -4,7 +4,7 @@
 use rand::Rng as _;
 use rand_pcg::Pcg32;
 
-use crate::{Rng, rng_for};
+use crate::{Rng, StopFlag, rng_for};
 
 /// The random stream the probes' seeds come from (see [`rng_for`]).
 const PROBE_STREAM: u64 = 3;
@@ -34,7 +34,8 @@ impl ProbeSeeds {
 /// standard error.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ProbeEstimate {
-    /// How many probes were made.
+    /// How many probes were made: those asked for, or fewer when the search's stop flag
+    /// ([`crate::SearchConfig::stop`]) was raised first.
     pub probes: u64,
     /// The estimated number of nodes of the full tree, root included.
     pub tree_size: f64,
@@ -46,18 +47,22 @@ pub struct ProbeEstimate {
     pub solutions_std_error: f64,
 }
 
-/// Runs `probes` probes one after another, each with its own generator, and averages them.
+/// Runs `probes` probes one after another, each with its own generator, and averages them; once
+/// `stop` is raised, averages the probes made so far.
 pub(super) fn estimate(
     seed: u64,
     probes: u64,
+    stop: Option<&StopFlag>,
     mut probe: impl FnMut(&mut ProbeRng) -> (f64, f64),
 ) -> ProbeEstimate {
     let mut seeds = ProbeSeeds::new(seed);
     let mut sums = Sums::default();
-    for _ in 0..probes {
+    let mut made = 0;
+    while made < probes && !stop.is_some_and(StopFlag::is_stopped) {
         sums.add(probe(&mut seeds.next_probe()));
+        made += 1;
     }
-    sums.estimate(probes)
+    sums.estimate(made)
 }
 
 /// The running sums of the probes' estimates and of their squares, added in probe order so that

@@ -11,10 +11,11 @@ use csp_search::{Outcome, SearchConfig, SearchObserver};
 use serde::Serialize;
 
 use crate::cli::input::open_input;
-use crate::cli::options::{Defaults, SearchOptions};
+use crate::cli::options::SearchOptions;
 use crate::cli::report::{ConfigReport, StatsReport, describe, write_json};
 use csp::app::Progress;
 use csp::app::{CliError, Exit};
+use csp_search::SearchDefaults;
 
 /// `csp color`.
 #[derive(Debug, Args)]
@@ -57,7 +58,9 @@ pub fn run(args: ColorArgs, out: &mut impl Write) -> Result<Exit, CliError> {
     let started = Instant::now();
     let budget = args.search.limits.budget();
     let graph = dimacs::parse_reader(open_input(&args.file)?).map_err(CliError::usage)?;
-    let mut config = args.search.config(Defaults::of(coloring::default_config()));
+    let mut config = args
+        .search
+        .config(SearchDefaults::of(coloring::default_config()));
     // What is left of the limits once the graph is read: --min shares it among its attempts.
     config.limits = budget.search_limits();
     let report = color(&graph, &args, &config)?;

@@ -12,10 +12,11 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::cli::input::open_input;
-use crate::cli::options::{Defaults, SearchOptions};
+use crate::cli::options::SearchOptions;
 use crate::cli::report::{ConfigReport, StatsReport, describe, write_json};
 use csp::app::Progress;
 use csp::app::{CliError, Exit};
+use csp_search::SearchDefaults;
 
 /// `csp sudoku`.
 #[derive(Debug, Args)]
@@ -51,7 +52,9 @@ pub struct SudokuArgs {
 /// one search per thread, and the summary's counts.
 pub fn run(args: SudokuArgs, out: &mut impl Write) -> Result<Exit, CliError> {
     let reader = open_input(&args.file)?;
-    let mut config = args.search.config(Defaults::of(sudoku::default_config()));
+    let mut config = args
+        .search
+        .config(SearchDefaults::of(sudoku::default_config()));
     // A second solution settles uniqueness; the search goes no further.
     config.solution_limit = Some(if args.all { 2 } else { 1 });
     // The limits are each puzzle's: one puzzle that exhausts them leaves the next its own.

@@ -107,6 +107,7 @@ impl CompareArgs {
             ties_random: self.ties_random,
             seeds: self.seeds,
             budget: self.budget,
+            stop: None,
         }
     }
 }

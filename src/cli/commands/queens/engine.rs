@@ -12,7 +12,7 @@ use csp_search::{FnObserver, Limit, SearchConfig, SearchEvent, SearchResult, Sta
 use nqueens_model::{Encoding, model, render};
 use serde::Serialize;
 
-use crate::cli::options::{Defaults, SearchOptions};
+use crate::cli::options::SearchOptions;
 use crate::cli::report::{ConfigReport, StatsReport, describe};
 use csp::app::Budget;
 use csp::app::CliError;
@@ -40,13 +40,7 @@ impl QueensSearch {
     /// rest take the papers' meanings (Stone & Stone's MIN: low ties, ascending values, forward
     /// checking, no restarts).
     pub fn config(&self, n: usize, solution_limit: Option<u64>) -> SearchConfig {
-        let preset = SearchConfig::fast_preset(n);
-        let restart_base = preset.restarts.map_or(0, |restarts| restarts.base_nodes);
-        let mut config = self.options.config(Defaults {
-            preset,
-            chosen: SearchConfig::min(),
-            restart_base,
-        });
+        let mut config = self.options.config(nqueens_model::search_defaults(n));
         config.solution_limit = solution_limit;
         config
     }
