@@ -24,6 +24,7 @@
 //! # Ok::<(), csp_flatzinc::Error>(())
 //! ```
 
+pub mod assume;
 pub mod ast;
 pub mod builtins;
 mod compile;

@@ -294,7 +294,7 @@ fn configured(config: SearchConfig, options: &RunOptions, time: Option<Duration>
 /// ones in turn, restart by restart, as Chuffed's free search runs a model (activity decides the
 /// variables the annotations leave, the model's decision variables first). Under `-f`, or with
 /// `activity_only` (a portfolio's free-search worker), activity decides everything.
-fn learning_config(
+pub(crate) fn learning_config(
     compiled: &Compiled,
     options: &RunOptions,
     time: Option<Duration>,

@@ -6,6 +6,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use csp_core::Literal;
+use csp_flatzinc::assume::Assumed;
 use csp_flatzinc::run::{Learns, RunOptions};
 use csp_flatzinc::{Compiled, compile_parsed};
 use csp_search::StopFlag;
@@ -144,6 +146,138 @@ impl Model {
         let compiled = Arc::new(compiled);
         self.compiled = Some(Arc::clone(&compiled));
         Ok(compiled)
+    }
+
+    /// The model compiled with `extra` constraints (assumptions) for one run only, and without
+    /// its objective unless `objective`: lowered, compiled, then taken out again, so that the
+    /// model and its compiled cache are left exactly as they were.
+    fn compiled_with(
+        &mut self,
+        py: Python<'_>,
+        extra: &[Arc<Node>],
+        objective: bool,
+    ) -> PyResult<Arc<Compiled>> {
+        if extra.is_empty() && (objective || self.objective.is_none()) {
+            return self.compiled(py);
+        }
+        let cached = self.compiled.take();
+        let before = self.fzn.mark();
+        let mut lowered = Ok(());
+        for node in extra {
+            lowered = self.lowerer().constrain(node);
+            if lowered.is_err() {
+                break;
+            }
+        }
+        let compiled = lowered.and_then(|()| {
+            let fzn = &self.fzn;
+            let goal = self
+                .objective
+                .as_ref()
+                .filter(|_| objective)
+                .map(|&(min, elem, _)| (min, elem));
+            py.detach(|| compile_parsed(&flatzinc(fzn, &names(fzn.vars.len()), goal)))
+                .map(Arc::new)
+                .map_err(|e| PyValueError::new_err(format!("the model cannot be built: {e}")))
+        });
+        self.fzn.rollback(before);
+        self.compiled = cached;
+        compiled
+    }
+
+    /// One learning search of the model, without its objective, under the assumptions
+    /// `nodes[k]` for each `k` of `chosen` ([`csp_flatzinc::assume::assume`]); a core names
+    /// positions in `nodes`. The model is left as it was.
+    fn assumed(
+        &mut self,
+        py: Python<'_>,
+        nodes: &[Arc<Node>],
+        chosen: &[usize],
+        deadline: Option<Instant>,
+    ) -> PyResult<Assumed> {
+        let cached = self.compiled.take();
+        let before = self.fzn.mark();
+        let user = self.fzn.user.clone();
+        // Each assumption as a Boolean of the model, output so that the compiled model names it.
+        let lowered: PyResult<Vec<Elem>> = chosen
+            .iter()
+            .map(|&k| {
+                let elem = self.lowerer().boolean(&nodes[k])?;
+                if let Elem::Var(v) = elem {
+                    self.fzn.user[v as usize] = true;
+                }
+                Ok(elem)
+            })
+            .collect();
+        let compiled = lowered.and_then(|elems| {
+            let fzn = &self.fzn;
+            let names = names(fzn.vars.len());
+            let compiled = py
+                .detach(|| compile_parsed(&flatzinc(fzn, &names, None)))
+                .map_err(|e| PyValueError::new_err(format!("the model cannot be built: {e}")))?;
+            let engine = {
+                let by_name: hashbrown::HashMap<&str, csp_flatzinc::Elem> = compiled
+                    .output()
+                    .items
+                    .iter()
+                    .filter_map(|item| match &item.kind {
+                        csp_flatzinc::output::OutputKind::Scalar(elem) => {
+                            Some((item.name.as_str(), *elem))
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                elems
+                    .iter()
+                    .map(|elem| match *elem {
+                        Elem::Const(c) => Ok(csp_flatzinc::Elem::Const(c)),
+                        Elem::Var(v) => by_name
+                            .get(names[v as usize].as_str())
+                            .copied()
+                            .ok_or_else(|| {
+                                PyRuntimeError::new_err("internal error: an assumption was lost")
+                            }),
+                    })
+                    .collect::<PyResult<Vec<_>>>()?
+            };
+            Ok((compiled, engine))
+        });
+        self.fzn.rollback(before);
+        self.fzn.user = user;
+        self.compiled = cached;
+        let (compiled, engine) = compiled?;
+        // An assumption the lowering found false is a core by itself; one found true is no
+        // part of any core.
+        if let Some(k) = engine
+            .iter()
+            .position(|e| *e == csp_flatzinc::Elem::Const(0))
+        {
+            return Ok(Assumed::Core(vec![chosen[k]]));
+        }
+        let (literals, positions): (Vec<Literal>, Vec<usize>) = engine
+            .iter()
+            .zip(chosen)
+            .filter_map(|(elem, &k)| match *elem {
+                csp_flatzinc::Elem::Var(v) => Some((Literal::eq(v, 1), k)),
+                csp_flatzinc::Elem::Const(_) => None,
+            })
+            .unzip();
+        let stop = StopFlag::new();
+        let options = RunOptions {
+            deadline,
+            stop: Some(stop.clone()),
+            ..RunOptions::default()
+        };
+        let found = interruptible(
+            py,
+            || stop.stop(),
+            || csp_flatzinc::assume::assume(&compiled, &literals, &options),
+        )?
+        .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        Ok(match found {
+            Assumed::Core(core) => Assumed::Core(core.into_iter().map(|i| positions[i]).collect()),
+            other => other,
+        })
     }
 
     /// Where each user variable's value is found in a solution of `compiled`.
@@ -361,11 +495,13 @@ impl Model {
     /// - `on_solution`: called with each `Solution` as it is found; returning `False` stops the
     ///   search, and an exception it raises is raised by `solve` once the search stops.
     /// - `learning` (`"off"`, `"on"`, `"mix"`), `lns`, `free_search`: as `fzn-csp`'s options.
+    /// - `assumptions`: Boolean expressions that must hold in this solve only (the model is left
+    ///   as it was); when they cannot, `Model.core` names a set of them that cannot.
     ///
     /// The GIL is released while the engine searches; Ctrl-C stops it and raises
     /// `KeyboardInterrupt`.
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (time_limit=None, threads=1, seed=0, *, all_solutions=false, solution_limit=None, on_solution=None, learning=None, lns=None, free_search=false))]
+    #[pyo3(signature = (time_limit=None, threads=1, seed=0, *, all_solutions=false, solution_limit=None, on_solution=None, learning=None, lns=None, free_search=false, assumptions=None))]
     fn solve(
         &mut self,
         py: Python<'_>,
@@ -378,8 +514,10 @@ impl Model {
         learning: Option<&str>,
         lns: Option<bool>,
         free_search: bool,
+        assumptions: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<SolveResult> {
         let started = Instant::now();
+        let assumed = assumption_nodes(assumptions)?;
         if let Some(callback) = &on_solution
             && !callback.bind(py).is_callable()
         {
@@ -396,7 +534,7 @@ impl Model {
             free_search,
             started,
         )?;
-        let compiled = self.compiled(py)?;
+        let compiled = self.compiled_with(py, &assumed, true)?;
         let init_time = started.elapsed();
         let map = self.value_map(&compiled);
         let stop = StopFlag::new();
@@ -435,6 +573,67 @@ impl Model {
             started.elapsed(),
             crate::solution::status_name(summary.status),
         ))
+    }
+
+    /// A core of `assumptions` (Boolean expressions): a subset of them that the model cannot
+    /// satisfy together, as a list of the expressions given (empty when the model itself has no
+    /// solution), or `None` when the model satisfies them all. The objective plays no part.
+    ///
+    /// The core is the engine's: one learning search with the assumptions as its first
+    /// decisions, and the assumptions its final conflict rests on (MiniSat's `analyzeFinal`).
+    /// It need not be minimal; with `minimal=True` each of its expressions is then dropped in
+    /// turn and kept only if the rest become satisfiable (deletion-based extraction, one search
+    /// each, every core found replacing the set), so that dropping any one leaves a satisfiable
+    /// set, unless `time_limit` ends the minimising first. Raises `TimeoutError` if `time_limit`
+    /// ends the first search, which decides whether there is a core at all.
+    #[pyo3(signature = (assumptions, time_limit=None, *, minimal=false))]
+    fn core<'py>(
+        &mut self,
+        py: Python<'py>,
+        assumptions: &Bound<'py, PyAny>,
+        time_limit: Option<f64>,
+        minimal: bool,
+    ) -> PyResult<Option<Bound<'py, PyList>>> {
+        let started = Instant::now();
+        let deadline = match time_limit {
+            Some(t) if !(t > 0.0 && t.is_finite()) => {
+                return Err(PyValueError::new_err(format!(
+                    "time_limit must be a positive number of seconds, not {t}"
+                )));
+            }
+            Some(t) => Some(started + Duration::from_secs_f64(t)),
+            None => None,
+        };
+        let items: Vec<Bound<'py, PyAny>> = assumption_items(assumptions)?;
+        let nodes: Vec<Arc<Node>> = items.iter().map(node_of).collect::<PyResult<_>>()?;
+        let all: Vec<usize> = (0..nodes.len()).collect();
+        let mut kept = match self.assumed(py, &nodes, &all, deadline)? {
+            Assumed::Satisfiable(_) => return Ok(None),
+            Assumed::Core(core) => core,
+            Assumed::Unknown => {
+                return Err(pyo3::exceptions::PyTimeoutError::new_err(
+                    "the time limit came before the assumptions were found satisfiable or not",
+                ));
+            }
+        };
+        if minimal {
+            // `kept` is always a core; each expression left in it is tried once.
+            let mut i = 0;
+            while i < kept.len() {
+                let without: Vec<usize> = kept.iter().copied().filter(|&k| k != kept[i]).collect();
+                match self.assumed(py, &nodes, &without, deadline)? {
+                    Assumed::Core(core) => {
+                        // The expressions before `i` were each needed by a larger set, so
+                        // by this subset too: they are all in its core, and stay first.
+                        kept = core;
+                    }
+                    Assumed::Satisfiable(_) => i += 1,
+                    // Out of time: what is kept is a core, if not a minimal one.
+                    Assumed::Unknown => break,
+                }
+            }
+        }
+        Ok(Some(PyList::new(py, kept.iter().map(|&k| &items[k]))?))
     }
 
     /// The solutions one at a time, as a loop asks for them (under an objective, the improving
@@ -518,6 +717,31 @@ impl Model {
     /// The list of variables as a Python list (for `len` and iteration).
     fn variable_names<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         PyList::new(py, self.vars.iter().map(|v| v.name.clone()))
+    }
+}
+
+/// The expressions of an `assumptions` argument: any iterable of Boolean expressions (a list, a
+/// tuple, a set), not a string.
+fn assumption_items<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    if obj.is_instance_of::<pyo3::types::PyString>() || obj.cast::<Expr>().is_ok() {
+        return Err(PyTypeError::new_err(
+            "assumptions must be a list (or other iterable) of Boolean expressions",
+        ));
+    }
+    obj.try_iter()
+        .map_err(|_| {
+            PyTypeError::new_err(
+                "assumptions must be a list (or other iterable) of Boolean expressions",
+            )
+        })?
+        .collect()
+}
+
+/// The lowered nodes of an optional `assumptions` argument.
+fn assumption_nodes(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Arc<Node>>> {
+    match obj {
+        None => Ok(Vec::new()),
+        Some(obj) => assumption_items(obj)?.iter().map(node_of).collect(),
     }
 }
 

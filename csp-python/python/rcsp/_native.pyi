@@ -1,6 +1,6 @@
 """Type stubs of rcsp's native module."""
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from os import PathLike
 from typing import Any, Literal, Union, overload
 
@@ -131,7 +131,11 @@ class Model:
         learning: Literal["off", "on", "mix"] | None = None,
         lns: bool | None = None,
         free_search: bool = False,
+        assumptions: Iterable[Operand] | None = None,
     ) -> SolveResult: ...
+    def core(
+        self, assumptions: Iterable[Operand], time_limit: float | None = None
+    ) -> list[Any] | None: ...
 
 def sum(xs: Iterable[Operand]) -> Expr: ...
 def linear(coefficients: Iterable[int], xs: Iterable[Operand]) -> Expr: ...
@@ -191,3 +195,70 @@ def queens_count(
     shard: tuple[int, int] | None = None,
     checkpoint: str | PathLike[str] | None = None,
 ) -> dict[str, Any]: ...
+def queens_estimate(
+    n: int,
+    solutions: int = 1,
+    probes: int | None = None,
+    *,
+    order: str | None = None,
+    ties: str | None = None,
+    values: str | None = None,
+    propagation: str | None = None,
+    restarts: Literal["luby", "none"] | None = None,
+    restart_base: int | None = None,
+    seed: int = 0,
+    encoding: Literal["pairwise", "counters"] = "counters",
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+) -> dict[str, Any]: ...
+def queens_compare(
+    sizes: Sequence[int],
+    *,
+    orders: Sequence[str] = ("lex", "min"),
+    propagation: str | None = None,
+    solutions: Sequence[int] = (1, 10),
+    ties_random: bool = False,
+    seeds: int = 1,
+    budget: int = 10_000_000,
+) -> list[dict[str, Any]]: ...
+def queens_profile(
+    n: int,
+    order: str = "min",
+    *,
+    propagation: str | None = None,
+    ties_random: bool = False,
+    budget: int = 10_000_000,
+) -> list[dict[str, Any]]: ...
+@overload
+def queens_trace(
+    n: int,
+    solutions: int | None = 1,
+    *,
+    limit: int = 1_000_000,
+    order: str | None = None,
+    ties: str | None = None,
+    values: str | None = None,
+    propagation: str | None = None,
+    restarts: Literal["luby", "none"] | None = None,
+    restart_base: int | None = None,
+    seed: int = 0,
+    encoding: Literal["pairwise", "counters"] = "counters",
+    text: Literal[False] = False,
+) -> list[dict[str, Any]]: ...
+@overload
+def queens_trace(
+    n: int,
+    solutions: int | None = 1,
+    *,
+    limit: int = 1_000_000,
+    order: str | None = None,
+    ties: str | None = None,
+    values: str | None = None,
+    propagation: str | None = None,
+    restarts: Literal["luby", "none"] | None = None,
+    restart_base: int | None = None,
+    seed: int = 0,
+    encoding: Literal["pairwise", "counters"] = "counters",
+    text: Literal[True],
+) -> str: ...
+def search_options() -> dict[str, list[str]]: ...

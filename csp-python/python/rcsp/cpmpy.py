@@ -6,8 +6,8 @@ is not modified. CPMpy's transformations run first where the engine lacks a cons
 functions made total inside reified contexts, globals the engine does not have decomposed), then
 each constraint is handed to the engine's own lowering, in Rust, nested expressions and all.
 
-Not supported: ``solve(assumptions=…)`` and ``get_core()`` (the engine does not extract cores
-from its learned clauses yet), ``solution_hint`` and proof logging.
+``solve(assumptions=…)`` and ``get_core()`` are supported: the core is the engine's own, from its
+learning search's final conflict analysis. Not supported: ``solution_hint`` and proof logging.
 """
 
 from __future__ import annotations
@@ -83,6 +83,8 @@ class CPM_rcsp(SolverInterface):
         self._objective = None
         self._native_objective = None
         self._objective_is_min = True
+        self.assumption_vars = None
+        self._assumption_natives = None
         super().__init__(name="rcsp", cpm_model=cpm_model)
 
     @property
@@ -240,16 +242,45 @@ class CPM_rcsp(SolverInterface):
         return self._objective is not None
 
     def solve(self, time_limit: Optional[float] = None, display=None, seed: int = 0, threads: int = 1,
-              **kwargs):
+              assumptions=None, **kwargs):
         """Solves with the engine: ``time_limit`` in seconds, ``seed`` and ``threads`` as
         ``rcsp.Model.solve`` takes them, and its other options (``learning``, ``lns``,
         ``free_search``) by name.
 
         ``display`` is CPMpy's solution callback: an expression or a list of them to print, or a
         function of no arguments to call, with the variables' values set, at each solution found
-        (each improving one under an objective)."""
+        (each improving one under an objective).
+
+        ``assumptions``: Boolean variables (or their negations, or other Boolean expressions)
+        that must hold in this solve only; when they cannot, ``get_core()`` names some that
+        cannot together."""
+        if assumptions is not None:
+            self.assumption_vars = list(assumptions)
+            get_variables(self.assumption_vars, collect=self.user_vars)
+            self._assumption_natives = [self._convert(a) for a in self.assumption_vars]
+            kwargs["assumptions"] = self._assumption_natives
+        else:
+            self.assumption_vars = None
+            self._assumption_natives = None
         result = self._run(time_limit, display, seed=seed, threads=threads, **kwargs)
         return self._read(result, self.cpm_status)
+
+    def get_core(self):
+        """After a solve under ``assumptions`` found them unsatisfiable: a subset of the
+        assumptions that cannot hold together, as the CPMpy expressions given.
+
+        The core is the engine's: one learning search with the assumptions as its first
+        decisions, and those its final conflict rests on (MiniSat's ``analyzeFinal``). It need
+        not be minimal; ``self.native_model.core(…, minimal=True)`` minimises it."""
+        assert self.cpm_status.exitstatus == ExitStatus.UNSATISFIABLE, \
+            "get_core(): the last solve must have found the assumptions unsatisfiable"
+        assert self.assumption_vars is not None, "get_core(): the last solve had no assumptions"
+        core = self.rcsp_model.core(self._assumption_natives)
+        if core is None:  # cannot happen: the engine has just proven them unsatisfiable
+            raise RuntimeError("rcsp: the assumptions are satisfiable after all")
+        chosen = {id(native) for native in core}
+        return [cpm for cpm, native in zip(self.assumption_vars, self._assumption_natives)
+                if id(native) in chosen]
 
     def solveAll(self, display=None, time_limit: Optional[float] = None,
                  solution_limit: Optional[int] = None, call_from_model: bool = False, **kwargs):
