@@ -888,6 +888,15 @@ pub(crate) fn names(count: usize) -> Vec<String> {
     (0..count).map(|i| format!("X{i}")).collect()
 }
 
+/// The index a name of [`names`] gives, if it is one.
+pub(crate) fn index_of_name(name: &str) -> Option<usize> {
+    let digits = name.strip_prefix('X')?;
+    // `X01` is no name of ours: only the canonical digits map back.
+    (!digits.starts_with('0') || digits == "0")
+        .then(|| digits.parse().ok())
+        .flatten()
+}
+
 /// The FlatZinc model of `fzn`, borrowing `names` (see [`names`]); the user's variables are
 /// marked for output, and `objective` (minimised when `minimise`) is the solve goal.
 pub(crate) fn flatzinc<'a>(

@@ -17,7 +17,7 @@ use pyo3::types::{PyDict, PyList};
 
 use crate::expr::{Expr, Node, VarInfo, node_of};
 use crate::interrupt::interruptible;
-use crate::lower::{Dom, Elem, Fzn, Lowerer, flatzinc, names};
+use crate::lower::{Dom, Elem, Fzn, Lowerer, flatzinc, index_of_name, names};
 use crate::solution::{Solution, SolveResult};
 
 /// Each model's identity, so that a variable of one is refused by another.
@@ -215,31 +215,16 @@ impl Model {
             let compiled = py
                 .detach(|| compile_parsed(&flatzinc(fzn, &names, None)))
                 .map_err(|e| PyValueError::new_err(format!("the model cannot be built: {e}")))?;
-            let engine = {
-                let by_name: hashbrown::HashMap<&str, csp_flatzinc::Elem> = compiled
-                    .output()
-                    .items
-                    .iter()
-                    .filter_map(|item| match &item.kind {
-                        csp_flatzinc::output::OutputKind::Scalar(elem) => {
-                            Some((item.name.as_str(), *elem))
-                        }
-                        _ => None,
-                    })
-                    .collect();
-                elems
-                    .iter()
-                    .map(|elem| match *elem {
-                        Elem::Const(c) => Ok(csp_flatzinc::Elem::Const(c)),
-                        Elem::Var(v) => by_name
-                            .get(names[v as usize].as_str())
-                            .copied()
-                            .ok_or_else(|| {
-                                PyRuntimeError::new_err("internal error: an assumption was lost")
-                            }),
-                    })
-                    .collect::<PyResult<Vec<_>>>()?
-            };
+            let by_index = output_elems(&compiled, fzn.vars.len());
+            let engine = elems
+                .iter()
+                .map(|elem| match *elem {
+                    Elem::Const(c) => Ok(csp_flatzinc::Elem::Const(c)),
+                    Elem::Var(v) => by_index[v as usize].ok_or_else(|| {
+                        PyRuntimeError::new_err("internal error: an assumption was lost")
+                    }),
+                })
+                .collect::<PyResult<Vec<_>>>()?;
             Ok((compiled, engine))
         });
         self.fzn.rollback(before);
@@ -282,25 +267,28 @@ impl Model {
 
     /// Where each user variable's value is found in a solution of `compiled`.
     fn value_map(&self, compiled: &Compiled) -> Vec<csp_flatzinc::Elem> {
-        let mut by_name: hashbrown::HashMap<&str, csp_flatzinc::Elem> = compiled
-            .output()
-            .items
-            .iter()
-            .filter_map(|item| match &item.kind {
-                csp_flatzinc::output::OutputKind::Scalar(elem) => Some((item.name.as_str(), *elem)),
-                _ => None,
-            })
-            .collect();
-        let names = names(self.fzn.vars.len());
+        let by_index = output_elems(compiled, self.fzn.vars.len());
         self.vars
             .iter()
-            .map(|v| {
-                by_name
-                    .remove(names[v.index as usize].as_str())
-                    .expect("every user variable is output")
-            })
+            .map(|v| by_index[v.index as usize].expect("every user variable is output"))
             .collect()
     }
+}
+
+/// The engine's element of each variable of a model `compiled` from [`flatzinc`] with `count`
+/// variables, indexed as the model's, `None` for those not output. The output items' names are
+/// [`names`]' `X<index>`, so each gives its index without a map of the names.
+fn output_elems(compiled: &Compiled, count: usize) -> Vec<Option<csp_flatzinc::Elem>> {
+    let mut by_index = vec![None; count];
+    for item in &compiled.output().items {
+        if let csp_flatzinc::output::OutputKind::Scalar(elem) = &item.kind
+            && let Some(index) = index_of_name(&item.name)
+            && index < count
+        {
+            by_index[index] = Some(*elem);
+        }
+    }
+    by_index
 }
 
 /// What a run collects from the search: the values of each solution, the callback's answer.
