@@ -191,3 +191,38 @@ def queens_count(
     shard: tuple[int, int] | None = None,
     checkpoint: str | PathLike[str] | None = None,
 ) -> dict[str, Any]: ...
+def queens_subproblems(n: int, kind: Literal["solutions", "nodes", "torus"] = "solutions") -> int: ...
+def queens_count_shard(
+    n: int,
+    index: int,
+    of: int,
+    kind: Literal["solutions", "nodes", "torus"] = "solutions",
+    threads: int = 1,
+    time_limit: float | None = None,
+) -> dict[str, Any]: ...
+def queens_shard_info(text: str, origin: str = "a shard result") -> dict[str, Any]: ...
+def queens_merge_shards(texts: list[str]) -> dict[str, Any]: ...
+
+Decision = tuple[Literal["=", "!=", "<=", ">="], int, int]
+
+class FlatZincModel:
+    """A FlatZinc model compiled once, split into subproblems and searched one at a time."""
+
+    def __init__(self, text: str) -> None: ...
+    @property
+    def objective(self) -> Literal["minimize", "maximize"] | None: ...
+    @property
+    def fingerprint(self) -> str: ...
+    @property
+    def num_vars(self) -> int: ...
+    def split(self, target: int, free_search: bool = False) -> list[list[Decision]]: ...
+    def solve_subproblem(
+        self,
+        decisions: Iterable[tuple[str, int, int]],
+        *,
+        mode: Literal["all", "first", "best"] = "all",
+        bound: int | None = None,
+        time_limit: float | None = None,
+        free_search: bool = False,
+        keep_solutions: bool = False,
+    ) -> dict[str, Any]: ...
