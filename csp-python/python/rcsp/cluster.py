@@ -580,7 +580,6 @@ def search(
         window = in_flight or 2 * threads
         first = [submit() for _ in range(min(window, len(parts)))]
         timeout = None if deadline is None else max(0.0, _remaining(deadline)) + _DEADLINE_GRACE
-        answered = False
         queue = as_completed(first, timeout=timeout)
         try:
             for future in queue:
@@ -600,7 +599,6 @@ def search(
                 ):
                     best = report
                 if mode == "first" and best is not None:
-                    answered = True
                     break
                 if next_part < len(parts) and (deadline is None or _remaining(deadline) > 0):
                     queue.add(submit())
@@ -669,35 +667,44 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     cluster, local = _connect(args)
     try:
-        if args.command == "count":
-            def progress(done: ShardDone) -> None:
-                print(f"shard {done.index}/{done.of}: {done.solutions} solutions in "
-                      f"{done.seconds:.2f} s on {done.worker}", file=sys.stderr, flush=True)
-
-            result = count(args.n, cluster, shards=args.shards, kind=args.kind,
-                           checkpoint=args.checkpoint, time_limit=args.time_limit, on_shard=progress)
-            print(json.dumps({
-                "n": result.n, "kind": result.kind, "complete": result.complete,
-                "solutions": result.solutions, "unique": result.unique, "nodes": result.nodes,
-                "shards": result.shards, "ran": len(result.ran), "resumed": result.resumed,
-                "seconds": round(result.seconds, 3),
-            }))
-            return 0 if result.complete else 3
-        found = search(args.model, cluster, mode="all" if args.all else None,
-                       subproblems=args.subproblems, time_limit=args.time_limit,
-                       free_search=args.free_search)
-        if found.output is not None:
-            print(found.output, end="")
-            print("----------")
-        print(json.dumps({
-            "status": found.status, "objective": found.objective, "solutions": found.solutions,
-            "subproblems": found.subproblems, "finished": found.finished,
-            "seconds": round(found.seconds, 3),
-        }))
-        return 0
+        return _run(args, cluster)
+    except (ValueError, TypeError, OSError, TaskFailed) as error:
+        # A bad argument, an unreadable file or a failed task: one line, not a traceback.
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     finally:
         if local is not None:
             local.close()
+
+
+def _run(args: argparse.Namespace, cluster: Any) -> int:
+    """The command ``args`` names, on ``cluster``."""
+    if args.command == "count":
+        def progress(done: ShardDone) -> None:
+            print(f"shard {done.index}/{done.of}: {done.solutions} solutions in "
+                  f"{done.seconds:.2f} s on {done.worker}", file=sys.stderr, flush=True)
+
+        result = count(args.n, cluster, shards=args.shards, kind=args.kind,
+                       checkpoint=args.checkpoint, time_limit=args.time_limit, on_shard=progress)
+        print(json.dumps({
+            "n": result.n, "kind": result.kind, "complete": result.complete,
+            "solutions": result.solutions, "unique": result.unique, "nodes": result.nodes,
+            "shards": result.shards, "ran": len(result.ran), "resumed": result.resumed,
+            "seconds": round(result.seconds, 3),
+        }))
+        return 0 if result.complete else 3
+    found = search(args.model, cluster, mode="all" if args.all else None,
+                   subproblems=args.subproblems, time_limit=args.time_limit,
+                   free_search=args.free_search)
+    if found.output is not None:
+        print(found.output, end="")
+        print("----------")
+    print(json.dumps({
+        "status": found.status, "objective": found.objective, "solutions": found.solutions,
+        "subproblems": found.subproblems, "finished": found.finished,
+        "seconds": round(found.seconds, 3),
+    }))
+    return 0
 
 
 if __name__ == "__main__":
