@@ -10,6 +10,7 @@ use std::sync::Arc;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+mod cluster;
 mod experiments;
 mod expr;
 mod flatzinc;
@@ -428,6 +429,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bin_packing_load, m)?)?;
     m.add_function(wrap_pyfunction!(value_precede, m)?)?;
     m.add_function(wrap_pyfunction!(member, m)?)?;
+    cluster::register(m)?;
     flatzinc::register(m)?;
     queens::register(m)?;
     experiments::register(m)?;

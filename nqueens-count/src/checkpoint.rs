@@ -158,18 +158,34 @@ impl ShardResult {
             path: path.to_owned(),
             source,
         };
-        let corrupt = |reason: String| CountError::CheckpointCorrupt {
-            path: path.to_owned(),
-            reason,
-        };
         let file = fs::File::open(path).map_err(unreadable)?;
         if !file.metadata().map_err(unreadable)?.is_file() {
-            return Err(corrupt("it is not a regular file".to_owned()));
+            return Err(CountError::CheckpointCorrupt {
+                path: path.to_owned(),
+                reason: "it is not a regular file".to_owned(),
+            });
         }
         let mut bytes = Vec::new();
         file.take(MAX_CHECKPOINT_BYTES + 1)
             .read_to_end(&mut bytes)
             .map_err(unreadable)?;
+        Self::parse(&bytes, path)
+    }
+
+    /// Reads a shard result or checkpoint from the text of its file, as [`Self::write`] or
+    /// [`Self::to_json`] made it, with every check [`Self::read`] makes; `origin` names where the
+    /// text came from (a file, a task of a cluster) in the error. This is how a result crosses
+    /// between machines without a shared file system: as the text of the file it would be.
+    pub fn from_json(text: &str, origin: &Path) -> Result<ShardResult, CountError> {
+        Self::parse(text.as_bytes(), origin)
+    }
+
+    /// Parses and checks the bytes of a file (at most [`MAX_CHECKPOINT_BYTES`]).
+    fn parse(bytes: &[u8], path: &Path) -> Result<ShardResult, CountError> {
+        let corrupt = |reason: String| CountError::CheckpointCorrupt {
+            path: path.to_owned(),
+            reason,
+        };
         if bytes.len() as u64 > MAX_CHECKPOINT_BYTES {
             return Err(corrupt(format!(
                 "it is larger than {} MiB, and no checkpoint is",
@@ -177,9 +193,23 @@ impl ShardResult {
             )));
         }
         let result: ShardResult =
-            serde_json::from_slice(&bytes).map_err(|error| corrupt(error.to_string()))?;
+            serde_json::from_slice(bytes).map_err(|error| corrupt(error.to_string()))?;
         result.check().map_err(corrupt)?;
         Ok(result)
+    }
+
+    /// This result as the text of its file, signed (its checksum set to match its content) and
+    /// ending in a newline: byte for byte what [`Self::write`] writes, which [`Self::from_json`]
+    /// and [`Self::read`] accept.
+    pub fn to_json(&self) -> Result<String, CountError> {
+        let mut signed = self.clone();
+        let text = signed
+            .sign()
+            .and_then(|()| serde_json::to_string(&signed))
+            .map_err(|error| CountError::Impossible {
+                reason: format!("a shard result cannot be written as JSON: {error}"),
+            })?;
+        Ok(text + "\n")
     }
 
     /// What [`Self::read`] checks once the file is parsed; the reason a check failed.
@@ -247,7 +277,7 @@ impl ShardResult {
         )
     }
 
-    /// Writes this result to `path` atomically    /// Sets [`Self::checksum`] to the checksum of the current content.
+    /// Sets [`Self::checksum`] to the checksum of the current content.
     pub(crate) fn sign(&mut self) -> Result<(), serde_json::Error> {
         self.checksum = self.content_checksum()?;
         Ok(())

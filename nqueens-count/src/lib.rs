@@ -55,7 +55,7 @@ pub use checkpoint::{
 pub use error::CountError;
 pub use options::{CountOptions, CountProgress, ProgressFn};
 pub use report::CountReport;
-pub use run::count;
+pub use run::{count, subproblems};
 pub use shard::Shard;
 pub use size::MAX_COUNT_N;
 pub use tally::{Answer, CountKind, Tally};

@@ -16,7 +16,7 @@ use super::plan::{Plan, Work};
 use super::report::CountReport;
 use super::shard::Shard;
 use super::size::check_size;
-use super::tally::{Answer, Tally};
+use super::tally::{Answer, CountKind, Tally};
 
 /// Counts on the n × n board as `options` say.
 ///
@@ -160,6 +160,14 @@ pub fn count(n: usize, options: &CountOptions<'_>) -> Result<CountReport, CountE
         elapsed: started.elapsed(),
         threads,
     })
+}
+
+/// How many subproblems the count of `kind` on the n × n board is split into: the numbers a
+/// [`Shard`] takes its part of, and the most shards that each get one. Refuses the boards
+/// [`count`] refuses.
+pub fn subproblems(n: usize, kind: CountKind) -> Result<usize, CountError> {
+    check_size(n)?;
+    Ok(Plan::new(n, kind).len())
 }
 
 /// `FILE.lock` beside the checkpoint `FILE`: the file a run holds a lock on while it counts.

@@ -11,7 +11,7 @@ use std::sync::atomic::AtomicBool;
 use csp_search::{Outcome, SearchConfig, solve};
 use nqueens_count::{
     CountError, CountKind, CountOptions, CountProgress, CountReport, MAX_COUNT_N, Shard,
-    ShardResult, Tally, count, merge,
+    ShardResult, Tally, count, merge, subproblems,
 };
 use nqueens_model::{Encoding, model};
 
@@ -405,4 +405,77 @@ fn merge_refuses_missing_duplicate_mismatched_and_unfinished_shards() {
         })
     ));
     std::fs::remove_file(&path).unwrap();
+}
+
+#[test]
+fn shard_results_cross_as_text_and_merge_to_the_published_counts() {
+    // A cluster's tasks return their shard's result as the text of its file; the driver reads
+    // the texts back (every check of a file applies) and merges them.
+    let n = 10;
+    let k = 4;
+    let total = subproblems(n, CountKind::Solutions).unwrap();
+    assert!(total >= k, "n = {n} has {total} subproblems");
+    let texts: Vec<String> = (0..k)
+        .map(|i| {
+            let report = count(
+                n,
+                &CountOptions {
+                    shard: Shard::new(i, k).unwrap(),
+                    ..options(CountKind::Solutions)
+                },
+            )
+            .unwrap();
+            assert_eq!(report.result.subproblems, total);
+            report.result.to_json().unwrap()
+        })
+        .collect();
+    let origin = Path::new("a task");
+    let results: Vec<ShardResult> = texts
+        .iter()
+        .map(|text| ShardResult::from_json(text, origin).unwrap())
+        .collect();
+    let merged = merge(&results).unwrap();
+    assert_eq!(merged.answer.solutions, A000170[n - 1]);
+    assert_eq!(merged.answer.unique, Some(A002562[n - 1]));
+    // The text is the file: written and read back, it is the same result, and the same bytes.
+    let path = scratch("text-roundtrip");
+    let mut first = results[0].clone();
+    first.write(&path).unwrap();
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), texts[0]);
+    assert_eq!(ShardResult::read(&path).unwrap(), results[0]);
+    std::fs::remove_file(&path).unwrap();
+    // A changed text is refused as a changed file is.
+    let solutions = format!("\"solutions\":{}", results[1].tally.solutions);
+    assert!(texts[1].contains(&solutions), "{}", texts[1]);
+    let changed = texts[1].replacen(
+        &solutions,
+        &format!("\"solutions\":{}", results[1].tally.solutions + 8),
+        1,
+    );
+    match ShardResult::from_json(&changed, origin) {
+        Err(error @ CountError::CheckpointCorrupt { .. }) => {
+            assert!(error.to_string().contains("a task"), "{error}");
+        }
+        other => panic!("a changed result was accepted: {other:?}"),
+    }
+    assert!(matches!(
+        ShardResult::from_json("not json", origin),
+        Err(CountError::CheckpointCorrupt { .. })
+    ));
+}
+
+#[test]
+fn the_number_of_subproblems_is_the_plans_and_bad_boards_are_refused() {
+    for kind in [CountKind::Solutions, CountKind::Nodes, CountKind::Torus] {
+        let report = run(9, kind);
+        assert_eq!(subproblems(9, kind).unwrap(), report.result.subproblems);
+    }
+    assert!(matches!(
+        subproblems(0, CountKind::Solutions),
+        Err(CountError::ZeroSize)
+    ));
+    assert!(matches!(
+        subproblems(MAX_COUNT_N + 1, CountKind::Solutions),
+        Err(CountError::TooLarge { .. })
+    ));
 }
