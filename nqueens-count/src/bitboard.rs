@@ -26,9 +26,18 @@ use std::hint::select_unpredictable;
 /// The largest board: one bit per column in a `u32`.
 pub(crate) const MAX_N: usize = 32;
 
-/// Stack slots per lane: rows are numbered from 1 (slot 0 is "finished"), and one slot above the last
-/// row is written as scratch. A power of two, so that indexing by `& (SLOTS - 1)` needs no bounds check.
+/// Stack slots per lane: slot 0 is "finished", a walk's rows take the slots up to [`LAST_SLOT`], and the
+/// slot after it is written as scratch. A power of two, so that indexing by `& (SLOTS - 1)` needs no
+/// bounds check.
 const SLOTS: usize = 64;
+
+/// The slot of every walk's last row. Rows are numbered so that a walk ends here, whatever its length:
+/// a step then knows it completes a placement from its row number alone (`k >> 5` is 1 exactly when
+/// k = 32, as no step runs in a slot above it), with no per-walk bound to load and compare.
+const LAST_SLOT: usize = 32;
+
+// The shift above needs a power of two no smaller than the longest walk, and room for the scratch slot.
+const _: () = assert!(LAST_SLOT.is_power_of_two() && LAST_SLOT >= MAX_N && LAST_SLOT + 2 <= SLOTS);
 
 /// How many walks run interleaved.
 const LANES: usize = 3;
@@ -130,7 +139,8 @@ pub(crate) struct WalkCount {
     pub placements: u64,
 }
 
-/// One walk in progress: its stack and its counts. Row `k` of the walk (from 1) lives in slot `k`.
+/// One walk in progress: its stack and its counts. A walk of r rows lives in the slots
+/// `LAST_SLOT + 1 - r ..= LAST_SLOT`.
 struct Lane {
     /// The candidates not yet tried in each row.
     avail: [u32; SLOTS],
@@ -141,12 +151,10 @@ struct Lane {
     /// Where to continue once the subtree below a row's current queen is finished: the nearest row
     /// above with candidates left, or 0 for "the walk is done".
     back: [usize; SLOTS],
-    /// The walk's allowed columns and shifts, by row; `allowed[rows + 1]` is 0 so no step descends
-    /// below the last row.
+    /// The walk's allowed columns and shifts, by row; `allowed[LAST_SLOT + 1]` is 0 so no step
+    /// descends below the last row.
     allowed: [u32; SLOTS],
     shift: [u32; SLOTS],
-    /// The walk's last row: a queen placed there completes a placement.
-    last: usize,
     /// The current row, 0 once finished.
     row: usize,
     count: WalkCount,
@@ -162,7 +170,6 @@ impl Lane {
             back: [0; SLOTS],
             allowed: [0; SLOTS],
             shift: [0; SLOTS],
-            last: 0,
             row: 0,
             count: WalkCount::default(),
         }
@@ -177,18 +184,20 @@ impl Lane {
             self.count.leaves = 1;
             return;
         }
+        // A walk has at most `MAX_N` = `LAST_SLOT` rows (its arrays' length), so `first` ≥ 1.
+        debug_assert!(walk.rows <= LAST_SLOT);
+        let first = LAST_SLOT + 1 - walk.rows;
         for j in 0..walk.rows {
-            self.allowed[j + 1] = walk.allowed[j];
-            self.shift[j + 1] = u32::from(walk.shift[j]);
+            self.allowed[first + j] = walk.allowed[j];
+            self.shift[first + j] = u32::from(walk.shift[j]);
         }
-        self.allowed[walk.rows + 1] = 0;
-        self.last = walk.rows;
-        self.left[1] = walk.left;
-        self.down[1] = walk.down;
-        self.right[1] = walk.right;
-        self.back[1] = 0;
-        self.avail[1] = walk.allowed[0] & !(walk.left | walk.down | walk.right);
-        self.row = if self.avail[1] == 0 { 0 } else { 1 };
+        self.allowed[LAST_SLOT + 1] = 0;
+        self.left[first] = walk.left;
+        self.down[first] = walk.down;
+        self.right[first] = walk.right;
+        self.back[first] = 0;
+        self.avail[first] = walk.allowed[0] & !(walk.left | walk.down | walk.right);
+        self.row = if self.avail[first] == 0 { 0 } else { first };
     }
 
     /// Places the next queen in row `k` (which has a candidate left) and returns the row to continue
@@ -214,7 +223,8 @@ impl Lane {
         self.down[(k + 1) & M] = down;
         self.right[(k + 1) & M] = right;
         self.back[(k + 1) & M] = up;
-        *leaves += u64::from(k == self.last);
+        // A placement in the last row completes the walk's board (see `LAST_SLOT`).
+        *leaves += (k >> LAST_SLOT.trailing_zeros()) as u64;
         select_unpredictable(child != 0, k + 1, up)
     }
 
