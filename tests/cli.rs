@@ -76,6 +76,30 @@ fn boards_above_the_documented_maximum_are_refused_with_exit_2() {
     );
     let too_big = (csp::nqueens::max_n(csp::nqueens::Encoding::Counters) + 1).to_string();
     assert_bad_input(&["queens", "count", &too_big], "maximum");
+    // A search that trails removals is bounded by its worst-case trail; one whose store keeps the
+    // counters' lines (value enumeration under forward checking) by a bit per line, so the same
+    // board passes the size check, and only a far larger one is refused, before allocating.
+    assert_bad_input(
+        &[
+            "queens",
+            "solve",
+            &too_big,
+            "--method",
+            "search",
+            "--propagation",
+            "mac",
+        ],
+        "the maximum is 16245",
+    );
+    let kept_max = csp::nqueens::search_max_n(
+        csp::nqueens::Encoding::Counters,
+        csp::nqueens::StoreLayout::KeptLines,
+    );
+    let too_big_kept = (kept_max + 1).to_string();
+    assert_bad_input(
+        &["queens", "solve", &too_big_kept, "--method", "search"],
+        &format!("the maximum is {kept_max}"),
+    );
 }
 
 #[test]

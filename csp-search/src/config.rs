@@ -295,6 +295,18 @@ impl SearchConfig {
     pub fn stopped(&self) -> bool {
         self.stop.as_ref().is_some_and(StopFlag::is_stopped)
     }
+
+    /// Whether a search with this configuration lets its store keep a rows-and-lines constraint
+    /// itself ([`csp_core::Store::keep_lines`]): value enumeration under forward checking, without
+    /// learning. The store then takes no removal onto its trail, so a caller sizing the search's
+    /// memory before building the model (as `nqueens_model` does) can count a bit per line instead
+    /// of a trailed removal per value. The store still declines a model whose constraint does not
+    /// qualify (an objective, another constraint on its rows), and then trails removals.
+    pub fn lets_store_keep_lines(&self) -> bool {
+        self.strategy == Strategy::Enumerate
+            && self.propagation == Propagation::ForwardChecking
+            && !self.conflicts.learns()
+    }
 }
 
 impl Default for SearchConfig {

@@ -51,8 +51,9 @@ mod verify;
 
 pub use encoding::Encoding;
 pub use model::{
-    LOCAL_SEARCH_BYTES_PER_ROW, MEMORY_BUDGET_BYTES, QueensError, estimated_model_bytes,
-    local_search_max_n, local_search_model, max_n, model, search_defaults,
+    KEPT_LINES_BYTES_PER_ROW, LOCAL_SEARCH_BYTES_PER_ROW, MEMORY_BUDGET_BYTES, QueensError,
+    StoreLayout, estimated_model_bytes, estimated_search_bytes, local_search_max_n,
+    local_search_model, max_n, model, search_defaults, search_max_n, search_model,
 };
 pub use names::ParseNameError;
 pub use queens_constraint::{MAX_BOARD_SIZE, QueensConstraint};

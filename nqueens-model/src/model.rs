@@ -1,6 +1,8 @@
 //! Building the N-queens model, and the size limits that keep it within memory.
 
-use csp_core::{Model, ModelBuilder, ModelError, ModelSize, VarId, constraints::NotEqual};
+use csp_core::{
+    BITSET_MAX_SPAN, Model, ModelBuilder, ModelError, ModelSize, VarId, constraints::NotEqual,
+};
 use csp_search::{SearchConfig, SearchDefaults};
 use thiserror::Error;
 
@@ -108,8 +110,9 @@ pub const fn local_search_max_n() -> usize {
 
 /// The [`Encoding::Counters`] model sized for local search rather than for tree search.
 ///
-/// The model is the same as [`model`]'s; only the size check differs. A tree search's store keeps a
-/// bit per square and its trail may record every square, so [`max_n`] stops at 16,245 rows. Local
+/// The model is the same as [`model`]'s; only the size check differs. A tree search's store that
+/// trails removals keeps a bit per square and its trail may record every square, so [`max_n`] stops
+/// at 16,245 rows (one that keeps the lines, [`search_model`], at 4,194,304). Local
 /// search keeps one complete assignment and the constraint's O(n) counters, and a whole-span domain
 /// stores no bits, so this accepts up to [`local_search_max_n`] rows. Do not run a tree search on a
 /// model larger than [`max_n`]: its store would need O(n²) memory.
@@ -156,19 +159,128 @@ fn build(n: usize, encoding: Encoding) -> Result<Model, QueensError> {
 
 /// Refuses a size before anything is allocated for it.
 fn check_size(n: usize, encoding: Encoding) -> Result<(), QueensError> {
+    check_search_size(n, encoding, StoreLayout::Removals)
+}
+
+/// Refuses a size before anything is allocated for it, for a search whose store has `layout`.
+fn check_search_size(n: usize, encoding: Encoding, layout: StoreLayout) -> Result<(), QueensError> {
     if n == 0 {
         return Err(QueensError::ZeroSize);
     }
-    let max = max_n(encoding);
+    let max = search_max_n(encoding, layout);
     if n > max {
         return Err(QueensError::TooLarge {
             n,
             encoding,
             max,
-            estimated_bytes: estimated_model_bytes(n, encoding),
+            estimated_bytes: estimated_search_bytes(n, encoding, layout),
         });
     }
     Ok(())
+}
+
+/// How a search's store keeps the rows of an N-queens board, which decides the memory the search
+/// takes: see [`estimated_search_bytes`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StoreLayout {
+    /// Every row's domain of its own (a bit per square up to [`BITSET_MAX_SPAN`] columns), pruned a
+    /// value at a time with each removal trailed: what any search other than value enumeration under
+    /// forward checking does, and the pairwise encoding always. Its worst-case trail is a removal per
+    /// square of the board.
+    Removals,
+    /// The counters constraint kept by the store ([`csp_core::Store::keep_lines`]): a bit per
+    /// occupied line and a size per row, with only the assignments trailed. Memory grows with `n`,
+    /// but for the rows' bit sets on boards of at most [`BITSET_MAX_SPAN`] columns, which the store
+    /// still allocates.
+    KeptLines,
+}
+
+impl StoreLayout {
+    /// The layout a search of `encoding` with `config` gets: [`StoreLayout::KeptLines`] for the
+    /// counters encoding searched by value enumeration under forward checking without learning
+    /// ([`SearchConfig::lets_store_keep_lines`]), [`StoreLayout::Removals`] otherwise.
+    pub fn for_search(encoding: Encoding, config: &SearchConfig) -> Self {
+        if encoding == Encoding::Counters && config.lets_store_keep_lines() {
+            StoreLayout::KeptLines
+        } else {
+            StoreLayout::Removals
+        }
+    }
+}
+
+/// The N-queens model for a search whose store has `layout` ([`StoreLayout::for_search`]): the same
+/// model as [`model`]'s, refused (before anything is allocated) only when
+/// [`estimated_search_bytes`] for that layout exceeds [`MEMORY_BUDGET_BYTES`]. For
+/// [`StoreLayout::Removals`] it is [`model`].
+pub fn search_model(
+    n: usize,
+    encoding: Encoding,
+    layout: StoreLayout,
+) -> Result<Model, QueensError> {
+    check_search_size(n, encoding, layout)?;
+    build(n, encoding)
+}
+
+/// Bytes per row that a counters model and one search over it with [`StoreLayout::KeptLines`]
+/// take, beyond the rows' bit sets: the model's row (its name in the model and the builder's name
+/// set, its initial domain, its constraint list, the constraint's scope entry and cells), the
+/// store's (header, representation, location, value, place in the list of unassigned rows, pending
+/// events, the root's copy of header and representation), the search's path (a frame and an
+/// assignment on the trail per level, with the vectors' growth slack), the variable ordering's ties,
+/// and the solution copied out and verified. Measured with the command line's `queens solve N
+/// --method search`: 10^5 rows peak at 76 MB (765 bytes a row) after a full descent; 10^6 rows take
+/// 405 MB before the path grows, and the path about 320 bytes a level (as at 10^5), so about 760
+/// bytes a row in all.
+pub const KEPT_LINES_BYTES_PER_ROW: u64 = 1024;
+
+/// An estimate, in bytes, of the memory an `n`-queens model and one search over it take together
+/// when the search's store has `layout`, at worst.
+///
+/// For [`StoreLayout::Removals`] (and for the pairwise encoding, which is never kept as lines) it is
+/// [`estimated_model_bytes`], whose worst-case trail is a removal per square. For
+/// [`StoreLayout::KeptLines`] it is [`KEPT_LINES_BYTES_PER_ROW`] a row and, on boards of at most
+/// [`BITSET_MAX_SPAN`] columns, whose rows are bit sets, two bits per square: the store's
+/// materialised bit sets and the root's copy a long search keeps to restart from. The result
+/// saturates at `u64::MAX`.
+pub const fn estimated_search_bytes(n: usize, encoding: Encoding, layout: StoreLayout) -> u64 {
+    match (encoding, layout) {
+        (Encoding::Counters, StoreLayout::KeptLines) => {
+            let rows = n as u128;
+            let bits = if rows <= BITSET_MAX_SPAN as u128 {
+                // The store's interleaved words and the root's copy of them.
+                2 * rows * rows.div_ceil(64) * 8
+            } else {
+                0
+            };
+            let total = rows
+                .saturating_mul(KEPT_LINES_BYTES_PER_ROW as u128)
+                .saturating_add(bits);
+            if total > u64::MAX as u128 {
+                u64::MAX
+            } else {
+                total as u64
+            }
+        }
+        _ => estimated_model_bytes(n, encoding),
+    }
+}
+
+/// The largest board [`search_model`] builds for the encoding and layout: the largest `n` whose
+/// [`estimated_search_bytes`] is at most [`MEMORY_BUDGET_BYTES`] (4 GiB), and never more than
+/// [`MAX_BOARD_SIZE`]. For [`StoreLayout::Removals`] it is [`max_n`]; for the counters encoding
+/// with [`StoreLayout::KeptLines`] it is 4,194,304.
+pub const fn search_max_n(encoding: Encoding, layout: StoreLayout) -> usize {
+    // A binary search for the last n within budget: the estimate grows with n.
+    let (mut within, mut beyond) = (1_usize, MAX_BOARD_SIZE as usize + 1);
+    while beyond - within > 1 {
+        let middle = within + (beyond - within) / 2;
+        if estimated_search_bytes(middle, encoding, layout) <= MEMORY_BUDGET_BYTES {
+            within = middle;
+        } else {
+            beyond = middle;
+        }
+    }
+    within
 }
 
 /// The largest board [`model`] builds for the encoding: the largest `n` whose
@@ -179,17 +291,7 @@ fn check_size(n: usize, encoding: Encoding) -> Result<(), QueensError> {
 /// each, and 16,245 for [`Encoding::Counters`], where forward checking's worst-case trail (16 bytes
 /// per cell of the board) dominates.
 pub const fn max_n(encoding: Encoding) -> usize {
-    // A binary search for the last n within budget: the estimate grows with n.
-    let (mut within, mut beyond) = (1_usize, MAX_BOARD_SIZE as usize + 1);
-    while beyond - within > 1 {
-        let middle = within + (beyond - within) / 2;
-        if estimated_model_bytes(middle, encoding) <= MEMORY_BUDGET_BYTES {
-            within = middle;
-        } else {
-            beyond = middle;
-        }
-    }
-    within
+    search_max_n(encoding, StoreLayout::Removals)
 }
 
 /// Bytes per row that the queens model's constraints keep for it, beyond what csp-core counts: the
@@ -292,6 +394,86 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn value_enumeration_under_forward_checking_keeps_the_counters_lines() {
+        use csp_search::Propagation;
+        let kept = [SearchConfig::min(), SearchConfig::fast_preset(100)];
+        for config in &kept {
+            assert_eq!(
+                StoreLayout::for_search(Encoding::Counters, config),
+                StoreLayout::KeptLines
+            );
+            assert_eq!(
+                StoreLayout::for_search(Encoding::Pairwise, config),
+                StoreLayout::Removals
+            );
+        }
+        let mac = SearchConfig {
+            propagation: Propagation::Mac,
+            ..SearchConfig::min()
+        };
+        for config in [mac, SearchConfig::lex(), SearchConfig::free()] {
+            assert_eq!(
+                StoreLayout::for_search(Encoding::Counters, &config),
+                StoreLayout::Removals
+            );
+        }
+    }
+
+    #[test]
+    fn kept_lines_grow_with_n_beyond_the_bit_sets() {
+        let layout = StoreLayout::KeptLines;
+        for encoding in Encoding::ALL {
+            assert_eq!(
+                search_max_n(encoding, StoreLayout::Removals),
+                max_n(encoding)
+            );
+            let max = search_max_n(encoding, layout);
+            assert!(estimated_search_bytes(max, encoding, layout) <= MEMORY_BUDGET_BYTES);
+            assert!(estimated_search_bytes(max + 1, encoding, layout) > MEMORY_BUDGET_BYTES);
+        }
+        // The pairwise encoding is never kept as lines.
+        assert_eq!(
+            search_max_n(Encoding::Pairwise, layout),
+            max_n(Encoding::Pairwise)
+        );
+        assert_eq!(search_max_n(Encoding::Counters, layout), 4_194_304);
+        // Past the bit sets' reach the estimate is linear in n.
+        let wide = BITSET_MAX_SPAN as usize + 1;
+        assert_eq!(
+            estimated_search_bytes(2 * wide, Encoding::Counters, layout),
+            2 * estimated_search_bytes(wide, Encoding::Counters, layout)
+        );
+        assert_eq!(
+            estimated_search_bytes(usize::MAX, Encoding::Counters, layout),
+            u64::MAX
+        );
+    }
+
+    #[test]
+    fn one_past_the_kept_lines_maximum_is_refused_before_any_allocation() {
+        let (encoding, layout) = (Encoding::Counters, StoreLayout::KeptLines);
+        let max = search_max_n(encoding, layout);
+        // usize::MAX could not be allocated at all: getting an error back shows nothing was tried.
+        for n in [max + 1, usize::MAX] {
+            let error = search_model(n, encoding, layout).unwrap_err();
+            assert_eq!(
+                error,
+                QueensError::TooLarge {
+                    n,
+                    encoding,
+                    max,
+                    estimated_bytes: estimated_search_bytes(n, encoding, layout),
+                }
+            );
+            assert!(error.to_string().contains(&format!("the maximum is {max}")));
+        }
+        assert_eq!(
+            search_model(0, encoding, layout).unwrap_err(),
+            QueensError::ZeroSize
+        );
     }
 
     #[test]

@@ -9,7 +9,7 @@ use clap::Args;
 use csp_core::Model;
 use csp_search::portfolio::{PortfolioConfig, Worker, run_portfolio};
 use csp_search::{FnObserver, Limit, SearchConfig, SearchEvent, SearchResult, Statistics, solve};
-use nqueens_model::{Encoding, model, render};
+use nqueens_model::{Encoding, StoreLayout, render, search_model};
 use serde::Serialize;
 
 use crate::cli::options::SearchOptions;
@@ -97,10 +97,13 @@ fn prepare(
     solution_limit: Option<u64>,
     budget: &Budget,
 ) -> Result<(Model, f64, SearchConfig), CliError> {
-    let started = Instant::now();
-    let model = model(n, search.encoding).map_err(CliError::usage)?;
-    let build_seconds = started.elapsed().as_secs_f64();
     let mut config = search.config(n, solution_limit);
+    // The size is checked against the memory of the store this configuration gets: a bit per line
+    // when the store keeps the counters' lines, a trailed removal per square otherwise.
+    let layout = StoreLayout::for_search(search.encoding, &config);
+    let started = Instant::now();
+    let model = search_model(n, search.encoding, layout).map_err(CliError::usage)?;
+    let build_seconds = started.elapsed().as_secs_f64();
     config.limits = budget.search_limits();
     Ok((model, build_seconds, config))
 }
