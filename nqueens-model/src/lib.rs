@@ -44,6 +44,7 @@ mod encoding;
 pub mod experiment;
 pub mod local_search;
 mod model;
+mod prefetch;
 mod queens_constraint;
 mod render;
 pub mod stream;

@@ -14,6 +14,8 @@
 
 use hashbrown::HashMap;
 
+use crate::prefetch::prefetch;
+
 /// The up-diagonal of a square, in `0..2n − 1`.
 #[inline]
 pub(super) fn up_diagonal(row: usize, column: u32) -> usize {
@@ -238,6 +240,13 @@ impl SparseCounts {
         // `|` rather than `||`: both loads are issued at once, which matters when they miss the cache.
         !(self.up.contains(up_diagonal(row, column))
             | self.down.contains(down_diagonal(self.n, row, column)))
+    }
+
+    /// Asks for the cache lines of the square's two diagonal bits, without waiting for them.
+    #[inline]
+    pub(super) fn prefetch(&self, row: usize, column: u32) {
+        prefetch(&self.up.words, up_diagonal(row, column) / 64);
+        prefetch(&self.down.words, down_diagonal(self.n, row, column) / 64);
     }
 
     /// Adds a queen to one diagonal of one family.

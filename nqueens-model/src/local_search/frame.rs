@@ -5,7 +5,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use csp_core::Rng;
-use rand::Rng as _;
+
+use super::lookahead::Words;
 
 use super::{Limits, LocalError, LocalMethod, LocalOutcome, RunReport};
 
@@ -26,14 +27,14 @@ pub(super) mod streams {
 /// words. Every solver draws through this one function, on `u32` and `u64` arithmetic only, so a seed
 /// gives the same numbers on every platform and for every version of `rand`'s range samplers.
 #[inline]
-pub(super) fn below(rng: &mut Rng, bound: u32) -> u32 {
+pub(super) fn below<W: Words>(rng: &mut W, bound: u32) -> u32 {
     debug_assert!(bound > 0, "a draw needs a non-empty range");
-    let mut product = u64::from(rng.next_u32()) * u64::from(bound);
+    let mut product = u64::from(rng.next_word()) * u64::from(bound);
     if (product as u32) < bound {
         // Reject the few low words that would make some results more likely than others.
         let threshold = bound.wrapping_neg() % bound;
         while (product as u32) < threshold {
-            product = u64::from(rng.next_u32()) * u64::from(bound);
+            product = u64::from(rng.next_word()) * u64::from(bound);
         }
     }
     (product >> 32) as u32

@@ -40,6 +40,7 @@ mod diagonals;
 mod error;
 mod frame;
 mod las_vegas;
+mod lookahead;
 mod method;
 mod outcome;
 mod qs1;

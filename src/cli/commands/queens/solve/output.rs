@@ -29,10 +29,22 @@ pub fn write_placement_file(
     columns: impl IntoIterator<Item = u32>,
     format: Format,
 ) -> Result<(), CliError> {
+    write_uncommitted(path, columns, format)?.commit()
+}
+
+/// Writes the placement as [`write_placement_file`] does but leaves the file uncommitted: the path
+/// still holds what it held before until [`AtomicFile::commit`], and dropping the file instead removes
+/// what was written. A caller can so write while it verifies the placement, and publish the file only
+/// once the placement is verified.
+pub fn write_uncommitted(
+    path: &Path,
+    columns: impl IntoIterator<Item = u32>,
+    format: Format,
+) -> Result<AtomicFile, CliError> {
     let mut file = AtomicFile::create(path)?;
     write_placement(&mut file, columns, format)
         .map_err(|error| CliError::Usage(format!("cannot write {}: {error}", path.display())))?;
-    file.commit()
+    Ok(file)
 }
 
 /// `--verify`: reads the written file back and checks it, rows counted: a file that reads back
