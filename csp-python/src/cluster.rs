@@ -20,35 +20,13 @@ use csp_flatzinc::Compiled;
 use csp_flatzinc::output::OutputKind;
 use csp_search::split::split_tree;
 use csp_search::{Decision, Outcome, Search, SharedBound, Solutions, StopFlag};
-use nqueens_count::{CountKind, CountOptions, Shard, ShardResult, merge};
+use nqueens_count::{CountOptions, Shard, ShardResult, merge};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use crate::interrupt::interruptible;
-
-/// `kind` as the counter names it.
-fn count_kind(kind: &str) -> PyResult<CountKind> {
-    match kind {
-        "solutions" => Ok(CountKind::Solutions),
-        "nodes" => Ok(CountKind::Nodes),
-        "torus" => Ok(CountKind::Torus),
-        other => Err(PyValueError::new_err(format!(
-            "unknown kind `{other}`: solutions, nodes or torus"
-        ))),
-    }
-}
-
-/// A time limit in seconds, checked: a clear exception for a negative, zero or infinite one.
-fn duration(time_limit: Option<f64>) -> PyResult<Option<Duration>> {
-    time_limit
-        .map(|t| {
-            (t > 0.0 && t.is_finite())
-                .then(|| Duration::from_secs_f64(t))
-                .ok_or_else(|| PyValueError::new_err("time_limit must be a positive number"))
-        })
-        .transpose()
-}
+use crate::queens::count_kind;
 
 /// How many subproblems the count of `kind` on the n × n board is split into: the most shards
 /// that each get one. Refuses a board the counter cannot take.
@@ -78,7 +56,7 @@ fn queens_count_shard<'py>(
     let shard = Shard::new(index, of).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let threads = std::num::NonZeroUsize::new(threads)
         .ok_or_else(|| PyValueError::new_err("threads must be at least 1"))?;
-    let limit = duration(time_limit)?;
+    let limit = crate::interrupt::time_limit(time_limit)?;
     let cancel = AtomicBool::new(false);
     let report = interruptible(
         py,
@@ -389,7 +367,7 @@ impl FlatZincModel {
                 "a bound needs an objective; this model has none",
             ));
         }
-        let limit = duration(time_limit)?;
+        let limit = crate::interrupt::time_limit(time_limit)?;
         let stop = StopFlag::new();
         let mut config = compiled.search_config(free_search);
         config.limits.time = limit;

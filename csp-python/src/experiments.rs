@@ -102,17 +102,6 @@ fn board(n: usize, encoding: &str) -> PyResult<csp_core::Model> {
     nqueens_model::model(n, encoding).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-/// A positive, finite number of seconds, or a `ValueError`.
-fn seconds(time_limit: Option<f64>) -> PyResult<Option<Duration>> {
-    time_limit
-        .map(|t| {
-            (t > 0.0 && t.is_finite())
-                .then(|| Duration::from_secs_f64(t))
-                .ok_or_else(|| PyValueError::new_err("time_limit must be a positive number"))
-        })
-        .transpose()
-}
-
 /// Puts the resolved strategy of `config` into `dict`, by the command line's names.
 fn describe(dict: &Bound<'_, PyDict>, config: &SearchConfig) -> PyResult<()> {
     dict.set_item("order", name_of(config.variable_order))?;
@@ -181,7 +170,7 @@ fn queens_estimate<'py>(
     };
     let mut config = strategy.config(n)?;
     let model = board(n, encoding)?;
-    let time = seconds(time_limit)?;
+    let time = crate::interrupt::time_limit(time_limit)?;
     config.solution_limit = Some(solutions);
     config.limits = Limits {
         nodes: node_limit,

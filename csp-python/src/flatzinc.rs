@@ -1,7 +1,7 @@
 //! FlatZinc from Python: a `.fzn` file (or its text) solved as `fzn-csp` solves it, the output as
 //! the FlatZinc specification prints it.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use csp_flatzinc::run::{Learns, RunOptions, Status};
 use csp_search::StopFlag;
@@ -34,13 +34,7 @@ fn solve_flatzinc<'py>(
         (None, Some(text)) => text,
         _ => return Err(PyValueError::new_err("give a path or text=, not both")),
     };
-    let time_limit = time_limit
-        .map(|t| {
-            (t > 0.0 && t.is_finite())
-                .then(|| Duration::from_secs_f64(t))
-                .ok_or_else(|| PyValueError::new_err("time_limit must be a positive number"))
-        })
-        .transpose()?;
+    let time_limit = crate::interrupt::time_limit(time_limit)?;
     let learning = learning
         .map(|l| l.parse::<Learns>().map_err(PyValueError::new_err))
         .transpose()?;

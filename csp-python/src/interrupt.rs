@@ -8,6 +8,18 @@ use std::time::Duration;
 
 use pyo3::prelude::*;
 
+/// A long call's `time_limit` argument, checked: seconds as a positive, finite float, or a clear
+/// `ValueError` naming the value given.
+pub(crate) fn time_limit(seconds: Option<f64>) -> PyResult<Option<Duration>> {
+    match seconds {
+        Some(t) if !(t > 0.0 && t.is_finite()) => Err(pyo3::exceptions::PyValueError::new_err(
+            format!("time_limit must be a positive number of seconds, not {t}"),
+        )),
+        Some(t) => Ok(Some(Duration::from_secs_f64(t))),
+        None => Ok(None),
+    }
+}
+
 /// How often the calling thread looks at Python's signals while the work runs.
 const SIGNAL_POLL: Duration = Duration::from_millis(20);
 

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use csp_core::Literal;
 use csp_flatzinc::assume::Assumed;
@@ -583,15 +583,7 @@ impl Model {
         minimal: bool,
     ) -> PyResult<Option<Bound<'py, PyList>>> {
         let started = Instant::now();
-        let deadline = match time_limit {
-            Some(t) if !(t > 0.0 && t.is_finite()) => {
-                return Err(PyValueError::new_err(format!(
-                    "time_limit must be a positive number of seconds, not {t}"
-                )));
-            }
-            Some(t) => Some(started + Duration::from_secs_f64(t)),
-            None => None,
-        };
+        let deadline = crate::interrupt::time_limit(time_limit)?.map(|t| started + t);
         let items: Vec<Bound<'py, PyAny>> = assumption_items(assumptions)?;
         let nodes: Vec<Arc<Node>> = items.iter().map(node_of).collect::<PyResult<_>>()?;
         let all: Vec<usize> = (0..nodes.len()).collect();
@@ -746,15 +738,7 @@ fn run_options(
     free_search: bool,
     started: Instant,
 ) -> PyResult<RunOptions> {
-    let time_limit = match time_limit {
-        Some(t) if !(t > 0.0 && t.is_finite()) => {
-            return Err(PyValueError::new_err(format!(
-                "time_limit must be a positive number of seconds, not {t}"
-            )));
-        }
-        Some(t) => Some(Duration::from_secs_f64(t)),
-        None => None,
-    };
+    let time_limit = crate::interrupt::time_limit(time_limit)?;
     if threads == 0 {
         return Err(PyValueError::new_err("threads must be at least 1"));
     }

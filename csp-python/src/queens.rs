@@ -3,7 +3,7 @@
 
 use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use nqueens_count::{CountKind, CountOptions, Shard};
 use nqueens_model::construct::{self, ExplicitColumns};
@@ -32,13 +32,7 @@ fn queens_solve<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let started = Instant::now();
     let cancel = AtomicBool::new(false);
-    let time_limit = time_limit
-        .map(|t| {
-            (t > 0.0 && t.is_finite())
-                .then(|| Duration::from_secs_f64(t))
-                .ok_or_else(|| PyValueError::new_err("time_limit must be a positive number"))
-        })
-        .transpose()?;
+    let time_limit = crate::interrupt::time_limit(time_limit)?;
     let placement: Option<Vec<u32>> = match method {
         "auto" | "explicit" => {
             if n == 2 || n == 3 {
@@ -160,16 +154,7 @@ fn queens_count<'py>(
     shard: Option<(usize, usize)>,
     checkpoint: Option<std::path::PathBuf>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let kind = match kind {
-        "solutions" => CountKind::Solutions,
-        "nodes" => CountKind::Nodes,
-        "torus" => CountKind::Torus,
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "unknown kind `{other}`: solutions, nodes or torus"
-            )));
-        }
-    };
+    let kind = count_kind(kind)?;
     let threads = threads
         .map(|t| {
             NonZeroUsize::new(t).ok_or_else(|| PyValueError::new_err("threads must be at least 1"))
@@ -207,6 +192,18 @@ fn queens_count<'py>(
     dict.set_item("seconds", report.elapsed.as_secs_f64())?;
     dict.set_item("threads", report.threads)?;
     Ok(dict)
+}
+
+/// `kind` as the counter names it.
+pub(crate) fn count_kind(kind: &str) -> PyResult<CountKind> {
+    match kind {
+        "solutions" => Ok(CountKind::Solutions),
+        "nodes" => Ok(CountKind::Nodes),
+        "torus" => Ok(CountKind::Torus),
+        other => Err(PyValueError::new_err(format!(
+            "unknown kind `{other}`: solutions, nodes or torus"
+        ))),
+    }
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

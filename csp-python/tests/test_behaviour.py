@@ -2,12 +2,11 @@
 at once, time limits hold, a callback's exception surfaces, bad input raises a clear exception,
 and nothing is printed."""
 
-import os
-import signal
 import threading
 import time
 
 import pytest
+from support import ctrl_c_after
 
 import rcsp
 
@@ -48,14 +47,7 @@ def test_the_gil_is_released_during_a_solve():
 
 
 def test_ctrl_c_stops_a_solve_within_a_fifth_of_a_second():
-    sent = {}
-
-    def interrupt():
-        time.sleep(0.5)
-        sent["at"] = time.monotonic()
-        os.kill(os.getpid(), signal.SIGINT)
-
-    threading.Thread(target=interrupt).start()
+    sent = ctrl_c_after(0.5)
     with pytest.raises(KeyboardInterrupt):
         hard_model().solve(time_limit=30)
     latency = time.monotonic() - sent["at"]
@@ -63,14 +55,7 @@ def test_ctrl_c_stops_a_solve_within_a_fifth_of_a_second():
 
 
 def test_ctrl_c_stops_a_queens_count():
-    sent = {}
-
-    def interrupt():
-        time.sleep(0.3)
-        sent["at"] = time.monotonic()
-        os.kill(os.getpid(), signal.SIGINT)
-
-    threading.Thread(target=interrupt).start()
+    sent = ctrl_c_after(0.3)
     with pytest.raises(KeyboardInterrupt):
         rcsp.queens_count(20)
     # A count stops at its next finished subproblem: for N = 20 within a few seconds.
@@ -202,16 +187,9 @@ def test_solutions_come_one_at_a_time_and_a_loop_that_breaks_stops_the_search():
 
 
 def test_ctrl_c_stops_a_wait_for_the_next_solution():
-    sent = {}
-
-    def interrupt():
-        time.sleep(0.5)
-        sent["at"] = time.monotonic()
-        os.kill(os.getpid(), signal.SIGINT)
-
     m = hard_model()
     it = m.iter_solutions(time_limit=30)
-    threading.Thread(target=interrupt).start()
+    sent = ctrl_c_after(0.5)
     with pytest.raises(KeyboardInterrupt):
         for _ in it:
             pass

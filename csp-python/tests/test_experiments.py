@@ -1,13 +1,11 @@
 """The N-queens experiments from Python: traces against the committed snapshots, the comparison
 and the estimates against trees counted here, and the records' consistency with each other."""
 
-import os
-import signal
-import threading
 import time
 from pathlib import Path
 
 import pytest
+from support import ctrl_c_after, is_solution
 
 import rcsp
 
@@ -23,17 +21,6 @@ SNAPSHOT_CONFIGS = {
     "min_fc": dict(order="min"),
     "min_random_ties_seed7": dict(order="min", ties="random", seed=7),
 }
-
-
-def is_solution(placement, n):
-    """n queens, one per row, no two on a column or a diagonal."""
-    return (
-        len(placement) == n
-        and all(0 <= c < n for c in placement)
-        and len(set(placement)) == n
-        and len({r + c for r, c in enumerate(placement)}) == n
-        and len({r - c for r, c in enumerate(placement)}) == n
-    )
 
 
 def lex_tree_size(n):
@@ -283,28 +270,14 @@ def test_search_options_lists_the_names_the_keywords_take():
 
 
 def test_ctrl_c_stops_a_comparison_within_a_fifth_of_a_second():
-    sent = {}
-
-    def interrupt():
-        time.sleep(0.3)
-        sent["at"] = time.monotonic()
-        os.kill(os.getpid(), signal.SIGINT)
-
-    threading.Thread(target=interrupt).start()
+    sent = ctrl_c_after(0.3)
     with pytest.raises(KeyboardInterrupt):
         rcsp.queens_compare(list(range(14, 30)), budget=10**12)
     assert time.monotonic() - sent["at"] < 0.2
 
 
 def test_ctrl_c_stops_probes_within_a_fifth_of_a_second():
-    sent = {}
-
-    def interrupt():
-        time.sleep(0.3)
-        sent["at"] = time.monotonic()
-        os.kill(os.getpid(), signal.SIGINT)
-
-    threading.Thread(target=interrupt).start()
+    sent = ctrl_c_after(0.3)
     with pytest.raises(KeyboardInterrupt):
         rcsp.queens_estimate(200, probes=10**12)
     assert time.monotonic() - sent["at"] < 0.2

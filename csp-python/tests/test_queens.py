@@ -2,23 +2,13 @@
 answer checked by a verifier written here."""
 
 import pytest
+from support import is_solution
 
 import rcsp
 
 # OEIS A000170 (all solutions) and A002562 (essentially distinct), n = 1..14.
 A000170 = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596]
 A002562 = [1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752]
-
-
-def is_solution(placement, n):
-    """n queens, one per row, no two on a column or a diagonal."""
-    return (
-        len(placement) == n
-        and all(0 <= c < n for c in placement)
-        and len(set(placement)) == n
-        and len({r + c for r, c in enumerate(placement)}) == n
-        and len({r - c for r, c in enumerate(placement)}) == n
-    )
 
 
 @pytest.mark.parametrize("n", range(1, 15))
