@@ -135,22 +135,42 @@ impl Model {
         if let Some(compiled) = &self.compiled {
             return Ok(Arc::clone(compiled));
         }
-        let fzn = &self.fzn;
-        let objective = self.objective.as_ref().map(|&(min, elem, _)| (min, elem));
-        let compiled = py
-            .detach(|| {
-                let names = names(fzn.vars.len());
-                compile_parsed(&flatzinc(fzn, &names, objective))
-            })
-            .map_err(|e| PyValueError::new_err(format!("the model cannot be built: {e}")))?;
+        let (compiled, ()) = self.compiled_around(py, true, |_| Ok(()))?;
         let compiled = Arc::new(compiled);
         self.compiled = Some(Arc::clone(&compiled));
         Ok(compiled)
     }
 
-    /// The model compiled with `extra` constraints (assumptions) for one run only, and without
-    /// its objective unless `objective`: lowered, compiled, then taken out again, so that the
-    /// model and its compiled cache are left exactly as they were.
+    /// The model compiled with what `lower` adds for this one compilation (assumptions), with
+    /// its objective if `objective`; then what `lower` added is taken out again, so that the model
+    /// and its compiled cache are left as they were. Returns what `lower` returned too.
+    fn compiled_around<T>(
+        &mut self,
+        py: Python<'_>,
+        objective: bool,
+        lower: impl FnOnce(&mut Self) -> PyResult<T>,
+    ) -> PyResult<(Compiled, T)> {
+        let cached = self.compiled.take();
+        let before = self.fzn.mark();
+        let compiled = lower(self).and_then(|lowered| {
+            let fzn = &self.fzn;
+            let goal = self
+                .objective
+                .as_ref()
+                .filter(|_| objective)
+                .map(|&(min, elem, _)| (min, elem));
+            py.detach(|| compile_parsed(&flatzinc(fzn, &names(fzn.vars.len()), goal)))
+                .map(|compiled| (compiled, lowered))
+                .map_err(|e| PyValueError::new_err(format!("the model cannot be built: {e}")))
+        });
+        self.fzn.rollback(before);
+        self.compiled = cached;
+        compiled
+    }
+
+    /// The model compiled with `extra` constraints for one run only, and without its objective
+    /// unless `objective` ([`Model::compiled_around`]); the cached compilation when there is
+    /// nothing to add.
     fn compiled_with(
         &mut self,
         py: Python<'_>,
@@ -160,29 +180,12 @@ impl Model {
         if extra.is_empty() && (objective || self.objective.is_none()) {
             return self.compiled(py);
         }
-        let cached = self.compiled.take();
-        let before = self.fzn.mark();
-        let mut lowered = Ok(());
-        for node in extra {
-            lowered = self.lowerer().constrain(node);
-            if lowered.is_err() {
-                break;
-            }
-        }
-        let compiled = lowered.and_then(|()| {
-            let fzn = &self.fzn;
-            let goal = self
-                .objective
-                .as_ref()
-                .filter(|_| objective)
-                .map(|&(min, elem, _)| (min, elem));
-            py.detach(|| compile_parsed(&flatzinc(fzn, &names(fzn.vars.len()), goal)))
-                .map(Arc::new)
-                .map_err(|e| PyValueError::new_err(format!("the model cannot be built: {e}")))
-        });
-        self.fzn.rollback(before);
-        self.compiled = cached;
-        compiled
+        let (compiled, ()) = self.compiled_around(py, objective, |model| {
+            extra
+                .iter()
+                .try_for_each(|node| model.lowerer().constrain(node))
+        })?;
+        Ok(Arc::new(compiled))
     }
 
     /// One learning search of the model, without its objective, under the assumptions
@@ -195,42 +198,41 @@ impl Model {
         chosen: &[usize],
         deadline: Option<Instant>,
     ) -> PyResult<Assumed> {
-        let cached = self.compiled.take();
-        let before = self.fzn.mark();
-        let user = self.fzn.user.clone();
-        // Each assumption as a Boolean of the model, output so that the compiled model names it.
-        let lowered: PyResult<Vec<Elem>> = chosen
-            .iter()
-            .map(|&k| {
-                let elem = self.lowerer().boolean(&nodes[k])?;
-                if let Elem::Var(v) = elem {
-                    self.fzn.user[v as usize] = true;
-                }
-                Ok(elem)
-            })
-            .collect();
-        let compiled = lowered.and_then(|elems| {
-            let fzn = &self.fzn;
-            let names = names(fzn.vars.len());
-            let compiled = py
-                .detach(|| compile_parsed(&flatzinc(fzn, &names, None)))
-                .map_err(|e| PyValueError::new_err(format!("the model cannot be built: {e}")))?;
-            let by_index = output_elems(&compiled, fzn.vars.len());
-            let engine = elems
+        // Each assumption as a Boolean of the model, output so that the compiled model names it;
+        // the model's own variables marked for it are unmarked again afterwards.
+        let mut marked = Vec::new();
+        let compiled = self.compiled_around(py, false, |model| {
+            chosen
                 .iter()
-                .map(|elem| match *elem {
-                    Elem::Const(c) => Ok(csp_flatzinc::Elem::Const(c)),
-                    Elem::Var(v) => by_index[v as usize].ok_or_else(|| {
-                        PyRuntimeError::new_err("internal error: an assumption was lost")
-                    }),
+                .map(|&k| {
+                    let elem = model.lowerer().boolean(&nodes[k])?;
+                    if let Elem::Var(v) = elem
+                        && !model.fzn.user[v as usize]
+                    {
+                        model.fzn.user[v as usize] = true;
+                        marked.push(v as usize);
+                    }
+                    Ok(elem)
                 })
-                .collect::<PyResult<Vec<_>>>()?;
-            Ok((compiled, engine))
+                .collect::<PyResult<Vec<Elem>>>()
+                .map(|elems| (elems, model.fzn.vars.len()))
         });
-        self.fzn.rollback(before);
-        self.fzn.user = user;
-        self.compiled = cached;
-        let (compiled, engine) = compiled?;
+        for &v in &marked {
+            if let Some(user) = self.fzn.user.get_mut(v) {
+                *user = false;
+            }
+        }
+        let (compiled, (elems, vars)) = compiled?;
+        let by_index = output_elems(&compiled, vars);
+        let engine = elems
+            .iter()
+            .map(|elem| match *elem {
+                Elem::Const(c) => Ok(csp_flatzinc::Elem::Const(c)),
+                Elem::Var(v) => by_index[v as usize].ok_or_else(|| {
+                    PyRuntimeError::new_err("internal error: an assumption was lost")
+                }),
+            })
+            .collect::<PyResult<Vec<_>>>()?;
         // An assumption the lowering found false is a core by itself; one found true is no
         // part of any core.
         if let Some(k) = engine
