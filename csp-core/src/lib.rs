@@ -35,6 +35,7 @@ mod model;
 mod post;
 mod revision;
 mod rng;
+mod row_sizes;
 mod state;
 mod store;
 

@@ -13,6 +13,7 @@
 
 use smallvec::SmallVec;
 
+use crate::row_sizes::RowSizes;
 use crate::{ConstraintId, VarId};
 
 /// The most line families a store keeps (N-queens has three).
@@ -77,37 +78,51 @@ pub(crate) struct Family {
     pub(crate) start: i64,
 }
 
-/// A row of bits, read 64 at a time from any offset.
+/// A row of bits, read 64 at a time from any offset, with `pad` clear words before and after
+/// it, so that a sweep of 64-row blocks can read its windows ([`Bits::stream`]) without testing
+/// where each lies.
 #[derive(Debug, Clone)]
-pub(crate) struct Bits(Vec<u64>);
+pub(crate) struct Bits {
+    words: Vec<u64>,
+    pad: usize,
+}
 
 impl Bits {
-    /// `len` clear bits.
-    fn new(len: usize) -> Self {
-        Bits(vec![0; len.div_ceil(64)])
+    /// `len` clear bits, with `pad` words of padding each side.
+    fn new(len: usize, pad: usize) -> Self {
+        Bits {
+            words: vec![0; len.div_ceil(64) + 2 * pad],
+            pad,
+        }
     }
 
     fn clear(&mut self) {
-        self.0.fill(0);
+        self.words.fill(0);
+    }
+
+    /// The words of the row itself.
+    #[cfg(test)]
+    fn row_words(&self) -> &[u64] {
+        &self.words[self.pad..self.words.len() - self.pad]
     }
 
     /// Bit `bit`, which must lie in the row.
     #[inline(always)]
     fn get(&self, bit: i64) -> bool {
-        self.0[bit as usize / 64] >> (bit % 64) & 1 == 1
+        self.words[bit as usize / 64 + self.pad] >> (bit % 64) & 1 == 1
     }
 
     /// Flips bit `bit`, which must lie in the row.
     #[inline(always)]
     fn toggle(&mut self, bit: i64) {
-        self.0[bit as usize / 64] ^= 1 << (bit % 64);
+        self.words[bit as usize / 64 + self.pad] ^= 1 << (bit % 64);
     }
 
     /// Bits `start..start + 64` as bits 0 to 63 of a word; bits outside the row read as clear.
     #[inline(always)]
     pub(crate) fn window(&self, start: i64) -> u64 {
-        let words = self.0.as_slice();
-        let word = start.div_euclid(64);
+        let words = self.words.as_slice();
+        let word = start.div_euclid(64) + self.pad as i64;
         let shift = start.rem_euclid(64) as u32;
         // A negative word wraps to a huge one: one comparison keeps both ends.
         let get = |w: i64| words.get(w as usize).copied().unwrap_or(0);
@@ -115,6 +130,48 @@ impl Bits {
         // leaves none of them rather than overflowing.
         get(word) >> shift | (get(word + 1) << 1) << (63 - shift)
     }
+
+    /// The windows `start + 64 · block` for `block` in `0..blocks` (see [`Bits::window`]), with the
+    /// word and the shift found once rather than for each block. `start` must lie between
+    /// `−64 · (pad − 2)` and the row's end, and `blocks` be at most `pad − 2`: then every word the
+    /// windows read lies in the row or its padding.
+    #[inline(always)]
+    pub(crate) fn stream(&self, start: i64, blocks: usize) -> Stream<'_> {
+        let word = (start.div_euclid(64) + self.pad as i64) as usize;
+        Stream {
+            words: self
+                .words
+                .get(word..word + blocks + 1)
+                .expect("the padding covers every window of a sweep"),
+            shift: start.rem_euclid(64) as u32,
+        }
+    }
+}
+
+/// A [`Bits`] read at `start + 64 · block` ([`Bits::stream`]): a sweep over blocks of 64 rows
+/// reads each of its windows so.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Stream<'a> {
+    /// The words from the one holding `start`, one more than there are blocks.
+    words: &'a [u64],
+    shift: u32,
+}
+
+impl Stream<'_> {
+    /// The window of block `block`: bits `start + 64 · block ..` as bits 0 to 63.
+    #[inline(always)]
+    pub(crate) fn at(&self, block: usize) -> u64 {
+        // The two words as one of 128 bits, shifted: a single double-width shift instruction.
+        let pair = u128::from(self.words[block + 1]) << 64 | u128::from(self.words[block]);
+        // The shift is below 64 (masked so that the compiler knows): the low word's shift alone.
+        (pair >> (self.shift & 63)) as u64
+    }
+}
+
+/// The padding of a [`Bits`] that a sweep over `rows` rows streams ([`Bits::stream`]): the sweep's
+/// windows start as far as a row count before a line family's first bit.
+fn sweep_padding(rows: usize) -> usize {
+    rows.div_ceil(64) + 2
 }
 
 /// N-queens' lines again, laid out so that the squares a placement takes from 64 consecutive
@@ -135,11 +192,13 @@ pub(crate) struct QueensMirrors {
 impl QueensMirrors {
     fn new(rows: usize, columns: usize) -> Self {
         let diagonals = rows + columns;
+        let pad = sweep_padding(rows);
+        let half = || Bits::new(diagonals / 2 + 1, pad);
         QueensMirrors {
-            column_back: Bits::new(columns),
-            down_back: Bits::new(diagonals),
-            up_halves: [Bits::new(diagonals / 2 + 1), Bits::new(diagonals / 2 + 1)],
-            down_back_halves: [Bits::new(diagonals / 2 + 1), Bits::new(diagonals / 2 + 1)],
+            column_back: Bits::new(columns, pad),
+            down_back: Bits::new(diagonals, pad),
+            up_halves: [half(), half()],
+            down_back_halves: [half(), half()],
         }
     }
 
@@ -180,6 +239,9 @@ pub(crate) struct OccupiedLines {
     pub(crate) occupied: Bits,
     /// For N-queens' slopes (0, 1, −1), the same lines laid out for reading along the rows.
     pub(crate) mirrors: Option<Box<QueensMirrors>>,
+    /// Each row's size (its free squares), which the store's headers do not keep for kept rows:
+    /// meaningful for the unassigned rows, and for an assigned one the size it had when assigned.
+    pub(crate) sizes: RowSizes,
 }
 
 impl OccupiedLines {
@@ -205,9 +267,10 @@ impl OccupiedLines {
             rows: rule.rows,
             columns: rule.columns as i32,
             families,
-            occupied: Bits::new(len as usize),
+            occupied: Bits::new(len as usize, sweep_padding(rule.rows)),
             mirrors: (rule.slopes == [0, 1, -1])
                 .then(|| Box::new(QueensMirrors::new(rule.rows, rule.columns))),
+            sizes: RowSizes::new(rule.rows, rule.columns),
         }
     }
 
@@ -217,6 +280,7 @@ impl OccupiedLines {
         if let Some(mirrors) = &mut self.mirrors {
             mirrors.clear();
         }
+        self.sizes.clear();
         self.wiped = false;
     }
 
@@ -333,10 +397,16 @@ impl OccupiedLines {
     /// whose [`row_starts`](Self::row_starts) are `starts`, some of them off the board.
     #[inline(always)]
     fn occupied_squares(&self, starts: &[i64; MAX_LINE_FAMILIES], from: i64) -> u64 {
-        // A row's squares lie on ascending lines of every family.
-        starts
+        // A row's squares lie on ascending lines of every family. The first family's window
+        // alone settles a word whose squares it occupies all: middle-out values meet a wide band
+        // of occupied columns around the middle, and cross it a window a word.
+        let first = self.window(starts[0] + from);
+        if first == !0 {
+            return first;
+        }
+        starts[1..]
             .iter()
-            .fold(0, |squares, &start| squares | self.window(start + from))
+            .fold(first, |squares, &start| squares | self.window(start + from))
     }
 
     /// The smallest free square of `row` in `from..=to`, a word of squares at a time.
@@ -396,7 +466,10 @@ mod tests {
     fn every_square_finds_its_own_lines() {
         for n in 1..=9 {
             let mut counts = OccupiedLines::new(&queens(n), ConstraintId(0));
-            assert_eq!(counts.occupied.0.len(), (n + 2 * (2 * n - 1)).div_ceil(64));
+            assert_eq!(
+                counts.occupied.row_words().len(),
+                (n + 2 * (2 * n - 1)).div_ceil(64)
+            );
             for row in 0..n {
                 for value in 0..n as i32 {
                     assert!(counts.is_free(row, value));
@@ -412,7 +485,7 @@ mod tests {
                     counts.set(row, value, false);
                 }
             }
-            assert!(counts.occupied.0.iter().all(|&word| word == 0));
+            assert!(counts.occupied.words.iter().all(|&word| word == 0));
         }
     }
 

@@ -313,6 +313,9 @@ impl Store {
     /// How many values the variable has left.
     #[inline(always)]
     pub fn size(&self, var: VarId) -> u64 {
+        if self.lines.is_some() {
+            return self.kept_size(var.index());
+        }
         self.headers[var.index()].size
     }
 
@@ -322,7 +325,14 @@ impl Store {
     #[inline(always)]
     pub fn sizes(&self) -> impl Fn(VarId) -> u64 + Copy + '_ {
         let headers = &self.headers[..];
-        move |var| headers[var.index()].size
+        let kept = self.lines.is_some();
+        move |var| {
+            if kept {
+                self.kept_size(var.index())
+            } else {
+                headers[var.index()].size
+            }
+        }
     }
 
     /// The variable's value, if a search decision assigned it.
@@ -344,11 +354,14 @@ impl Store {
     /// Whether the variable has exactly one value left (assigned or fixed by propagation).
     #[inline]
     pub fn is_fixed(&self, var: VarId) -> bool {
-        self.headers[var.index()].size == 1
+        self.size(var) == 1
     }
 
     /// Whether every variable has exactly one value left.
     pub fn all_fixed(&self) -> bool {
+        if self.lines.is_some() {
+            return (0..self.num_vars()).all(|index| self.kept_size(index) == 1);
+        }
         self.headers.iter().all(|header| header.size == 1)
     }
 
@@ -381,9 +394,10 @@ impl Store {
     /// Copies every fixed variable's value into [`Store::values`], so that a solution reached by
     /// propagation (every variable fixed, not all assigned) reads like one reached by assignments.
     pub fn record_fixed_values(&mut self) {
-        for (value, header) in self.values.iter_mut().zip(&self.headers) {
-            if header.size == 1 {
-                *value = header.lo;
+        for index in 0..self.headers.len() {
+            if self.size(VarId::from_index(index)) == 1 {
+                // A kept row fixed but unassigned has its one free square as its bound.
+                self.values[index] = self.lb(VarId::from_index(index));
             }
         }
     }
@@ -623,9 +637,8 @@ impl Store {
     /// present now. Search compares it with its trail budget to decide, before it starts, whether it
     /// may have to forget part of the trail (and so keep the root state).
     pub fn removal_trail_bound(&self) -> u64 {
-        self.headers
-            .iter()
-            .map(|header| header.size)
+        (0..self.headers.len())
+            .map(|index| self.size(VarId::from_index(index)))
             .fold(0u64, u64::saturating_add)
             .saturating_mul(std::mem::size_of::<Removal>() as u64)
     }

@@ -4,13 +4,14 @@
 //! again from the lines and puts them back. Nothing is trailed but the assignment itself, and an
 //! unassigned row's bounds are found from the lines when they are asked for.
 
-use std::ops::{IndexMut, RangeInclusive};
+use std::ops::RangeInclusive;
 
 use fixedbitset::FixedBitSet;
 
 use super::Store;
 use crate::domain::Header;
-use crate::lines::{MAX_LINE_FAMILIES, OccupiedLines, QueensMirrors};
+use crate::lines::{MAX_LINE_FAMILIES, OccupiedLines, QueensMirrors, Stream};
+use crate::row_sizes::RowSizes;
 use crate::{DomainView, Model, Objective, VarId};
 
 impl Store {
@@ -80,7 +81,11 @@ impl Store {
         if self.assigned.contains(index) {
             return None;
         }
-        Some(DomainView::on_lines(self.headers[index], lines, row))
+        let header = Header {
+            size: lines.sizes.get(row),
+            ..self.headers[index]
+        };
+        Some(DomainView::on_lines(header, lines, row))
     }
 
     /// [`Store::lb`] (`LOW`) or [`Store::ub`] of a row of kept lines, or of any other variable:
@@ -115,7 +120,6 @@ impl Store {
     fn move_on_lines<const PLACE: bool>(&mut self, row: usize, value: i32) {
         let Store {
             lines,
-            headers,
             assigned,
             free,
             num_assigned,
@@ -125,18 +129,80 @@ impl Store {
         if PLACE {
             lines.set(row, value, true);
         }
+        // The sizes move while the lines are read: out of the lines for the sweep.
+        let mut sizes = std::mem::take(&mut lines.sizes);
         let unassigned = &free[..free.len() - *num_assigned];
         // Deep in the search, where it backtracks, a few rows are left among many blocks of 64:
         // they are visited from the store's list of unassigned variables instead.
         let wiped = if unassigned.len() * LISTED_ROWS_PER_ROW <= lines.rows {
-            sweep_listed::<PLACE>(lines, headers, unassigned, row, value)
+            sweep_listed::<PLACE>(lines, &mut sizes, unassigned, row, value)
         } else {
-            sweep::<PLACE>(lines, headers, assigned, row, value)
+            sweep::<PLACE>(lines, &mut sizes, assigned, row, value)
         };
         if !PLACE {
+            // The row is unassigned next, with the size it had when placed.
+            sizes.readmit(row);
             lines.set(row, value, false);
         }
+        lines.sizes = sizes;
         lines.wiped = wiped;
+    }
+
+    /// The unassigned variables with the fewest values, for the fewest-choices rule (Stone &
+    /// Stone's MIN): pushes them onto `tied` in index order (after clearing it) and answers their
+    /// size, or `u64::MAX` when every variable is assigned. `None`, and `tied` untouched, unless
+    /// the store keeps lines (see [`Store::keep_lines`]) whose rows are all its variables.
+    ///
+    /// It reads the rows' sliced sizes a block of 64 at a time, and only the blocks whose bound
+    /// reaches the smallest size found, where a scan of every unassigned variable's size costs a
+    /// read per row.
+    pub fn fewest_kept_rows(&self, tied: &mut Vec<VarId>) -> Option<u64> {
+        let lines = self.lines.as_deref()?;
+        if lines.first != 0 || lines.rows != self.num_vars() {
+            return None;
+        }
+        tied.clear();
+        let (assigned, rows) = (&self.assigned, lines.rows);
+        let fewest = lines.sizes.fewest(
+            // The set's bits past the last variable read as clear: only the rows count.
+            |block| !assigned_window(assigned, block * 64) & lanes_below(rows - block * 64),
+            |block, mut rows, first| {
+                if first {
+                    tied.clear();
+                }
+                while rows != 0 {
+                    tied.push(VarId::from_index(
+                        block * 64 + rows.trailing_zeros() as usize,
+                    ));
+                    rows &= rows - 1;
+                }
+            },
+        );
+        Some(fewest.map_or(u64::MAX, u64::from))
+    }
+
+    /// Where `var`, which must be unassigned, stands in [`Store::unassigned`]: the order in which a
+    /// scan of the unassigned variables meets it.
+    #[inline]
+    pub fn unassigned_position(&self, var: VarId) -> usize {
+        debug_assert!(!self.is_assigned(var));
+        self.free_position[var.index()] as usize
+    }
+
+    /// The size of variable `index` when the store keeps lines: a kept row's from the lines if it
+    /// is unassigned, any other's from its header.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn kept_size(&self, index: usize) -> u64 {
+        match self.lines.as_deref() {
+            Some(lines)
+                if let Some(row) = lines.row_of(index)
+                    && !self.assigned.contains(index) =>
+            {
+                lines.sizes.get(row)
+            }
+            _ => self.headers[index].size,
+        }
     }
 }
 
@@ -151,7 +217,7 @@ impl Store {
 /// skipped, so that backtracking near the bottom of a large board costs little.
 fn sweep<const PLACE: bool>(
     lines: &OccupiedLines,
-    headers: &mut [Header],
+    sizes: &mut RowSizes,
     assigned: &FixedBitSet,
     row: usize,
     value: i32,
@@ -159,22 +225,17 @@ fn sweep<const PLACE: bool>(
     let general =
         |block: usize, unassigned: u64| general_taken(lines, row, value, block, unassigned);
     match lines.families.len() {
-        1 => sweep_blocks::<1, PLACE>(lines, headers, assigned, general),
-        2 => sweep_blocks::<2, PLACE>(lines, headers, assigned, general),
+        1 => sweep_blocks::<1, PLACE>(lines, sizes, assigned, general),
+        2 => sweep_blocks::<2, PLACE>(lines, sizes, assigned, general),
         // N-queens' slopes (0, 1, −1): the lines have mirrors to read them by words.
         _ if let Some(mirrors) = lines.mirrors.as_deref() => {
             let queens = QueensWords::new(lines, mirrors, row, value);
-            sweep_blocks::<3, PLACE>(lines, headers, assigned, |block, unassigned| {
-                // A word costs about what six rows' bit tests do: a block with few rows left
-                // (deep in the search, where it backtracks) is done a row at a time.
-                if unassigned.count_ones() <= 6 {
-                    general(block, unassigned)
-                } else {
-                    queens.taken(block)
-                }
-            })
+            // Every block by words, however few of its rows are left: the sizes move a block at a
+            // time whatever the words cost, and counting a block's rows to choose (a software
+            // population count on the portable target) cost more than it saved.
+            sweep_blocks::<3, PLACE>(lines, sizes, assigned, |block, _| queens.taken(block))
         }
-        _ => sweep_blocks::<MAX_LINE_FAMILIES, PLACE>(lines, headers, assigned, general),
+        _ => sweep_blocks::<MAX_LINE_FAMILIES, PLACE>(lines, sizes, assigned, general),
     }
 }
 
@@ -187,7 +248,7 @@ const LISTED_ROWS_PER_ROW: usize = 32;
 /// or not), a row at a time.
 fn sweep_listed<const PLACE: bool>(
     lines: &OccupiedLines,
-    headers: &mut [Header],
+    sizes: &mut RowSizes,
     unassigned: &[VarId],
     row: usize,
     value: i32,
@@ -198,22 +259,10 @@ fn sweep_listed<const PLACE: bool>(
             continue;
         };
         let count = lines.squares_taken(row, value, other);
-        wiped |= move_size::<PLACE>(&mut headers[var.index()], count);
+        let lane = other % 64;
+        wiped |= sizes.move_squares::<PLACE>(other / 64, (count & 1) << lane, (count >> 1) << lane);
     }
     wiped
-}
-
-/// Takes (`PLACE`) or puts back `count` squares from a row's size; answers whether taking left it
-/// empty. An emptied row is left as it is: the search undoes the placement at once.
-#[inline(always)]
-fn move_size<const PLACE: bool>(header: &mut Header, count: u64) -> bool {
-    if PLACE {
-        header.size -= count;
-        header.size == 0
-    } else {
-        header.size += count;
-        false
-    }
 }
 
 /// [`sweep`] with the words of squares taken given: `taken(block, unassigned)` for rows
@@ -222,21 +271,18 @@ fn move_size<const PLACE: bool>(header: &mut Header, count: u64) -> bool {
 ///
 /// A row loses one square of each family whose bit is set, so up to `K` (at most three). The words
 /// are added column-wise, a bit per row (a carry-save adder: `ones` is the count's low bit, `twos`
-/// its high bit), and each row's size moves once rather than once per family. Only sizes
-/// move: a kept row's header keeps the bounds it had at the root, and its view finds its bounds
-/// from the lines when asked ([`Store::domain`]).
+/// its high bit), and the block's sliced sizes take the count all at once ([`RowSizes`]).
 #[inline(always)]
 fn sweep_blocks<const K: usize, const PLACE: bool>(
     lines: &OccupiedLines,
-    headers: &mut [Header],
+    sizes: &mut RowSizes,
     assigned: &FixedBitSet,
     taken: impl Fn(usize, u64) -> [u64; MAX_LINE_FAMILIES],
 ) -> bool {
     let first = lines.first;
     let mut wiped = false;
-    for block in 0..lines.rows.div_ceil(64) {
-        let block_start = block * 64;
-        let unassigned = !assigned_window(assigned, first + block_start);
+    for block in 0..sizes.blocks() {
+        let unassigned = !assigned_window(assigned, first + block * 64);
         if unassigned == 0 {
             continue;
         }
@@ -244,39 +290,15 @@ fn sweep_blocks<const K: usize, const PLACE: bool>(
         let [a, b, c] = std::array::from_fn(|k| if k < K { taken[k] } else { 0 });
         let ones = (a ^ b ^ c) & unassigned;
         let twos = ((a & b) | (c & (a ^ b))) & unassigned;
-        let start = first + block_start;
-        wiped |= match headers.get_mut(start..start + 64) {
-            // No bit is set past the last row, so 64 headers from the block's first row (whoever
-            // the variables past the rows are) can be taken whole: indexed without a check.
-            Some(block) => {
-                let block: &mut [Header; 64] = block.try_into().expect("64 headers");
-                count_taken::<PLACE, _>(ones, twos, block)
-            }
-            None => count_taken::<PLACE, _>(ones, twos, &mut headers[start..]),
-        };
+        wiped |= sizes.move_squares::<PLACE>(block, ones, twos);
     }
     wiped
 }
 
-/// Takes (`PLACE`) or puts back one square from the size of each row of `ones`, and two more
-/// from each of `twos`, the header of the row of bit `i` being `headers[i]`; answers whether a
-/// row was left empty.
+/// The first `count` bits of a word (all of them from 64 on).
 #[inline(always)]
-fn count_taken<const PLACE: bool, H: IndexMut<usize, Output = Header> + ?Sized>(
-    ones: u64,
-    twos: u64,
-    headers: &mut H,
-) -> bool {
-    let mut wiped = false;
-    // Each row once, with the count its two bits make.
-    for (mut rows, count) in [(ones & !twos, 1), (twos & !ones, 2), (ones & twos, 3)] {
-        while rows != 0 {
-            let header = &mut headers[rows.trailing_zeros() as usize & 63];
-            rows &= rows - 1;
-            wiped |= move_size::<PLACE>(header, count);
-        }
-    }
-    wiped
+fn lanes_below(count: usize) -> u64 {
+    if count >= 64 { !0 } else { (1 << count) - 1 }
 }
 
 /// Whether variables `start..start + 64` are assigned, as the bits of a word (variables past the
@@ -329,29 +351,25 @@ fn general_taken(
 /// words of the occupied lines and their [mirrors](QueensMirrors): row `j`'s column square is taken
 /// when its up- and down-diagonal are free, its up-diagonal square when that square's column and
 /// down-diagonal are, and its down-diagonal square when that square's column and up-diagonal are.
+/// Each of those six lines is a window that advances a word a block ([`Stream`]).
 struct QueensWords<'a> {
-    lines: &'a OccupiedLines,
-    mirrors: &'a QueensMirrors,
-    /// Where row 0's lines of each kind start, in the windows `taken` reads.
-    column_up: i64,
-    column_down: i64,
-    up_back: i64,
-    up_back_half: i64,
-    down_up: i64,
-    down_up_half: i64,
+    /// For the column squares: their up-diagonals and their down-diagonals (reversed).
+    column: [Stream<'a>; 2],
+    /// For the up-diagonal squares: their columns (reversed) and down-diagonals (reversed, halved).
+    up: [Stream<'a>; 2],
+    /// For the down-diagonal squares: their columns and up-diagonals (halved).
+    down: [Stream<'a>; 2],
     /// The rows of the board, and those whose up-diagonal square (`value + row − j`) and
     /// down-diagonal square (`value − row + j`) lie on it.
     rows: RangeInclusive<i64>,
     up_rows: RangeInclusive<i64>,
     down_rows: RangeInclusive<i64>,
-    /// Which half holds the up-diagonal squares' down-diagonals, and which the down-diagonal
-    /// squares' up-diagonals.
-    parities: [usize; 2],
 }
 
 impl<'a> QueensWords<'a> {
     fn new(lines: &'a OccupiedLines, mirrors: &'a QueensMirrors, row: usize, value: i32) -> Self {
         let [column, up, _] = [0, 1, 2].map(|k| lines.families[k].start);
+        let blocks = lines.rows.div_ceil(64);
         let (row, value) = (row as i64, i64::from(value));
         let (rows, columns) = (lines.rows as i64, i64::from(lines.columns));
         // Row j's up-diagonal square is `value + row − j`: its column reversed is `back + j` and
@@ -359,37 +377,37 @@ impl<'a> QueensWords<'a> {
         // its up-diagonal is `ahead + 2j`.
         let back = columns - 1 - value - row;
         let ahead = value - row;
+        // Which half holds the up-diagonal squares' down-diagonals, and which the down-diagonal
+        // squares' up-diagonals.
+        let [back_half, ahead_half] = [back, ahead].map(|start| start.rem_euclid(2) as usize);
         QueensWords {
-            lines,
-            mirrors,
-            column_up: up + value,
-            column_down: columns - 1 - value,
-            up_back: back,
-            up_back_half: back.div_euclid(2),
-            down_up: column + ahead,
-            down_up_half: ahead.div_euclid(2),
+            column: [
+                lines.occupied.stream(up + value, blocks),
+                mirrors.down_back.stream(columns - 1 - value, blocks),
+            ],
+            up: [
+                mirrors.column_back.stream(back, blocks),
+                mirrors.down_back_halves[back_half].stream(back.div_euclid(2), blocks),
+            ],
+            down: [
+                lines.occupied.stream(column + ahead, blocks),
+                mirrors.up_halves[ahead_half].stream(ahead.div_euclid(2), blocks),
+            ],
             rows: 0..=rows - 1,
             up_rows: (value + row - (columns - 1)).max(0)..=(value + row).min(rows - 1),
             down_rows: (row - value).max(0)..=(row - value + columns - 1).min(rows - 1),
-            parities: [back, ahead].map(|start| start.rem_euclid(2) as usize),
         }
     }
 
     /// The squares of rows `64 · block..` taken.
     #[inline(always)]
     fn taken(&self, block: usize) -> [u64; MAX_LINE_FAMILIES] {
-        let (lines, mirrors, j) = (self.lines, self.mirrors, block as i64 * 64);
-        let [back, ahead] = self.parities;
-        let by_column =
-            !(lines.window(self.column_up + j) | mirrors.down_back.window(self.column_down + j));
-        let by_up = !(mirrors.column_back.window(self.up_back + j)
-            | mirrors.down_back_halves[back].window(self.up_back_half + j));
-        let by_down = !(lines.window(self.down_up + j)
-            | mirrors.up_halves[ahead].window(self.down_up_half + j));
+        let j = block as i64 * 64;
+        let free = |[a, b]: &[Stream<'_>; 2]| !(a.at(block) | b.at(block));
         [
-            by_column & within(&self.rows, j),
-            by_up & within(&self.up_rows, j),
-            by_down & within(&self.down_rows, j),
+            free(&self.column) & within(&self.rows, j),
+            free(&self.up) & within(&self.up_rows, j),
+            free(&self.down) & within(&self.down_rows, j),
         ]
     }
 }
@@ -397,13 +415,16 @@ impl<'a> QueensWords<'a> {
 /// The rows of `range` among `start..start + 64`, as bits from `start`.
 #[inline(always)]
 fn within(range: &RangeInclusive<i64>, start: i64) -> u64 {
-    let from = (*range.start() - start).max(0);
-    let to = (*range.end() - start).min(63);
-    if from > to {
-        0
-    } else {
-        (u64::MAX >> (63 - to)) & (u64::MAX << from)
+    let (first, last) = (*range.start() - start, *range.end() - start);
+    // Most blocks lie wholly inside: a test that changes its answer twice a sweep.
+    if first <= 0 && last >= 63 {
+        return !0;
     }
+    // Without a branch: where a range starts or ends inside a block varies from one placement to
+    // the next, and a test for it was mispredicted. A shift by 64 or more leaves no bit.
+    let from = first.clamp(0, 64) as u32;
+    let past = (63 - last).clamp(0, 64) as u32;
+    u64::MAX.checked_shl(from).unwrap_or(0) & u64::MAX.checked_shr(past).unwrap_or(0)
 }
 
 #[cfg(test)]
@@ -496,8 +517,25 @@ mod tests {
         builder.build()
     }
 
-    /// Every domain alike in both stores, read every way search reads one.
+    /// Every domain alike in both stores, read every way search reads one; and where the kept
+    /// store finds the fewest choices itself, the same rows as a scan of the plain one's sizes.
     fn assert_same(kept: &Store, plain: &Store, context: &str) {
+        let mut tied = vec![VarId::from_index(0)];
+        if let Some(fewest) = kept.fewest_kept_rows(&mut tied) {
+            let unassigned = plain.unassigned();
+            let min = unassigned.iter().map(|&v| plain.size(v)).min();
+            assert_eq!(fewest, min.unwrap_or(u64::MAX), "{context}");
+            let mut expected: Vec<VarId> = unassigned
+                .iter()
+                .copied()
+                .filter(|&v| Some(plain.size(v)) == min)
+                .collect();
+            expected.sort_unstable();
+            assert_eq!(tied, expected, "{context}");
+            for &v in unassigned {
+                assert_eq!(kept.unassigned()[kept.unassigned_position(v)], v);
+            }
+        }
         for index in 0..plain.num_vars() {
             let var = VarId::from_index(index);
             let (a, b) = (kept.domain(var), plain.domain(var));
@@ -551,6 +589,9 @@ mod tests {
             let mut kept = Store::new(&offered);
             let mut plain = Store::new(&refused);
             assert!(kept.keep_lines(&offered), "{rows}×{columns} {slopes:?}");
+            // With no other variable, the store finds the fewest choices itself.
+            let mut tied = Vec::new();
+            assert_eq!(kept.fewest_kept_rows(&mut tied).is_some(), lead == 0);
             assert!(!plain.keep_lines(&refused));
             let with_root = rng.random_range(0..2) == 0;
             if with_root {

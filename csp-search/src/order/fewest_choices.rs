@@ -38,6 +38,30 @@ impl FewestChoices {
     }
 }
 
+impl FewestChoices {
+    /// The choice of [`choose`] over a store that keeps N-queens' lines
+    /// ([`Store::fewest_kept_rows`](csp_core::Store::fewest_kept_rows)), which finds the rows
+    /// tied on the fewest choices without reading every row's size; `None` where the store cannot.
+    /// The same variable as the scan: the lowest index, or the same draw among the ties taken in the
+    /// order the scan meets them (the store's list of unassigned variables).
+    fn fewest_kept_rows(&mut self, ctx: &SelectCtx<'_>) -> Option<Option<VarId>> {
+        let store = ctx.store();
+        let mut tied = std::mem::take(&mut self.tied);
+        let found = store.fewest_kept_rows(&mut tied).map(|_| match self.ties {
+            _ if tied.is_empty() => None,
+            TiePolicy::Random => {
+                let pick = self.rng.random_range(0..tied.len() as u32) as usize;
+                let (_, &mut chosen, _) =
+                    tied.select_nth_unstable_by_key(pick, |&v| store.unassigned_position(v));
+                Some(chosen)
+            }
+            TiePolicy::LowestIndex | TiePolicy::MaxDegree => Some(tied[0]),
+        });
+        self.tied = tied;
+        found
+    }
+}
+
 impl VariableOrder for FewestChoices {
     fn select(&mut self, ctx: &SelectCtx<'_>) -> Option<VarId> {
         // The candidates come from the store's sparse set of unassigned variables, in no particular
@@ -45,6 +69,11 @@ impl VariableOrder for FewestChoices {
         let unassigned = ctx.unassigned_unordered();
         match ctx.propagation() {
             Propagation::ForwardChecking | Propagation::Mac => {
+                if self.ties != TiePolicy::MaxDegree
+                    && let Some(chosen) = self.fewest_kept_rows(ctx)
+                {
+                    return chosen;
+                }
                 let size = ctx.sizes();
                 // The ties in a local vector, which no other write can touch: its length stays in
                 // a register through the scan.
