@@ -14,7 +14,7 @@
 
 use hashbrown::HashMap;
 
-use crate::prefetch::prefetch;
+use crate::prefetch::{advise_huge_pages, prefetch};
 
 /// The up-diagonal of a square, in `0..2n − 1`.
 #[inline]
@@ -215,10 +215,14 @@ pub(super) struct SparseCounts {
 impl SparseCounts {
     /// No queens on an `n × n` board.
     pub(super) fn new(n: usize) -> Self {
+        let (mut up, mut down) = (BitSet::new(2 * n - 1), BitSet::new(2 * n - 1));
+        // QS4 tests two bits at random places for each candidate square (see `prefetch.rs`).
+        advise_huge_pages(&mut up.words);
+        advise_huge_pages(&mut down.words);
         SparseCounts {
             n,
-            up: BitSet::new(2 * n - 1),
-            down: BitSet::new(2 * n - 1),
+            up,
+            down,
             up_extra: HashMap::new(),
             down_extra: HashMap::new(),
             collisions: 0,
@@ -240,6 +244,18 @@ impl SparseCounts {
         // `|` rather than `||`: both loads are issued at once, which matters when they miss the cache.
         !(self.up.contains(up_diagonal(row, column))
             | self.down.contains(down_diagonal(self.n, row, column)))
+    }
+
+    /// Puts a queen on a square that [`SparseCounts::is_free`] has just found free: both diagonals
+    /// only need their bit set, and no collision is added. QS4's initialisation places ten million
+    /// queens this way at 10⁷ rows; going through [`DiagonalCounts::add`] instead, which tests each
+    /// bit again and was compiled as an out-of-line call per diagonal, made its search about 8 %
+    /// slower.
+    #[inline]
+    pub(super) fn add_free(&mut self, row: usize, column: u32) {
+        debug_assert!(self.is_free(row, column));
+        self.up.insert(up_diagonal(row, column));
+        self.down.insert(down_diagonal(self.n, row, column));
     }
 
     /// Asks for the cache lines of the square's two diagonal bits, without waiting for them.
