@@ -196,11 +196,10 @@ impl RowSizes {
     ) -> Option<u32> {
         // A first guess: the block of the smallest bound, read exactly, so that the pass below
         // skips every block whose bound lies above what is already found.
-        let (start, _) = self
-            .low
-            .iter()
-            .enumerate()
-            .min_by_key(|&(block, low)| (low.get(), block))?;
+        // Two plain passes (the least bound, then where it is) rather than one comparing pairs:
+        // the first compiles to a loop without branches.
+        let least = self.low.iter().map(Cell::get).min()?;
+        let start = self.low.iter().position(|low| low.get() == least)?;
         let mut best = u32::MAX;
         if let Some((min, _)) = self.exact(start, unassigned(start)) {
             best = min;
