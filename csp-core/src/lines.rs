@@ -5,11 +5,11 @@
 //! (columns, up-diagonals, down-diagonals) of which each line may hold at most one queen. Forward
 //! checking removes, from every unassigned row, the squares on the new queen's lines. A store that
 //! knows the rule keeps a bit per line instead, and a row's domain is then its free squares: those
-//! on no occupied line. Placing a queen sets three bits and each unassigned row's size (a row's
-//! bounds are found from the lines when asked for); undoing it recomputes what it took from the
-//! lines, newest first. No removal is trailed
-//! and no bit word written, where forward checking over bit sets writes and trails up to three
-//! values for each of n rows a queen (see `Store::keep_lines`).
+//! on no occupied line. Placing a queen sets three bits and moves each unassigned row's size, 64
+//! rows at a time in bit-sliced sizes (`crate::row_sizes`; a row's bounds are found from the lines
+//! when asked for); undoing it recomputes what it took from the lines, newest first. No removal is
+//! trailed and no bit word written, where forward checking over bit sets writes and trails up to
+//! three values for each of n rows a queen (see `Store::keep_lines`).
 
 use smallvec::SmallVec;
 

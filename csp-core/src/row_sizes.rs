@@ -35,21 +35,21 @@ pub(crate) struct RowSizes {
 }
 
 /// The smallest size among the rows of a block's `candidates` (bit `i` for the block's row `i`),
-/// and which of them have it. `candidates` must not be empty.
+/// its `bits` planes being `plane(p)`, and which of them have it. `candidates` must not be empty.
 #[inline(always)]
-fn minimum_of(planes: &[u64], candidates: u64) -> (u32, u64) {
+fn minimum_of(plane: impl Fn(usize) -> u64, bits: usize, candidates: u64) -> (u32, u64) {
     let (mut most, mut tied) = (0, candidates);
     // The largest complement, from the most significant plane down: where some candidate has a
     // one, only those with a one stay and the largest has it too.
     // Without a branch: whether a plane narrows the candidates is a coin toss the predictor
     // cannot learn.
-    for (p, &plane) in planes.iter().enumerate().rev() {
-        let ones = tied & plane;
+    for p in (0..bits).rev() {
+        let ones = tied & plane(p);
         let narrows = ones != 0;
         tied = if narrows { ones } else { tied };
         most |= u32::from(narrows) << p;
     }
-    (most ^ low_bits(planes.len()), tied)
+    (most ^ low_bits(bits), tied)
 }
 
 /// The lowest `bits` bits set: the complement of a size of `bits` bits is `size ^ low_bits(bits)`.
@@ -67,7 +67,7 @@ impl RowSizes {
         let mut sizes = RowSizes {
             bits,
             columns,
-            planes: vec![0; blocks * bits],
+            planes: vec![0; blocks.div_ceil(2) * bits * 2],
             low: vec![Cell::new(columns); blocks],
         };
         sizes.clear();
@@ -76,105 +76,129 @@ impl RowSizes {
 
     /// Every row back to its root size, `columns`.
     pub(crate) fn clear(&mut self) {
-        let bits = self.bits;
-        for block in self.planes.chunks_exact_mut(bits) {
-            for (p, plane) in block.iter_mut().enumerate() {
-                *plane = if self.columns >> p & 1 == 1 { 0 } else { !0 };
-            }
+        let (bits, columns) = (self.bits, self.columns);
+        for (i, plane) in self.planes.iter_mut().enumerate() {
+            let p = i / 2 % bits;
+            *plane = if columns >> p & 1 == 1 { 0 } else { !0 };
         }
         for low in &self.low {
-            low.set(self.columns);
+            low.set(columns);
         }
     }
 
-    /// How many blocks of 64 rows there are.
+    /// Where plane `p` of block `block` lies: blocks are kept two to a pair, the pair's planes
+    /// interleaved (plane 0 of each, then plane 1 of each, …), so that a sweep moves two blocks'
+    /// sizes with each pair of words ([`RowSizes::move_pair`]).
     #[inline(always)]
-    pub(crate) fn blocks(&self) -> usize {
-        self.low.len()
-    }
-
-    /// Block `block`'s planes.
-    #[inline(always)]
-    fn block(&self, block: usize) -> &[u64] {
-        &self.planes[block * self.bits..(block + 1) * self.bits]
+    fn index(&self, block: usize, p: usize) -> usize {
+        ((block / 2) * self.bits + p) * 2 + block % 2
     }
 
     /// Row `row`'s size.
     #[inline]
     pub(crate) fn get(&self, row: usize) -> u64 {
-        let lane = row % 64;
-        let complement = self
-            .block(row / 64)
-            .iter()
-            .enumerate()
-            .fold(0, |bits, (p, &plane)| bits | (plane >> lane & 1) << p);
+        let (block, lane) = (row / 64, row % 64);
+        let complement = (0..self.bits).fold(0, |bits, p| {
+            bits | (self.planes[self.index(block, p)] >> lane & 1) << p
+        });
         complement ^ u64::from(low_bits(self.bits))
     }
 
     /// Takes (`TAKE`) or puts back one square from each row of `ones` and two more from each row
     /// of `twos` in block `block` (bit `i` for its row `i`); answers whether taking left one of those
     /// rows empty. A row never loses more squares than it has.
-    #[inline(always)]
+    #[inline]
     pub(crate) fn move_squares<const TAKE: bool>(
         &mut self,
         block: usize,
         ones: u64,
         twos: u64,
     ) -> bool {
-        if ones | twos == 0 {
+        let (mut pair_ones, mut pair_twos) = ([0; 2], [0; 2]);
+        pair_ones[block % 2] = ones;
+        pair_twos[block % 2] = twos;
+        self.move_pair::<TAKE>(block / 2, pair_ones, pair_twos)
+    }
+
+    /// [`RowSizes::move_squares`] for the two blocks of pair `pair` at once (`[0]` for block
+    /// `2 · pair`, `[1]` for the next): the same operations on both words of each plane, which the
+    /// compiler does as one on a 128-bit register where the target has them.
+    #[inline(always)]
+    pub(crate) fn move_pair<const TAKE: bool>(
+        &mut self,
+        pair: usize,
+        ones: [u64; 2],
+        twos: [u64; 2],
+    ) -> bool {
+        if (ones[0] | twos[0] | ones[1] | twos[1]) == 0 {
             return false;
         }
         let bits = self.bits;
-        let planes = &mut self.planes[block * bits..(block + 1) * bits];
-        let low = &self.low[block];
+        let planes = &mut self.planes[pair * bits * 2..(pair + 1) * bits * 2];
         if TAKE {
-            // A row of the block loses at most this many squares, so its smallest size at most this
-            // (a bound, without a branch: three where one row loses one and another two).
-            let most = u32::from(ones != 0) + 2 * u32::from(twos != 0);
-            low.set(low.get().saturating_sub(most));
+            for lane in 0..2 {
+                if let Some(low) = self.low.get(pair * 2 + lane) {
+                    // A row of the block loses at most this many squares, so its smallest size
+                    // at most this (a bound, without a branch: three where one row loses one and
+                    // another two).
+                    let most = u32::from(ones[lane] != 0) + 2 * u32::from(twos[lane] != 0);
+                    low.set(low.get().saturating_sub(most));
+                }
+            }
         }
         // A ripple adder (taking: the complements grow) or subtractor of 64 lanes: the count's two
         // bits into planes 0 and 1, then the carries (borrows) on through the higher planes.
-        let plane = planes[0];
-        planes[0] = plane ^ ones;
-        let carry = if TAKE { plane & ones } else { !plane & ones };
-        let mut carry = match planes.get_mut(1) {
-            Some(next) => {
-                let plane = *next;
-                *next = plane ^ twos ^ carry;
-                let from = if TAKE { plane } else { !plane };
-                (from & (twos | carry)) | (twos & carry)
+        let mut carry = [0; 2];
+        for lane in 0..2 {
+            let old = planes[lane];
+            planes[lane] = old ^ ones[lane];
+            carry[lane] = if TAKE { old } else { !old } & ones[lane];
+        }
+        if bits > 1 {
+            for lane in 0..2 {
+                let old = planes[2 + lane];
+                planes[2 + lane] = old ^ twos[lane] ^ carry[lane];
+                let from = if TAKE { old } else { !old };
+                carry[lane] = (from & (twos[lane] | carry[lane])) | (twos[lane] & carry[lane]);
             }
-            None => carry | twos,
-        };
+        } else {
+            carry = [carry[0] | twos[0], carry[1] | twos[1]];
+        }
         // Through the next planes whatever the carries, then on only while one is left: a count
         // of three moves a size's bit `p` about once in `2^p / 3` placements, so past the first ten
         // planes a block's carries have nearly always died out, and a loop that stopped as soon as
         // they did was mispredicted at every block.
-        let ripple = |planes: &mut [u64], mut carry: u64| {
-            for plane in planes {
-                let old = *plane;
-                *plane = old ^ carry;
-                carry &= if TAKE { old } else { !old };
+        let ripple = |planes: &mut [u64], mut carry: [u64; 2]| {
+            for plane in planes.chunks_exact_mut(2) {
+                for lane in 0..2 {
+                    let old = plane[lane];
+                    plane[lane] = old ^ carry[lane];
+                    carry[lane] &= if TAKE { old } else { !old };
+                }
             }
             carry
         };
-        let (near, far) = planes.split_at_mut(EAGER_PLANES.min(bits));
-        carry = if let Ok(near) = <&mut [u64; EAGER_PLANES]>::try_from(&mut *near) {
+        let (near, far) = planes.split_at_mut(2 * EAGER_PLANES.min(bits));
+        carry = if let Ok(near) = <&mut [u64; 2 * EAGER_PLANES]>::try_from(&mut *near) {
             // A fixed number of planes: unrolled.
-            ripple(&mut near[2..], carry)
+            ripple(&mut near[4..], carry)
         } else {
-            ripple(&mut near[2.min(bits)..], carry)
+            ripple(&mut near[(2 * bits).min(4)..], carry)
         };
-        if carry != 0 {
+        if carry[0] | carry[1] != 0 {
             carry = ripple(far, carry);
         }
-        debug_assert_eq!(carry, 0, "a row's size stays within 0..=columns");
+        debug_assert_eq!(carry, [0; 2], "a row's size stays within 0..=columns");
         // Only a row that was that small can have emptied: its complement is all ones.
-        TAKE && low.get() == 0 && {
-            let all = planes.iter().fold(!0, |all, &plane| all & plane);
-            (ones | twos) & all != 0
-        }
+        TAKE && (0..2).any(|lane| {
+            self.low
+                .get(pair * 2 + lane)
+                .is_some_and(|low| low.get() == 0)
+                && {
+                    let all = (0..bits).fold(!0, |all, p| all & planes[2 * p + lane]);
+                    (ones[lane] | twos[lane]) & all != 0
+                }
+        })
     }
 
     /// Row `row`, just unassigned with its size as it was when assigned, counts for its block's
@@ -227,7 +251,7 @@ impl RowSizes {
             self.low[block].set(u32::MAX);
             return None;
         }
-        let (min, tied) = minimum_of(self.block(block), rows);
+        let (min, tied) = minimum_of(|p| self.planes[self.index(block, p)], self.bits, rows);
         self.low[block].set(min);
         Some((min, tied))
     }

@@ -280,17 +280,27 @@ fn sweep_blocks<const K: usize, const PLACE: bool>(
     taken: impl Fn(usize, u64) -> [u64; MAX_LINE_FAMILIES],
 ) -> bool {
     let first = lines.first;
+    let blocks = lines.rows.div_ceil(64);
     let mut wiped = false;
-    for block in 0..sizes.blocks() {
-        let unassigned = !assigned_window(assigned, first + block * 64);
-        if unassigned == 0 {
-            continue;
-        }
-        let taken = taken(block, unassigned);
-        let [a, b, c] = std::array::from_fn(|k| if k < K { taken[k] } else { 0 });
-        let ones = (a ^ b ^ c) & unassigned;
-        let twos = ((a & b) | (c & (a ^ b))) & unassigned;
-        wiped |= sizes.move_squares::<PLACE>(block, ones, twos);
+    // Two blocks at a time, whose sizes move together (`RowSizes::move_pair`).
+    for pair in 0..blocks.div_ceil(2) {
+        let counts = std::array::from_fn::<_, 2, _>(|lane| {
+            let block = 2 * pair + lane;
+            if block >= blocks {
+                return (0, 0);
+            }
+            let unassigned = !assigned_window(assigned, first + block * 64);
+            if unassigned == 0 {
+                return (0, 0);
+            }
+            let taken = taken(block, unassigned);
+            let [a, b, c] = std::array::from_fn(|k| if k < K { taken[k] } else { 0 });
+            let ones = (a ^ b ^ c) & unassigned;
+            let twos = ((a & b) | (c & (a ^ b))) & unassigned;
+            (ones, twos)
+        });
+        let [(ones_a, twos_a), (ones_b, twos_b)] = counts;
+        wiped |= sizes.move_pair::<PLACE>(pair, [ones_a, ones_b], [twos_a, twos_b]);
     }
     wiped
 }
