@@ -22,6 +22,11 @@ def ctrl_c_after(delay):
     """Sends SIGINT to this process `delay` seconds from now, from another thread; the dict
     returned gets ``"at"``, the monotonic time it was sent."""
     sent = {}
+    # A process started in the background by a shell without job control inherits SIGINT ignored,
+    # and Python then installs no handler for it: the signal would be lost and the test would
+    # wait out the whole search. Python's own handler, as in an interactive session.
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
     def interrupt():
         time.sleep(delay)
