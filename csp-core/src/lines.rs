@@ -13,7 +13,7 @@
 
 use smallvec::SmallVec;
 
-use crate::row_sizes::RowSizes;
+use crate::row_sizes::{GROUP, GroupWords, RowSizes, load_group};
 use crate::{ConstraintId, VarId};
 
 /// The most line families a store keeps (N-queens has three).
@@ -158,20 +158,25 @@ pub(crate) struct Stream<'a> {
 }
 
 impl Stream<'_> {
-    /// The window of block `block`: bits `start + 64 · block ..` as bits 0 to 63.
+    /// The windows of blocks `block..block + GROUP`: bits `start + 64 · (block + i) ..` as bits 0
+    /// to 63 of lane `i`, with the same shift for every lane.
     #[inline(always)]
-    pub(crate) fn at(&self, block: usize) -> u64 {
-        // The two words as one of 128 bits, shifted: a single double-width shift instruction.
-        let pair = u128::from(self.words[block + 1]) << 64 | u128::from(self.words[block]);
-        // The shift is below 64 (masked so that the compiler knows): the low word's shift alone.
-        (pair >> (self.shift & 63)) as u64
+    pub(crate) fn group(&self, block: usize) -> GroupWords {
+        let (low, high) = (
+            load_group(self.words, block),
+            load_group(self.words, block + 1),
+        );
+        // The next word's bits move up in two steps, so that a shift of 0 leaves none of them
+        // rather than overflowing.
+        (low >> self.shift) | ((high << 1u32) << (63 - self.shift))
     }
 }
 
 /// The padding of a [`Bits`] that a sweep over `rows` rows streams ([`Bits::stream`]): the sweep's
-/// windows start as far as a row count before a line family's first bit.
+/// windows start as far as a row count before a line family's first bit, and run in groups of
+/// [`GROUP`] blocks.
 fn sweep_padding(rows: usize) -> usize {
-    rows.div_ceil(64) + 2
+    rows.div_ceil(64).next_multiple_of(GROUP) + 2
 }
 
 /// N-queens' lines again, laid out so that the squares a placement takes from 64 consecutive

@@ -14,9 +14,28 @@
 
 use std::cell::Cell;
 
+use wide::u64x4;
+
 /// How many planes [`RowSizes::move_squares`] carries through before it looks whether any carry is
 /// left (see there).
 const EAGER_PLANES: usize = 10;
+
+/// How many blocks keep their planes interleaved (see [`RowSizes::index`]): a sweep moves a
+/// group's sizes with each plane's `GROUP` words at once, as one vector operation where the target
+/// has registers that wide (two of 128 bits on the portable x86-64 target, one of 256 with AVX2).
+pub(crate) const GROUP: usize = 4;
+
+/// A word of each block of a group, moved as one vector.
+pub(crate) type GroupWords = u64x4;
+
+/// The `GROUP` words from `words[at..]` as one vector.
+#[inline(always)]
+pub(crate) fn load_group(words: &[u64], at: usize) -> GroupWords {
+    let words: [u64; GROUP] = words[at..at + GROUP]
+        .try_into()
+        .expect("a slice of GROUP words");
+    GroupWords::from(words)
+}
 
 /// The sizes of `rows` rows, bit-sliced by blocks of 64 rows (see the module's documentation).
 #[derive(Debug, Clone, Default)]
@@ -67,7 +86,7 @@ impl RowSizes {
         let mut sizes = RowSizes {
             bits,
             columns,
-            planes: vec![0; blocks.div_ceil(2) * bits * 2],
+            planes: vec![0; blocks.div_ceil(GROUP) * bits * GROUP],
             low: vec![Cell::new(columns); blocks],
         };
         sizes.clear();
@@ -78,7 +97,7 @@ impl RowSizes {
     pub(crate) fn clear(&mut self) {
         let (bits, columns) = (self.bits, self.columns);
         for (i, plane) in self.planes.iter_mut().enumerate() {
-            let p = i / 2 % bits;
+            let p = i / GROUP % bits;
             *plane = if columns >> p & 1 == 1 { 0 } else { !0 };
         }
         for low in &self.low {
@@ -86,12 +105,12 @@ impl RowSizes {
         }
     }
 
-    /// Where plane `p` of block `block` lies: blocks are kept two to a pair, the pair's planes
-    /// interleaved (plane 0 of each, then plane 1 of each, …), so that a sweep moves two blocks'
-    /// sizes with each pair of words ([`RowSizes::move_pair`]).
+    /// Where plane `p` of block `block` lies: blocks are kept [`GROUP`] to a group, the group's
+    /// planes interleaved (plane 0 of each, then plane 1 of each, …), so that a sweep moves a
+    /// group's sizes with each run of `GROUP` words ([`RowSizes::move_group`]).
     #[inline(always)]
     fn index(&self, block: usize, p: usize) -> usize {
-        ((block / 2) * self.bits + p) * 2 + block % 2
+        ((block / GROUP) * self.bits + p) * GROUP + block % GROUP
     }
 
     /// Row `row`'s size.
@@ -114,89 +133,94 @@ impl RowSizes {
         ones: u64,
         twos: u64,
     ) -> bool {
-        let (mut pair_ones, mut pair_twos) = ([0; 2], [0; 2]);
-        pair_ones[block % 2] = ones;
-        pair_twos[block % 2] = twos;
-        self.move_pair::<TAKE>(block / 2, pair_ones, pair_twos)
+        let (mut group_ones, mut group_twos) = ([0; GROUP], [0; GROUP]);
+        group_ones[block % GROUP] = ones;
+        group_twos[block % GROUP] = twos;
+        self.move_group::<TAKE>(
+            block / GROUP,
+            GroupWords::from(group_ones),
+            GroupWords::from(group_twos),
+        )
     }
 
-    /// [`RowSizes::move_squares`] for the two blocks of pair `pair` at once (`[0]` for block
-    /// `2 · pair`, `[1]` for the next): the same operations on both words of each plane, which the
-    /// compiler does as one on a 128-bit register where the target has them.
+    /// [`RowSizes::move_squares`] for the [`GROUP`] blocks of group `group` at once (lane `i` for
+    /// block `GROUP · group + i`): each plane's words move as one vector.
     #[inline(always)]
-    pub(crate) fn move_pair<const TAKE: bool>(
+    pub(crate) fn move_group<const TAKE: bool>(
         &mut self,
-        pair: usize,
-        ones: [u64; 2],
-        twos: [u64; 2],
+        group: usize,
+        ones: GroupWords,
+        twos: GroupWords,
     ) -> bool {
-        if (ones[0] | twos[0] | ones[1] | twos[1]) == 0 {
+        let zero = GroupWords::ZERO;
+        if (ones | twos) == zero {
             return false;
         }
         let bits = self.bits;
-        let planes = &mut self.planes[pair * bits * 2..(pair + 1) * bits * 2];
+        let planes = &mut self.planes[group * bits * GROUP..(group + 1) * bits * GROUP];
+        let (ones_words, twos_words) = (ones.to_array(), twos.to_array());
         if TAKE {
-            for lane in 0..2 {
-                if let Some(low) = self.low.get(pair * 2 + lane) {
+            for lane in 0..GROUP {
+                if let Some(low) = self.low.get(group * GROUP + lane) {
                     // A row of the block loses at most this many squares, so its smallest size
                     // at most this (a bound, without a branch: three where one row loses one and
                     // another two).
-                    let most = u32::from(ones[lane] != 0) + 2 * u32::from(twos[lane] != 0);
+                    let most =
+                        u32::from(ones_words[lane] != 0) + 2 * u32::from(twos_words[lane] != 0);
                     low.set(low.get().saturating_sub(most));
                 }
             }
         }
+        let store = |planes: &mut [u64], p: usize, words: GroupWords| {
+            planes[p * GROUP..(p + 1) * GROUP].copy_from_slice(&words.to_array());
+        };
+        // Taking, a carry comes from a plane's bit that was set (the complements grow); putting
+        // back, a borrow from one that was clear.
+        let from = |old: GroupWords| if TAKE { old } else { !old };
         // A ripple adder (taking: the complements grow) or subtractor of 64 lanes: the count's two
         // bits into planes 0 and 1, then the carries (borrows) on through the higher planes.
-        let mut carry = [0; 2];
-        for lane in 0..2 {
-            let old = planes[lane];
-            planes[lane] = old ^ ones[lane];
-            carry[lane] = if TAKE { old } else { !old } & ones[lane];
-        }
+        let old = load_group(planes, 0);
+        store(planes, 0, old ^ ones);
+        let mut carry = from(old) & ones;
         if bits > 1 {
-            for lane in 0..2 {
-                let old = planes[2 + lane];
-                planes[2 + lane] = old ^ twos[lane] ^ carry[lane];
-                let from = if TAKE { old } else { !old };
-                carry[lane] = (from & (twos[lane] | carry[lane])) | (twos[lane] & carry[lane]);
-            }
+            let old = load_group(planes, GROUP);
+            store(planes, 1, old ^ twos ^ carry);
+            carry = (from(old) & (twos | carry)) | (twos & carry);
         } else {
-            carry = [carry[0] | twos[0], carry[1] | twos[1]];
+            carry |= twos;
         }
         // Through the next planes whatever the carries, then on only while one is left: a count
         // of three moves a size's bit `p` about once in `2^p / 3` placements, so past the first ten
         // planes a block's carries have nearly always died out, and a loop that stopped as soon as
         // they did was mispredicted at every block.
-        let ripple = |planes: &mut [u64], mut carry: [u64; 2]| {
-            for plane in planes.chunks_exact_mut(2) {
-                for lane in 0..2 {
-                    let old = plane[lane];
-                    plane[lane] = old ^ carry[lane];
-                    carry[lane] &= if TAKE { old } else { !old };
-                }
+        let ripple = |planes: &mut [u64], planes_range: std::ops::Range<usize>, mut carry| {
+            for p in planes_range {
+                let old = load_group(planes, p * GROUP);
+                store(planes, p, old ^ carry);
+                carry &= from(old);
             }
             carry
         };
-        let (near, far) = planes.split_at_mut(2 * EAGER_PLANES.min(bits));
-        carry = if let Ok(near) = <&mut [u64; 2 * EAGER_PLANES]>::try_from(&mut *near) {
+        let eager = EAGER_PLANES.min(bits);
+        carry = if eager == EAGER_PLANES {
             // A fixed number of planes: unrolled.
-            ripple(&mut near[4..], carry)
+            ripple(planes, 2..EAGER_PLANES, carry)
         } else {
-            ripple(&mut near[(2 * bits).min(4)..], carry)
+            ripple(planes, bits.min(2)..eager, carry)
         };
-        if carry[0] | carry[1] != 0 {
-            carry = ripple(far, carry);
+        if carry != zero {
+            carry = ripple(planes, eager..bits, carry);
         }
-        debug_assert_eq!(carry, [0; 2], "a row's size stays within 0..=columns");
+        debug_assert!(carry == zero, "a row's size stays within 0..=columns");
         // Only a row that was that small can have emptied: its complement is all ones.
-        TAKE && (0..2).any(|lane| {
+        let moved = (ones | twos).to_array();
+        TAKE && (0..GROUP).any(|lane| {
             self.low
-                .get(pair * 2 + lane)
+                .get(group * GROUP + lane)
                 .is_some_and(|low| low.get() == 0)
                 && {
-                    let all = (0..bits).fold(!0, |all, p| all & planes[2 * p + lane]);
-                    (ones[lane] | twos[lane]) & all != 0
+                    let all = (0..bits).fold(!0, |all, p| all & planes[GROUP * p + lane]);
+                    moved[lane] & all != 0
                 }
         })
     }

@@ -11,7 +11,7 @@ use fixedbitset::FixedBitSet;
 use super::Store;
 use crate::domain::Header;
 use crate::lines::{MAX_LINE_FAMILIES, OccupiedLines, QueensMirrors, Stream};
-use crate::row_sizes::RowSizes;
+use crate::row_sizes::{GROUP, GroupWords, RowSizes};
 use crate::{DomainView, Model, Objective, VarId};
 
 impl Store {
@@ -222,8 +222,16 @@ fn sweep<const PLACE: bool>(
     row: usize,
     value: i32,
 ) -> bool {
-    let general =
-        |block: usize, unassigned: u64| general_taken(lines, row, value, block, unassigned);
+    let general = |block: usize, unassigned: &[u64; GROUP]| {
+        let mut words = [[0; GROUP]; MAX_LINE_FAMILIES];
+        for (i, &rows) in unassigned.iter().enumerate() {
+            let taken = general_taken(lines, row, value, block + i, rows);
+            for (family, word) in words.iter_mut().zip(taken) {
+                family[i] = word;
+            }
+        }
+        words.map(GroupWords::from)
+    };
     match lines.families.len() {
         1 => sweep_blocks::<1, PLACE>(lines, sizes, assigned, general),
         2 => sweep_blocks::<2, PLACE>(lines, sizes, assigned, general),
@@ -265,44 +273,63 @@ fn sweep_listed<const PLACE: bool>(
     wiped
 }
 
-/// [`sweep`] with the words of squares taken given: `taken(block, unassigned)` for rows
-/// `64 · block..`, bit `j % 64` of `[k]` for family `k`, at least for the rows of `unassigned`
-/// (bit `j % 64` for row `j`).
+/// [`sweep`] with the words of squares taken given: `taken(block, unassigned)` for the rows of
+/// blocks `block..block + GROUP` (64 rows each), word `[k][i]` for family `k` and block
+/// `block + i`, bit `j % 64` for row `j`, at least for the rows of `unassigned` (the same layout).
 ///
 /// A row loses one square of each family whose bit is set, so up to `K` (at most three). The words
 /// are added column-wise, a bit per row (a carry-save adder: `ones` is the count's low bit, `twos`
-/// its high bit), and the block's sliced sizes take the count all at once ([`RowSizes`]).
+/// its high bit), and the blocks' sliced sizes take the counts all at once ([`RowSizes`]), a group
+/// of [`GROUP`] blocks at a time, each step of it one vector operation.
 #[inline(always)]
 fn sweep_blocks<const K: usize, const PLACE: bool>(
     lines: &OccupiedLines,
     sizes: &mut RowSizes,
     assigned: &FixedBitSet,
-    taken: impl Fn(usize, u64) -> [u64; MAX_LINE_FAMILIES],
+    taken: impl Fn(usize, &[u64; GROUP]) -> [GroupWords; MAX_LINE_FAMILIES],
 ) -> bool {
-    let first = lines.first;
-    let blocks = lines.rows.div_ceil(64);
+    let (first, rows) = (lines.first, lines.rows);
     let mut wiped = false;
-    // Two blocks at a time, whose sizes move together (`RowSizes::move_pair`).
-    for pair in 0..blocks.div_ceil(2) {
-        let counts = std::array::from_fn::<_, 2, _>(|lane| {
-            let block = 2 * pair + lane;
-            if block >= blocks {
-                return (0, 0);
-            }
-            let unassigned = !assigned_window(assigned, first + block * 64);
-            if unassigned == 0 {
-                return (0, 0);
-            }
-            let taken = taken(block, unassigned);
-            let [a, b, c] = std::array::from_fn(|k| if k < K { taken[k] } else { 0 });
-            let ones = (a ^ b ^ c) & unassigned;
-            let twos = ((a & b) | (c & (a ^ b))) & unassigned;
-            (ones, twos)
-        });
-        let [(ones_a, twos_a), (ones_b, twos_b)] = counts;
-        wiped |= sizes.move_pair::<PLACE>(pair, [ones_a, ones_b], [twos_a, twos_b]);
+    for group in 0..rows.div_ceil(64).div_ceil(GROUP) {
+        let block = group * GROUP;
+        let unassigned = group_unassigned(assigned, first, rows, block);
+        if unassigned.iter().fold(0, |any, &word| any | word) == 0 {
+            continue;
+        }
+        let taken = taken(block, &unassigned);
+        let [a, b, c] = std::array::from_fn(|k| if k < K { taken[k] } else { GroupWords::ZERO });
+        let unassigned = GroupWords::from(unassigned);
+        let ones = (a ^ b ^ c) & unassigned;
+        let twos = ((a & b) | (c & (a ^ b))) & unassigned;
+        wiped |= sizes.move_group::<PLACE>(group, ones, twos);
     }
     wiped
+}
+
+/// [`unassigned_rows`] for blocks `block..block + GROUP`: read as whole words where the rows
+/// start on a word of the assigned set, as N-queens' do, and the group lies wholly on the board.
+#[inline(always)]
+fn group_unassigned(assigned: &FixedBitSet, first: usize, rows: usize, block: usize) -> [u64; 4] {
+    const { assert!(GROUP == 4) };
+    if usize::BITS == 64 && first.is_multiple_of(64) && (block + GROUP) * 64 <= rows {
+        let at = first / 64 + block;
+        if let Some(&[a, b, c, d]) = assigned.as_slice().get(at..at + GROUP) {
+            return [a, b, c, d].map(|word| !(word as u64));
+        }
+    }
+    let rows_of = |i| unassigned_rows(assigned, first, rows, block + i);
+    [rows_of(0), rows_of(1), rows_of(2), rows_of(3)]
+}
+
+/// The unassigned rows of block `block` (rows `64 · block..`, bit `j % 64` for row `j`) of a rule
+/// of `rows` rows whose row 0 is variable `first`: none past the last row.
+#[inline(always)]
+fn unassigned_rows(assigned: &FixedBitSet, first: usize, rows: usize, block: usize) -> u64 {
+    let start = block * 64;
+    if start >= rows {
+        return 0;
+    }
+    !assigned_window(assigned, first + start) & lanes_below(rows - start)
 }
 
 /// The first `count` bits of a word (all of them from 64 on).
@@ -369,9 +396,8 @@ struct QueensWords<'a> {
     up: [Stream<'a>; 2],
     /// For the down-diagonal squares: their columns and up-diagonals (halved).
     down: [Stream<'a>; 2],
-    /// The rows of the board, and those whose up-diagonal square (`value + row − j`) and
-    /// down-diagonal square (`value − row + j`) lie on it.
-    rows: RangeInclusive<i64>,
+    /// The rows whose up-diagonal square (`value + row − j`) and down-diagonal square
+    /// (`value − row + j`) lie on the board.
     up_rows: RangeInclusive<i64>,
     down_rows: RangeInclusive<i64>,
 }
@@ -379,7 +405,8 @@ struct QueensWords<'a> {
 impl<'a> QueensWords<'a> {
     fn new(lines: &'a OccupiedLines, mirrors: &'a QueensMirrors, row: usize, value: i32) -> Self {
         let [column, up, _] = [0, 1, 2].map(|k| lines.families[k].start);
-        let blocks = lines.rows.div_ceil(64);
+        // The streams are read a group of blocks at a time, the last group maybe past the rows.
+        let blocks = lines.rows.div_ceil(64).next_multiple_of(GROUP);
         let (row, value) = (row as i64, i64::from(value));
         let (rows, columns) = (lines.rows as i64, i64::from(lines.columns));
         // Row j's up-diagonal square is `value + row − j`: its column reversed is `back + j` and
@@ -403,23 +430,42 @@ impl<'a> QueensWords<'a> {
                 lines.occupied.stream(column + ahead, blocks),
                 mirrors.up_halves[ahead_half].stream(ahead.div_euclid(2), blocks),
             ],
-            rows: 0..=rows - 1,
             up_rows: (value + row - (columns - 1)).max(0)..=(value + row).min(rows - 1),
             down_rows: (row - value).max(0)..=(row - value + columns - 1).min(rows - 1),
         }
     }
 
-    /// The squares of rows `64 · block..` taken.
+    /// The squares of the rows of blocks `block..block + GROUP` taken, word `[k][i]` for family
+    /// `k` and block `block + i`. Rows past the board's last are left to the caller, which counts
+    /// only unassigned rows.
     #[inline(always)]
-    fn taken(&self, block: usize) -> [u64; MAX_LINE_FAMILIES] {
+    fn taken(&self, block: usize) -> [GroupWords; MAX_LINE_FAMILIES] {
         let j = block as i64 * 64;
-        let free = |[a, b]: &[Stream<'_>; 2]| !(a.at(block) | b.at(block));
+        let free = |[a, b]: &[Stream<'_>; 2], within: GroupWords| {
+            !(a.group(block) | b.group(block)) & within
+        };
         [
-            free(&self.column) & within(&self.rows, j),
-            free(&self.up) & within(&self.up_rows, j),
-            free(&self.down) & within(&self.down_rows, j),
+            free(&self.column, GroupWords::MAX),
+            free(&self.up, within_group(&self.up_rows, j)),
+            free(&self.down, within_group(&self.down_rows, j)),
         ]
     }
+}
+
+/// [`within`] for the [`GROUP`] blocks from row `start`: most groups lie wholly inside or wholly
+/// outside, and take one or two tests.
+#[inline(always)]
+fn within_group(range: &RangeInclusive<i64>, start: i64) -> GroupWords {
+    let last = start + 64 * GROUP as i64 - 1;
+    if *range.start() <= start && *range.end() >= last {
+        return GroupWords::MAX;
+    }
+    if *range.start() > last || *range.end() < start {
+        return GroupWords::ZERO;
+    }
+    const { assert!(GROUP == 4) };
+    let lane = |i: i64| within(range, start + 64 * i);
+    GroupWords::from([lane(0), lane(1), lane(2), lane(3)])
 }
 
 /// The rows of `range` among `start..start + 64`, as bits from `start`.
@@ -585,6 +631,12 @@ mod tests {
             (0, 9, 9, &[-1, 0, 1]),
             (3, 70, 70, &[0, 1, -1]),
             (65, 40, 50, &[1, -2]),
+            // Past a group of four blocks (256 rows), with rows that start on a word of the
+            // assigned set (read a group at a time) and off one, and more rows than columns.
+            (0, 300, 300, &[0, 1, -1]),
+            (64, 270, 120, &[0, 1, -1]),
+            (7, 520, 40, &[0, 1, -1]),
+            (0, 260, 90, &[1, -2]),
             // Wide enough that walks reach the last few rows, which are swept from the list of
             // unassigned variables.
             (0, 32, 700, &[0, 1, -1]),
@@ -608,7 +660,9 @@ mod tests {
                 kept.snapshot_root();
                 plain.snapshot_root();
             }
-            for walk in 0..40 {
+            // Fewer walks past a group of blocks: each step compares every square of the board.
+            let walks = if rows > 256 { 4 } else { 40 };
+            for walk in 0..walks {
                 let mut marks: Vec<(Checkpoint, Checkpoint)> = Vec::new();
                 for step in 0..3 * rows {
                     let context = format!("{rows}×{columns} {slopes:?}, walk {walk} step {step}");
