@@ -118,6 +118,19 @@ impl Bits {
         self.words[bit as usize / 64 + self.pad] ^= 1 << (bit % 64);
     }
 
+    /// The index in `words` of the word holding bit `bit` (padding counted), which must lie in
+    /// the row or its padding.
+    #[inline(always)]
+    fn word_of(&self, bit: i64) -> usize {
+        (bit.div_euclid(64) + self.pad as i64) as usize
+    }
+
+    /// The first bit of word `word` of `words`, as a bit of the row.
+    #[inline(always)]
+    fn first_bit_of(&self, word: usize) -> i64 {
+        (word as i64 - self.pad as i64) * 64
+    }
+
     /// Bits `start..start + 64` as bits 0 to 63 of a word; bits outside the row read as clear.
     #[inline(always)]
     pub(crate) fn window(&self, start: i64) -> u64 {
@@ -242,6 +255,12 @@ pub(crate) struct OccupiedLines {
     pub(crate) families: SmallVec<[Family; MAX_LINE_FAMILIES]>,
     /// A bit per line (see [`Family`]).
     pub(crate) occupied: Bits,
+    /// A bit per word of `occupied` (its padding included, which is never full) whose lines are
+    /// all occupied. Middle-out values are tried from the middle column out, so a search that
+    /// takes them occupies a band of columns around the middle that grows with its depth, and
+    /// [`OccupiedLines::next_free`] and [`OccupiedLines::prev_free`] cross it 4096 lines at a
+    /// time rather than 64.
+    full_words: Vec<u64>,
     /// For N-queens' slopes (0, 1, −1), the same lines laid out for reading along the rows.
     pub(crate) mirrors: Option<Box<QueensMirrors>>,
     /// Each row's size (its free squares), which the store's headers do not keep for kept rows:
@@ -265,6 +284,8 @@ impl OccupiedLines {
             });
             len += rule.columns as i64 + slope.abs() * last_row;
         }
+        let occupied = Bits::new(len as usize, sweep_padding(rule.rows));
+        let full_words = vec![0; occupied.words.len().div_ceil(64)];
         OccupiedLines {
             owner,
             wiped: false,
@@ -272,7 +293,8 @@ impl OccupiedLines {
             rows: rule.rows,
             columns: rule.columns as i32,
             families,
-            occupied: Bits::new(len as usize, sweep_padding(rule.rows)),
+            occupied,
+            full_words,
             mirrors: (rule.slopes == [0, 1, -1])
                 .then(|| Box::new(QueensMirrors::new(rule.rows, rule.columns))),
             sizes: RowSizes::new(rule.rows, rule.columns),
@@ -282,6 +304,7 @@ impl OccupiedLines {
     /// Takes every line back (the root, where nothing is assigned).
     pub(crate) fn clear(&mut self) {
         self.occupied.clear();
+        self.full_words.fill(0);
         if let Some(mirrors) = &mut self.mirrors {
             mirrors.clear();
         }
@@ -380,6 +403,10 @@ impl OccupiedLines {
             let bit = Self::line(self.families[k], row, i64::from(value));
             debug_assert_eq!(self.occupied.get(bit), !occupied, "a line holds one value");
             self.occupied.toggle(bit);
+            let word = self.occupied.word_of(bit);
+            let full = u64::from(self.occupied.words[word] == !0);
+            let summary = &mut self.full_words[word / 64];
+            *summary = *summary & !(1 << (word % 64)) | full << (word % 64);
         }
         if let Some(mirrors) = &mut self.mirrors {
             mirrors.toggle(i64::from(self.columns), row as i64, i64::from(value));
@@ -414,12 +441,59 @@ impl OccupiedLines {
             .fold(first, |squares, &start| squares | self.window(start + from))
     }
 
+    /// Line bit `bit` of the first family if its word is not wholly occupied, else the first
+    /// bit of the next word that is not: every line before it from `bit` on is occupied.
+    #[inline(always)]
+    fn past_full_words(&self, bit: i64) -> i64 {
+        let word = self.occupied.word_of(bit);
+        if self.full_words[word / 64] >> (word % 64) & 1 == 0 {
+            return bit;
+        }
+        // The padding after the row is never full, so the search ends inside the summary.
+        let mut next = word + 1;
+        loop {
+            let open = !self.full_words[next / 64] >> (next % 64);
+            if open != 0 {
+                return self
+                    .occupied
+                    .first_bit_of(next + open.trailing_zeros() as usize);
+            }
+            next = (next / 64 + 1) * 64;
+        }
+    }
+
+    /// Line bit `bit` of the first family if its word is not wholly occupied, else the last bit
+    /// of the nearest word before it that is not: every line after it up to `bit` is occupied.
+    #[inline(always)]
+    fn before_full_words(&self, bit: i64) -> i64 {
+        let word = self.occupied.word_of(bit);
+        if self.full_words[word / 64] >> (word % 64) & 1 == 0 {
+            return bit;
+        }
+        // The padding before the row is never full either.
+        let mut next = word - 1;
+        loop {
+            let open = !self.full_words[next / 64] << (63 - next % 64);
+            if open != 0 {
+                return self
+                    .occupied
+                    .first_bit_of(next - open.leading_zeros() as usize)
+                    + 63;
+            }
+            next = (next / 64) * 64 - 1;
+        }
+    }
+
     /// The smallest free square of `row` in `from..=to`, a word of squares at a time.
     #[inline]
     pub(crate) fn next_free(&self, row: usize, from: i32, to: i32) -> Option<i32> {
         let (mut from, to) = (i64::from(from.max(0)), i64::from(to.min(self.columns - 1)));
         let starts = self.row_starts(row);
         while from <= to {
+            from = self.past_full_words(starts[0] + from) - starts[0];
+            if from > to {
+                break;
+            }
             let mut free = !self.occupied_squares(&starts, from);
             if to - from < 63 {
                 free &= (1 << (to - from + 1)) - 1;
@@ -438,6 +512,10 @@ impl OccupiedLines {
         let (mut from, to) = (i64::from(from.min(self.columns - 1)), i64::from(to.max(0)));
         let starts = self.row_starts(row);
         while from >= to {
+            from = self.before_full_words(starts[0] + from) - starts[0];
+            if from < to {
+                break;
+            }
             // Squares from − 63 ..= from, the highest bit for `from`.
             let mut free = !self.occupied_squares(&starts, from - 63);
             if from - to < 63 {
@@ -491,6 +569,54 @@ mod tests {
                 }
             }
             assert!(counts.occupied.words.iter().all(|&word| word == 0));
+        }
+    }
+
+    /// The free squares a row's next and previous free value find, against a look at each square,
+    /// over bands of whole words of occupied columns (which the summary of full words skips) and
+    /// after some of their queens are lifted again.
+    #[test]
+    fn free_squares_are_found_across_bands_of_occupied_columns() {
+        let n = 600;
+        for (band_start, band) in [(0, 300), (137, 250), (299, 301), (10, 64)] {
+            let mut lines = OccupiedLines::new(&queens(n), ConstraintId(0));
+            // Queen i on row 2i, column band_start + i: columns, sums (3i + ...) and differences
+            // (i − ...) all distinct, so the band is a legal placement.
+            let queens: Vec<(usize, i32)> = (0..band)
+                .map(|i| (2 * i, (band_start + i) as i32))
+                .collect();
+            for &(row, value) in &queens {
+                lines.set(row, value, true);
+            }
+            let check = |lines: &OccupiedLines| {
+                let last = n as i32 - 1;
+                for row in (0..n).step_by(7) {
+                    let free: Vec<bool> = (0..n as i32).map(|v| lines.is_free(row, v)).collect();
+                    for from in (-3..=n as i32 + 3).step_by(13) {
+                        let inside = |v: &i32| (0..n as i32).contains(v) && free[*v as usize];
+                        let next = (from..=last).find(inside);
+                        let prev = (0..=from).rev().find(inside);
+                        assert_eq!(
+                            lines.next_free(row, from, last),
+                            next,
+                            "row {row} from {from}"
+                        );
+                        assert_eq!(lines.prev_free(row, from, 0), prev, "row {row} from {from}");
+                        let to = from + 100;
+                        assert_eq!(
+                            lines.next_free(row, from, to),
+                            (from..=to.min(last)).find(inside),
+                            "row {row} {from}..={to}"
+                        );
+                    }
+                }
+            };
+            check(&lines);
+            // Every ninth queen lifted: the words that held them are no longer full.
+            for &(row, value) in queens.iter().step_by(9) {
+                lines.set(row, value, false);
+            }
+            check(&lines);
         }
     }
 
