@@ -34,7 +34,9 @@
 //!   spills: 10% slower;
 //! - looking one row further ahead (no descent when the row after the next has no candidate left)
 //!   visits 18% fewer nodes but costs 44% more a step: 18% slower;
-//! - the candidates kept complemented (a row's word is then a plain union, no `not`): the same speed.
+//! - the candidates kept complemented (a row's word is then a plain union, no `not`): the same speed;
+//! - a constellation's left and right queens walked as rows with one candidate rather than skipped,
+//!   so that every shift is by one: a step 8% cheaper, but 15% more steps, so 5% slower.
 
 use std::hint::select_unpredictable;
 
