@@ -115,9 +115,19 @@ impl Constellation {
             if squares.iter().any(|&(r, _)| r == row) {
                 continue;
             }
-            let allowed = (0..n)
-                .filter(|&column| squares.iter().all(|&square| !attack(square, (row, column))))
-                .fold(0u32, |bits, column| bits | (1 << column));
+            // A border queen d rows away attacks its own column and the columns d either side of it.
+            let attacked = squares.iter().fold(0u32, |bits, &(r, c)| {
+                let d = row.abs_diff(r);
+                let mut bits = bits | (1 << c);
+                if c + d < n {
+                    bits |= 1 << (c + d);
+                }
+                if let Some(left) = c.checked_sub(d) {
+                    bits |= 1 << left;
+                }
+                bits
+            });
+            let allowed = !attacked;
             if let Some(previous) = previous_row {
                 walk.shift[walk.rows - 1] = (row - previous) as u8;
             }

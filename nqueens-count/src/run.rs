@@ -1,12 +1,13 @@
 //! Running a count: subproblems spread over threads, results gathered on the calling thread, which keeps
 //! the checkpoint and reports progress.
 
+use std::cell::RefCell;
 use std::fs;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::bitboard::{Plain, Torus, Walk, run_walks};
 use super::checkpoint::ShardResult;
@@ -204,8 +205,9 @@ fn execute(
 ) {
     let next = AtomicUsize::new(0);
     // A short queue: workers that get ahead of this thread wait for it, so a stop takes effect within a
-    // few subproblems and the checkpoint never lags far behind the work done.
-    let (sender, receiver) = mpsc::sync_channel(threads * 8);
+    // few subproblems and the checkpoint never lags far behind the work done. It carries batches (see
+    // `Outbox`), two a worker, so a worker is at most about three batches ahead of this thread.
+    let (sender, receiver) = mpsc::sync_channel(threads * 2);
     std::thread::scope(|scope| {
         for _ in 0..threads {
             let sender = sender.clone();
@@ -213,9 +215,11 @@ fn execute(
             scope.spawn(move || worker(plan, pending, next, stop, cancel, &sender));
         }
         drop(sender);
-        for (id, tally) in receiver {
-            if on_done(id, tally).is_break() {
-                stop.store(true, Ordering::Relaxed);
+        for batch in receiver {
+            for (id, tally) in batch {
+                if on_done(id, tally).is_break() {
+                    stop.store(true, Ordering::Relaxed);
+                }
             }
         }
     });
@@ -229,11 +233,15 @@ fn worker(
     next: &AtomicUsize,
     stop: &AtomicBool,
     cancel: Option<&AtomicBool>,
-    sender: &mpsc::SyncSender<(usize, Tally)>,
+    sender: &mpsc::SyncSender<Vec<(usize, Tally)>>,
 ) {
+    let outbox = RefCell::new(Outbox {
+        sender,
+        batch: Vec::new(),
+        since: Instant::now(),
+    });
     let stopping =
         || stop.load(Ordering::Relaxed) || cancel.is_some_and(|c| c.load(Ordering::Relaxed));
-    // A send fails only if the receiving side has gone, which happens only once every worker is done.
     let source = || -> Option<(usize, Walk)> {
         loop {
             if stopping() {
@@ -241,19 +249,60 @@ fn worker(
             }
             let &id = pending.get(next.fetch_add(1, Ordering::Relaxed))?;
             match plan.work(id) {
-                Work::Direct(tally) => {
-                    let _ = sender.send((id, tally));
-                }
+                Work::Direct(tally) => outbox.borrow_mut().push((id, tally)),
                 Work::Walk(walk) => return Some((id, walk)),
             }
         }
     };
     let done = |id, count| {
-        let _ = sender.send((id, plan.tally_of_walk(id, count)));
+        outbox
+            .borrow_mut()
+            .push((id, plan.tally_of_walk(id, count)))
     };
     if plan.is_torus() {
         run_walks(Torus::new(plan.n()), source, done);
     } else {
         run_walks(Plain, source, done);
+    }
+    outbox.into_inner().flush();
+}
+
+/// The most finished subproblems a worker holds before handing them over.
+const BATCH_SIZE: usize = 8;
+
+/// The longest a worker goes between handing over finished subproblems, as long as it finishes any.
+const BATCH_INTERVAL: Duration = Duration::from_millis(10);
+
+/// A worker's finished subproblems on their way to the gathering thread, handed over in batches.
+///
+/// Sent one by one, each finished subproblem woke the gathering thread, and the wake-up's system call
+/// and context switch cost the worker about 4% of an n = 16 count (median of 9, same run). A batch goes
+/// when it holds [`BATCH_SIZE`] subproblems, or with the first subproblem finished once
+/// [`BATCH_INTERVAL`] has passed since the last one went, and whatever is left goes when the worker
+/// ends; so progress reports and checkpoints stay within a few subproblems of the work done.
+struct Outbox<'a> {
+    sender: &'a mpsc::SyncSender<Vec<(usize, Tally)>>,
+    batch: Vec<(usize, Tally)>,
+    /// When the last batch went.
+    since: Instant,
+}
+
+impl Outbox<'_> {
+    /// Adds a finished subproblem, sending the batch if it is full or due.
+    fn push(&mut self, item: (usize, Tally)) {
+        self.batch.push(item);
+        if self.batch.len() >= BATCH_SIZE || self.since.elapsed() >= BATCH_INTERVAL {
+            self.flush();
+        }
+    }
+
+    /// Sends what the batch holds, if anything.
+    fn flush(&mut self) {
+        if !self.batch.is_empty() {
+            // A send fails only if the receiving side has gone, which happens only once every worker
+            // is done.
+            let _ = self.sender.send(std::mem::take(&mut self.batch));
+        }
+        self.since = Instant::now();
     }
 }
