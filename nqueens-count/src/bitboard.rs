@@ -260,6 +260,7 @@ impl Lane {
 }
 
 /// Runs all lanes together until at least one of them finishes.
+#[inline(always)]
 fn run_until_one_finishes<D: Diagonals>(diagonals: D, lanes: &mut [Lane; LANES]) {
     let mut rows = [0; LANES];
     let mut leaves = [0; LANES];
@@ -287,6 +288,13 @@ fn run_until_one_finishes<D: Diagonals>(diagonals: D, lanes: &mut [Lane; LANES])
 /// `done` as it finishes, in no particular order. `next` is asked for more work whenever a lane is free
 /// and returns `None` when there is none (or when the caller wants to stop: walks already started are
 /// still finished and reported).
+///
+/// Compiled twice, and the second chosen at run time where the processor has BMI1 and BMI2
+/// (`multiversion`): a step's variable shifts then take one instruction (`shlx`, `shrx`) and its
+/// lowest-bit and and-not operations one each (`blsr`, `andn`), where the portable x86-64 target
+/// has none of them. Measured: n = 17 on one thread 2.92 s against 3.13 s (three runs each,
+/// interleaved).
+#[multiversion::multiversion(targets("x86_64+bmi1+bmi2"))]
 pub(crate) fn run_walks<D: Diagonals>(
     diagonals: D,
     mut next: impl FnMut() -> Option<(usize, Walk)>,
