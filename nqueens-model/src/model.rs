@@ -1,8 +1,6 @@
 //! Building the N-queens model, and the size limits that keep it within memory.
 
-use csp_core::{
-    BITSET_MAX_SPAN, Model, ModelBuilder, ModelError, ModelSize, VarId, constraints::NotEqual,
-};
+use csp_core::{Model, ModelBuilder, ModelError, ModelSize, VarId, constraints::NotEqual};
 use csp_search::{SearchConfig, SearchDefaults};
 use thiserror::Error;
 
@@ -183,15 +181,16 @@ fn check_search_size(n: usize, encoding: Encoding, layout: StoreLayout) -> Resul
 /// takes: see [`estimated_search_bytes`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StoreLayout {
-    /// Every row's domain of its own (a bit per square up to [`BITSET_MAX_SPAN`] columns), pruned a
-    /// value at a time with each removal trailed: what any search other than value enumeration under
+    /// Every row's domain of its own (a bit per square up to
+    /// [`BITSET_MAX_SPAN`](csp_core::BITSET_MAX_SPAN) columns), pruned a value at a time with each
+    /// removal trailed: what any search other than value enumeration under
     /// forward checking does, and the pairwise encoding always. Its worst-case trail is a removal per
     /// square of the board.
     Removals,
     /// The counters constraint kept by the store ([`csp_core::Store::keep_lines`]): a bit per
-    /// occupied line and a size per row, with only the assignments trailed. Memory grows with `n`,
-    /// but for the rows' bit sets on boards of at most [`BITSET_MAX_SPAN`] columns, which the store
-    /// still allocates.
+    /// occupied line and a size per row, with only the assignments trailed. Memory grows with `n`:
+    /// the search's store leaves the rows' bit sets unmaterialised
+    /// ([`csp_core::Store::new_for_kept_lines`]).
     KeptLines,
 }
 
@@ -222,15 +221,15 @@ pub fn search_model(
 }
 
 /// Bytes per row that a counters model and one search over it with [`StoreLayout::KeptLines`]
-/// take, beyond the rows' bit sets: the model's row (its name in the model and the builder's name
-/// set, its initial domain, its constraint list, the constraint's scope entry and cells), the
-/// store's (header, representation, location, value, place in the list of unassigned rows, pending
-/// events, the root's copy of header and representation), the search's path (a frame and an
-/// assignment on the trail per level, with the vectors' growth slack), the variable ordering's ties,
-/// and the solution copied out and verified. Measured with the command line's `queens solve N
-/// --method search`: 10^5 rows peak at 76 MB (765 bytes a row) after a full descent; 10^6 rows take
-/// 405 MB before the path grows, and the path about 320 bytes a level (as at 10^5), so about 760
-/// bytes a row in all.
+/// take (the rows' bit sets are never allocated): the model's row (its name in the model and the
+/// builder's name set, its initial domain, its constraint list, the constraint's scope entry and
+/// cells), the store's (header, representation, location, value, place in the list of unassigned
+/// rows, pending events, the root's copy of header and representation), the search's path (a frame
+/// and an assignment on the trail per level, with the vectors' growth slack), the variable
+/// ordering's ties, and the solution copied out and verified. Measured with the command line's
+/// `queens solve N --method search`: 10^5 rows peak at 76 MB (765 bytes a row) after a full
+/// descent; 10^6 rows take 405 MB before the path grows, and the path about 320 bytes a level (as
+/// at 10^5), so about 760 bytes a row in all.
 pub const KEPT_LINES_BYTES_PER_ROW: u64 = 1024;
 
 /// An estimate, in bytes, of the memory an `n`-queens model and one search over it take together
@@ -238,28 +237,14 @@ pub const KEPT_LINES_BYTES_PER_ROW: u64 = 1024;
 ///
 /// For [`StoreLayout::Removals`] (and for the pairwise encoding, which is never kept as lines) it is
 /// [`estimated_model_bytes`], whose worst-case trail is a removal per square. For
-/// [`StoreLayout::KeptLines`] it is [`KEPT_LINES_BYTES_PER_ROW`] a row and, on boards of at most
-/// [`BITSET_MAX_SPAN`] columns, whose rows are bit sets, two bits per square: the store's
-/// materialised bit sets and the root's copy a long search keeps to restart from. The result
-/// saturates at `u64::MAX`.
+/// [`StoreLayout::KeptLines`] it is [`KEPT_LINES_BYTES_PER_ROW`] a row: such a search's store
+/// leaves the rows' bit sets unmaterialised ([`csp_core::Store::new_for_kept_lines`]), even on
+/// boards of at most [`BITSET_MAX_SPAN`](csp_core::BITSET_MAX_SPAN) columns. The result saturates
+/// at `u64::MAX`.
 pub const fn estimated_search_bytes(n: usize, encoding: Encoding, layout: StoreLayout) -> u64 {
     match (encoding, layout) {
         (Encoding::Counters, StoreLayout::KeptLines) => {
-            let rows = n as u128;
-            let bits = if rows <= BITSET_MAX_SPAN as u128 {
-                // The store's interleaved words and the root's copy of them.
-                2 * rows * rows.div_ceil(64) * 8
-            } else {
-                0
-            };
-            let total = rows
-                .saturating_mul(KEPT_LINES_BYTES_PER_ROW as u128)
-                .saturating_add(bits);
-            if total > u64::MAX as u128 {
-                u64::MAX
-            } else {
-                total as u64
-            }
+            (n as u64).saturating_mul(KEPT_LINES_BYTES_PER_ROW)
         }
         _ => estimated_model_bytes(n, encoding),
     }
@@ -440,8 +425,12 @@ mod tests {
             max_n(Encoding::Pairwise)
         );
         assert_eq!(search_max_n(Encoding::Counters, layout), 4_194_304);
-        // Past the bit sets' reach the estimate is linear in n.
-        let wide = BITSET_MAX_SPAN as usize + 1;
+        // The estimate is linear in n, within the bit sets' reach and past it.
+        let wide = csp_core::BITSET_MAX_SPAN as usize + 1;
+        assert_eq!(
+            estimated_search_bytes(2 * 1000, Encoding::Counters, layout),
+            2 * estimated_search_bytes(1000, Encoding::Counters, layout)
+        );
         assert_eq!(
             estimated_search_bytes(2 * wide, Encoding::Counters, layout),
             2 * estimated_search_bytes(wide, Encoding::Counters, layout)

@@ -9,13 +9,34 @@ use crate::{Domain, EventSet, Model};
 impl Store {
     /// A fresh store for `model`: initial domains, nothing assigned, all state cells zero.
     pub fn new(model: &Model) -> Self {
+        Self::build(model, false)
+    }
+
+    /// [`Store::new`] for a search that will have the store keep a rows-and-lines constraint's
+    /// forward checking ([`Store::keep_lines`]): the bit sets of the rows it would keep are left
+    /// unmaterialised. A kept row's domain is read from the lines and its bits are never touched,
+    /// and on a board of `n ≤ BITSET_MAX_SPAN` columns they are n² bits (512 MiB at 65,536, and
+    /// as much again in the root's copy). Should the lines not be kept after all, a row's bits are
+    /// allocated at its first removal, as [`Store::with_lazy_domains`]'.
+    pub fn new_for_kept_lines(model: &Model) -> Self {
+        Self::build(model, true)
+    }
+
+    fn build(model: &Model, spare_kept_rows: bool) -> Self {
         let mut store = Self::with_domains(model, model.initial_domains().to_vec());
-        store.interleave();
+        let spared = spare_kept_rows
+            .then(|| store.keepable_rule(model))
+            .flatten()
+            .map_or(0..0, |(rule, _)| {
+                rule.first.index()..rule.first.index() + rule.rows
+            });
+        store.interleave(&spared);
         // Materialised now, so that pruning during search never allocates (a lazily whole bit
         // set allocates its words at its first removal).
-        for repr in &mut store.reprs {
+        for (index, repr) in store.reprs.iter_mut().enumerate() {
             if let Repr::Bits { width, words, .. } = repr
                 && words.is_empty()
+                && !spared.contains(&index)
             {
                 *words = whole_span_words(*width);
             }
@@ -24,11 +45,14 @@ impl Store {
     }
 
     /// Moves the bit words of every group of at least [`INTERLEAVE_MIN_GROUP`] materialised bit-set
-    /// domains with the same declared span into one interleaved block (see [`Store`]'s layout).
-    fn interleave(&mut self) {
+    /// domains with the same declared span into one interleaved block (see [`Store`]'s layout),
+    /// but for those of `spared`, which stay as they are.
+    fn interleave(&mut self, spared: &std::ops::Range<usize>) {
         let mut spans: std::collections::BTreeMap<(i32, u32), Vec<usize>> = Default::default();
         for (index, repr) in self.reprs.iter().enumerate() {
-            if let Repr::Bits { base, width, .. } = repr {
+            if let Repr::Bits { base, width, .. } = repr
+                && !spared.contains(&index)
+            {
                 spans.entry((*base, *width)).or_default().push(index);
             }
         }

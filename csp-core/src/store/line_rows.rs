@@ -12,7 +12,7 @@ use super::Store;
 use crate::domain::Header;
 use crate::lines::{MAX_LINE_FAMILIES, OccupiedLines, QueensMirrors, Stream};
 use crate::row_sizes::{GROUP, GroupWords, RowSizes};
-use crate::{DomainView, Model, Objective, VarId};
+use crate::{ConstraintId, DomainView, Model, Objective, VarId};
 
 impl Store {
     /// Keeps the forward checking of a constraint that offers a [`LineRule`](crate::LineRule)
@@ -32,17 +32,26 @@ impl Store {
         if self.tracking || self.log.is_some() || self.num_assigned > 0 || self.lines.is_some() {
             return false;
         }
+        let Some((rule, c)) = self.keepable_rule(model) else {
+            return false;
+        };
+        self.lines = Some(Box::new(OccupiedLines::new(&rule, c)));
+        true
+    }
+
+    /// The first constraint whose rule [`Store::keep_lines`] can take, with the rule: valid,
+    /// within the model's variables, the only constraint on each of its rows, none of them the
+    /// objective, and every row holding all of `0..columns`.
+    pub(super) fn keepable_rule(&self, model: &Model) -> Option<(crate::LineRule, ConstraintId)> {
         let objective = match model.objective() {
             Objective::Satisfy => None,
             Objective::Minimize(var) | Objective::Maximize(var) => Some(var.index()),
         };
-        for c in model.constraint_ids() {
-            let Some(rule) = model.constraint(c).lines() else {
-                continue;
-            };
+        model.constraint_ids().find_map(|c| {
+            let rule = model.constraint(c).lines()?;
             let first = rule.first.index();
             if !rule.is_valid() || first.saturating_add(rule.rows) > self.num_vars() {
-                continue;
+                return None;
             }
             let whole = Header {
                 lo: 0,
@@ -54,12 +63,8 @@ impl Store {
                     && self.headers[index] == whole
                     && objective != Some(index)
             });
-            if alone {
-                self.lines = Some(Box::new(OccupiedLines::new(&rule, c)));
-                return true;
-            }
-        }
-        false
+            alone.then_some((rule, c))
+        })
     }
 
     /// Whether the store keeps a constraint's forward checking (see [`Store::keep_lines`]).
@@ -648,8 +653,17 @@ mod tests {
                 model(lead, rows, columns, slopes, true),
                 model(lead, rows, columns, slopes, false),
             );
-            let mut kept = Store::new(&offered);
+            // The kept store as a search that keeps lines builds it: the rows' bits unallocated.
+            let mut kept = Store::new_for_kept_lines(&offered);
             let mut plain = Store::new(&refused);
+            if columns > 64 && rows >= 8 {
+                // Bit sets (wider than a word) that would be interleaved: all of them left out.
+                assert!(
+                    kept.snapshot_bytes() + rows * columns / 8
+                        <= Store::new(&offered).snapshot_bytes(),
+                    "{rows}×{columns} {slopes:?}"
+                );
+            }
             assert!(kept.keep_lines(&offered), "{rows}×{columns} {slopes:?}");
             // With no other variable, the store finds the fewest choices itself.
             let mut tied = Vec::new();

@@ -212,7 +212,13 @@ impl<'m, B: Brancher> Search<'m, B> {
     /// A search with your own brancher. It stops at the first solution unless
     /// [`Search::set_solution_limit`] says otherwise, and has no limits.
     pub fn with_brancher(model: &'m Model, propagation: Propagation, brancher: B) -> Self {
-        let mut store = Store::new(model);
+        // Where the store may keep a rows-and-lines constraint, the rows' bit sets, which it then
+        // never reads, are not allocated (n² bits for n ≤ 65,536 columns).
+        let mut store = if store_may_keep_lines(propagation, &brancher) {
+            Store::new_for_kept_lines(model)
+        } else {
+            Store::new(model)
+        };
         store.set_tracking(propagation == Propagation::Mac);
         Search {
             model,
@@ -503,4 +509,12 @@ impl<B: Brancher> Solutions for Search<'_, B> {
     fn share_bound(&mut self, bound: SharedBound) {
         Search::share_bound(self, bound);
     }
+}
+
+/// Whether a search under `propagation` with `brancher` lets its store keep a rows-and-lines
+/// constraint ([`Store::keep_lines`]): forward checking over value enumeration, where search
+/// changes the rows only by assigning them. A learning search never does (it records events), and
+/// checks that itself.
+pub(crate) fn store_may_keep_lines<B: Brancher>(propagation: Propagation, brancher: &B) -> bool {
+    propagation == Propagation::ForwardChecking && brancher.enumerates_values()
 }

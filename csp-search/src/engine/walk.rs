@@ -114,7 +114,7 @@ impl<B: Brancher> Search<'_, B> {
                 Expanded::Solution => Ok(()),
             };
         }
-        if self.propagation == Propagation::ForwardChecking && self.brancher.enumerates_values() {
+        if super::search::store_may_keep_lines(self.propagation, &self.brancher) {
             // A rows-and-lines constraint (N-queens' counters) forward checks in the store, with
             // a bit per occupied line instead of a trailed removal per value: the same search, cheaper.
             self.store.keep_lines(self.model);
