@@ -475,29 +475,47 @@ pub(super) fn explain_bounds(
         return false;
     }
     let a = coefficients[j];
-    // A removal of a bound's value is that bound moving by one (the store may log the cut of a
-    // two-valued domain so).
-    // On a fixed variable (a removal the store refused, explained at the failure) the side is
-    // the one the other terms' smallest values rule the value out from.
+    // A removal of a bound's value is explained as a bound that rules it out (the store may log
+    // the cut of a two-valued domain so, and a removal the store refused on a fixed variable is
+    // explained at the failure).
     let (lo, hi) = ctx.bounds(literal.var);
     let relation = match literal.relation {
-        crate::LiteralRelation::Ne if lo == hi && literal.value == lo => {
-            let others_min: i128 = coefficients
+        crate::LiteralRelation::Ne if literal.value == lo || literal.value == hi => {
+            // The other terms' smallest and largest sums: `a·x ≤ c − Σ min` rules the value out
+            // from above, and under `=`, `a·x ≥ c − Σ max` from below.
+            let (others_min, others_max) = coefficients
                 .iter()
                 .zip(scope)
                 .enumerate()
                 .filter(|&(i, _)| i != j)
-                .map(|(_, (&c, &v))| term_bounds(c, ctx.lb(v), ctx.ub(v)).0)
-                .sum();
-            // `a·x ≤ c − Σ min` rules the value out from above, else it was from below.
-            let too_high = i128::from(a) * i128::from(lo) > i128::from(rhs) - others_min;
-            match (too_high, a > 0) {
-                (true, true) | (false, false) => crate::LiteralRelation::Le,
-                _ => crate::LiteralRelation::Ge,
+                .map(|(_, (&c, &v))| term_bounds(c, ctx.lb(v), ctx.ub(v)))
+                .fold((0i128, 0i128), |(min, max), (p, q)| (min + p, max + q));
+            let value = i128::from(a) * i128::from(literal.value);
+            let above = value > i128::from(rhs) - others_min;
+            let below = equal && value < i128::from(rhs) - others_max;
+            // The side a bound's own value suggests first (a removal of a bound's value is
+            // usually that bound moving by one), then the other: a cut that empties the domain
+            // from one side removes the other bound's value too, and the reasons must be the
+            // ones that rule the value out.
+            let suggests_above = if lo == hi {
+                above
+            } else {
+                (literal.value == lo) == (a < 0)
+            };
+            let from_above = match (above, below) {
+                (true, true) => suggests_above,
+                (true, false) => true,
+                (false, true) => false,
+                (false, false) => return false,
+            };
+            // Bounding a·x from above is x's upper bound for a positive coefficient, else its
+            // lower bound.
+            if from_above == (a > 0) {
+                crate::LiteralRelation::Le
+            } else {
+                crate::LiteralRelation::Ge
             }
         }
-        crate::LiteralRelation::Ne if literal.value == lo => crate::LiteralRelation::Ge,
-        crate::LiteralRelation::Ne if literal.value == hi => crate::LiteralRelation::Le,
         relation => relation,
     };
     // Whether the literal bounds a·x from above (the ≤ side) or from below (the ≥ side of =).
