@@ -441,12 +441,18 @@ impl OccupiedLines {
             .fold(first, |squares, &start| squares | self.window(start + from))
     }
 
+    /// Whether word `word` of the line bits (padding counted) is wholly occupied.
+    #[inline(always)]
+    fn is_full(&self, word: usize) -> bool {
+        self.full_words[word / 64] >> (word % 64) & 1 == 1
+    }
+
     /// Line bit `bit` of the first family if its word is not wholly occupied, else the first
     /// bit of the next word that is not: every line before it from `bit` on is occupied.
     #[inline(always)]
     fn past_full_words(&self, bit: i64) -> i64 {
         let word = self.occupied.word_of(bit);
-        if self.full_words[word / 64] >> (word % 64) & 1 == 0 {
+        if !self.is_full(word) {
             return bit;
         }
         // The padding after the row is never full, so the search ends inside the summary.
@@ -467,7 +473,7 @@ impl OccupiedLines {
     #[inline(always)]
     fn before_full_words(&self, bit: i64) -> i64 {
         let word = self.occupied.word_of(bit);
-        if self.full_words[word / 64] >> (word % 64) & 1 == 0 {
+        if !self.is_full(word) {
             return bit;
         }
         // The padding before the row is never full either.

@@ -170,7 +170,7 @@ impl Store {
         let (assigned, rows) = (&self.assigned, lines.rows);
         let fewest = lines.sizes.fewest(
             // The set's bits past the last variable read as clear: only the rows count.
-            |block| !assigned_window(assigned, block * 64) & lanes_below(rows - block * 64),
+            |block| unassigned_rows(assigned, 0, rows, block),
             |block, mut rows, first| {
                 if first {
                     tied.clear();
